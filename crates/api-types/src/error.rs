@@ -1,0 +1,126 @@
+//! Error codes of the v1 contract and the JSON error envelope.
+
+use serde::Serialize;
+
+/// An `errorCode` of the contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The body is not JSON or not the request's shape.
+    InvalidJson,
+    /// Fewer terms than the operation needs.
+    TooFewTerms,
+    /// More terms than the operation or the caller's limit allows.
+    TooManyTerms,
+    /// `execution.timeout` above the caller's `maxTimeout`.
+    TimeoutTooLarge,
+    /// The compute budget ran out.
+    TimeoutExceeded,
+    /// An automaton would exceed `maxStatesCount`.
+    AutomatonTooManyStates,
+    /// `limit` outside 1..=100.
+    InvalidNumberOfStringsToGenerate,
+    /// A bad or unsupported pattern.
+    RegexSyntaxError,
+    /// A bad FAIR value.
+    FairSyntaxError,
+    /// Any other invalid field.
+    BadRequest,
+    /// Auth is on and the `Authorization` header is absent or malformed.
+    MissingOrMalformedToken,
+    /// The bearer token is unknown.
+    InvalidToken,
+    /// The token's request quota is used up.
+    QuotaExceeded,
+    /// Unknown path.
+    NotFound,
+    /// Wrong method on a known path.
+    MethodNotAllowed,
+    /// Body over the configured size.
+    PayloadTooLarge,
+    /// Over the token's request rate.
+    RateLimited,
+    /// A bug; never for bad input.
+    InternalError,
+}
+
+impl ErrorCode {
+    /// The HTTP status the contract gives this code.
+    pub fn status(self) -> u16 {
+        match self {
+            ErrorCode::InvalidJson
+            | ErrorCode::TooFewTerms
+            | ErrorCode::TooManyTerms
+            | ErrorCode::TimeoutTooLarge
+            | ErrorCode::TimeoutExceeded
+            | ErrorCode::AutomatonTooManyStates
+            | ErrorCode::InvalidNumberOfStringsToGenerate
+            | ErrorCode::RegexSyntaxError
+            | ErrorCode::FairSyntaxError
+            | ErrorCode::BadRequest => 400,
+            ErrorCode::MissingOrMalformedToken | ErrorCode::InvalidToken => 401,
+            ErrorCode::QuotaExceeded => 403,
+            ErrorCode::NotFound => 404,
+            ErrorCode::MethodNotAllowed => 405,
+            ErrorCode::PayloadTooLarge => 413,
+            ErrorCode::RateLimited => 429,
+            ErrorCode::InternalError => 500,
+        }
+    }
+}
+
+/// The error envelope: `{"success": false, "error": "<message>", "errorCode": "<Code>"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    success: bool,
+    error: String,
+    error_code: ErrorCode,
+}
+
+impl ErrorBody {
+    /// The envelope for `code` with a human-readable `message`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorBody {
+        ErrorBody { success: false, error: message.into(), error_code: code }
+    }
+
+    /// The error code.
+    pub fn code(&self) -> ErrorCode {
+        self.error_code
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_has_the_contract_fields() {
+        let body = ErrorBody::new(ErrorCode::NotFound, "no route for GET /x");
+        assert_eq!(
+            serde_json::to_value(&body).unwrap(),
+            serde_json::json!({
+                "success": false,
+                "error": "no route for GET /x",
+                "errorCode": "NotFound",
+            })
+        );
+    }
+
+    #[test]
+    fn statuses_follow_the_contract_table() {
+        let cases = [
+            (ErrorCode::RegexSyntaxError, 400, "RegexSyntaxError"),
+            (ErrorCode::InvalidToken, 401, "InvalidToken"),
+            (ErrorCode::QuotaExceeded, 403, "QuotaExceeded"),
+            (ErrorCode::MethodNotAllowed, 405, "MethodNotAllowed"),
+            (ErrorCode::PayloadTooLarge, 413, "PayloadTooLarge"),
+            (ErrorCode::RateLimited, 429, "RateLimited"),
+            (ErrorCode::InternalError, 500, "InternalError"),
+        ];
+        for (code, status, name) in cases {
+            assert_eq!(code.status(), status, "{code:?}");
+            assert_eq!(serde_json::to_value(code).unwrap(), name);
+        }
+    }
+}

@@ -1,0 +1,462 @@
+//! The minterm partition of the alphabet: the coarsest classes of which every label is a union.
+//!
+//! # Overview
+//! [`Classes::new`] takes the transition labels of an automaton and returns the [`Classes`]
+//! together with, for each label, the sorted ids of the classes it contains. Two characters in
+//! the same class belong to exactly the same labels, so determinization and minimization can
+//! run over class ids ([`ClassId`]) as a finite alphabet; [`Classes::class_of`] maps input
+//! characters to their class.
+//!
+//! # Algorithm
+//! With `R` label ranges in total:
+//! 1. *Elementary intervals.* The cut points are U+0000, every label range start, and the scalar
+//!    value after every label range end, sorted and deduplicated: O(R log R). The `k`-th
+//!    interval runs from cut `k` up to the scalar before cut `k + 1`; no label boundary falls
+//!    inside one. Cuts are scalar values and the interval ends are their predecessors, so no
+//!    interval consists of surrogates only.
+//! 2. *Partition refinement.* All intervals start in one class. Each label visits the intervals
+//!    its ranges cover (two binary searches per range) and counts them per current class; a
+//!    class covered entirely stays as it is, any other class hands its covered intervals to a
+//!    fresh class. Afterwards two intervals share a class exactly when they belong to the same
+//!    labels, so the partition is the coarsest one. This costs O(intervals covered) per label,
+//!    quadratic at worst (many wide labels), so the budget is checked once per label and every
+//!    [`CHECK_INTERVAL`] intervals.
+//! 3. *Canonical numbering.* One left-to-right scan over the intervals numbers the classes by
+//!    first appearance, that is by smallest member, and collects their ranges: O(intervals).
+//!    A last pass over the covered intervals lists each label's classes, already ascending.
+//!
+//! # Invariants
+//! - Classes are non-empty, pairwise disjoint, cover every scalar value and are numbered in
+//!   ascending order of their smallest member.
+//! - Each label is the union of its listed classes, and any two classes differ on some label.
+//! - The result depends only on the set of labels, not on their order or repetition.
+//! - Classes are disjoint non-empty sets of scalar values, so there are at most 1,112,064 of
+//!   them and a [`ClassId`] always fits in a `u32`.
+
+use std::ops::Range;
+
+use super::charset::{CharSet, pred, succ};
+use crate::{Budget, BudgetError, Operation};
+
+/// How many intervals the refinement visits between two deadline checks.
+const CHECK_INTERVAL: u32 = 4096;
+
+/// The id of one class of a [`Classes`] partition, numbered from 0 by ascending smallest member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClassId(u32);
+
+impl ClassId {
+    /// The id of the class at position `index`, which must be below the number of classes of
+    /// some partition, hence at most 1,112,064 (see the module invariants).
+    pub(crate) fn new(index: usize) -> ClassId {
+        debug_assert!(u32::try_from(index).is_ok(), "class index {index} out of range");
+        ClassId(u32::try_from(index).unwrap_or(u32::MAX))
+    }
+
+    /// The position of the class: 0 for the class containing U+0000, counting up by smallest
+    /// member.
+    pub fn index(self) -> usize {
+        // Widening on every 32- and 64-bit target.
+        self.0 as usize
+    }
+}
+
+/// A partition of all scalar values into disjoint non-empty classes (the minterms of a set of
+/// labels), numbered by ascending smallest member.
+///
+/// # Example
+/// ```
+/// use langcore::Budget;
+/// use langcore::alphabet::{CharSet, Classes};
+///
+/// let digit = CharSet::range('0', '9');
+/// let word = CharSet::from_ranges([('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')]);
+/// let (classes, labels) = Classes::new(&[&word, &digit, &word], &Budget::default())?;
+///
+/// // Non-word characters, digits, and word characters that are not digits.
+/// assert_eq!(classes.len(), 3);
+/// assert_eq!(classes.class_of('%'), classes.class_of('\u{10FFFF}'));
+/// assert_eq!(classes.class_of('7').index(), 1);
+/// assert_eq!(labels[1], [classes.class_of('7')]);
+/// assert_eq!(labels[0], labels[2]);
+/// for (id, class) in classes.iter() {
+///     assert_eq!(class.is_subset(&word), labels[0].contains(&id));
+/// }
+/// # Ok::<(), langcore::BudgetError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Classes {
+    /// The classes, indexed by [`ClassId::index`].
+    classes: Vec<CharSet>,
+    /// The start of every class range with its class, sorted by start; the first start is
+    /// U+0000, and each entry covers the scalar values up to the next start.
+    starts: Vec<(char, ClassId)>,
+}
+
+impl Classes {
+    /// The partition with a single class, the full set: the alphabet of an automaton without
+    /// labels. Equal to the partition [`Classes::new`] computes for no labels.
+    pub fn single() -> Self {
+        Classes { classes: vec![CharSet::full()], starts: vec![('\0', ClassId(0))] }
+    }
+
+    /// The coarsest partition of all scalar values such that every label is a union of
+    /// classes, and for each label (in input order) the ascending ids of its classes.
+    ///
+    /// The partition depends only on the set of labels: reordering or repeating them changes
+    /// nothing but the order and repetition of the returned lists. An empty label has an
+    /// empty list. Cost: O(R log R) for `R` label ranges, plus O(1) per elementary interval
+    /// that each label covers (see the module docs).
+    ///
+    /// # Errors
+    /// [`BudgetError::Timeout`] with [`Operation::Partition`] once the budget's deadline has
+    /// passed; it is checked once per label and every few thousand intervals.
+    pub fn new(
+        labels: &[&CharSet],
+        budget: &Budget,
+    ) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
+        let mut cuts = vec!['\0'];
+        for label in labels {
+            budget.check_time(Operation::Partition)?;
+            for &(lo, hi) in label.ranges() {
+                cuts.push(lo);
+                cuts.extend(succ(hi));
+            }
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+
+        let mut ticker = Ticker::new(budget);
+        let mut refinement = Refinement::new(cuts.len());
+        for label in labels {
+            budget.check_time(Operation::Partition)?;
+            refinement.split(covered(&cuts, label), &mut ticker)?;
+        }
+
+        // Canonical numbering by first appearance: `canonical` maps refinement ids to canonical
+        // ids, and each interval's class is rewritten to its canonical id for the lists below.
+        let mut canonical = vec![None; refinement.n_classes()];
+        let mut ranges: Vec<Vec<(char, char)>> = Vec::new();
+        let mut starts: Vec<(char, ClassId)> = Vec::new();
+        for (interval, (&lo, class)) in cuts.iter().zip(&mut refinement.class).enumerate() {
+            ticker.tick()?;
+            let id = *canonical[*class].get_or_insert_with(|| {
+                ranges.push(Vec::new());
+                ranges.len() - 1
+            });
+            *class = id;
+            // The next cut is above `lo`, so it has a predecessor.
+            let hi = cuts.get(interval + 1).and_then(|&next| pred(next)).unwrap_or(char::MAX);
+            ranges[id].push((lo, hi));
+            let id = ClassId::new(id);
+            if starts.last().is_none_or(|&(_, last)| last != id) {
+                starts.push((lo, id));
+            }
+        }
+        let classes: Vec<CharSet> = ranges.into_iter().map(CharSet::from_ranges).collect();
+
+        // `listed[c]` is 1 + the index of the last label whose list got class `c`. A class lies
+        // wholly inside or outside each label, so its first interval inside a label is its first
+        // interval overall: classes come up in ascending id order, and the lists need no sort.
+        let mut listed = vec![0; classes.len()];
+        let mut lists = Vec::with_capacity(labels.len());
+        for (position, label) in (1..).zip(labels) {
+            budget.check_time(Operation::Partition)?;
+            let mut list = Vec::new();
+            for interval in covered(&cuts, label) {
+                ticker.tick()?;
+                let class = refinement.class[interval];
+                if listed[class] != position {
+                    listed[class] = position;
+                    list.push(ClassId::new(class));
+                }
+            }
+            lists.push(list);
+        }
+        Ok((Classes { classes, starts }, lists))
+    }
+
+    /// The number of classes, at least 1 and at most 1,112,064.
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// Always `false`: a partition of the non-empty alphabet has at least one class.
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// The members of class `id`, or `None` when `id` belongs to a partition with more classes.
+    pub fn class(&self, id: ClassId) -> Option<&CharSet> {
+        self.classes.get(id.index())
+    }
+
+    /// The classes with their ids, in ascending id order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (ClassId, &CharSet)> {
+        self.classes.iter().enumerate().map(|(index, class)| (ClassId::new(index), class))
+    }
+
+    /// The class containing `c`. O(log n) in the number of class ranges.
+    pub fn class_of(&self, c: char) -> ClassId {
+        let after = self.starts.partition_point(|&(start, _)| start <= c);
+        // The first start is U+0000 <= c, so `after >= 1`.
+        after.checked_sub(1).and_then(|i| self.starts.get(i)).map_or(ClassId(0), |&(_, id)| id)
+    }
+}
+
+/// The indices of the elementary intervals covered by `label`, one index range per label range.
+fn covered<'a>(cuts: &'a [char], label: &'a CharSet) -> impl Iterator<Item = usize> + Clone + 'a {
+    let position = |c: char| cuts.partition_point(|&cut| cut < c);
+    label.ranges().iter().flat_map(move |&(lo, hi)| -> Range<usize> {
+        position(lo)..succ(hi).map_or(cuts.len(), position)
+    })
+}
+
+/// Checks the deadline once per [`CHECK_INTERVAL`] ticks.
+struct Ticker<'a> {
+    budget: &'a Budget,
+    until_check: u32,
+}
+
+impl<'a> Ticker<'a> {
+    fn new(budget: &'a Budget) -> Self {
+        Ticker { budget, until_check: CHECK_INTERVAL }
+    }
+
+    /// Counts one unit of work, checking the deadline when a batch is complete.
+    fn tick(&mut self) -> Result<(), BudgetError> {
+        if self.until_check == 0 {
+            self.until_check = CHECK_INTERVAL;
+            self.budget.check_time(Operation::Partition)
+        } else {
+            self.until_check -= 1;
+            Ok(())
+        }
+    }
+}
+
+/// The state of the partition refinement over the elementary intervals.
+///
+/// Every class id in `0..size.len()` is in use: a class is only split when some of its
+/// intervals stay behind, so ids never need compacting.
+struct Refinement {
+    /// The class of each elementary interval.
+    class: Vec<usize>,
+    /// The number of intervals in each class.
+    size: Vec<usize>,
+    /// For the label being applied: how many of each class's intervals it covers (0 when
+    /// untouched).
+    hits: Vec<usize>,
+    /// For the label being applied: the class its covered intervals of each class move to.
+    target: Vec<usize>,
+    /// The classes with non-zero `hits`.
+    touched: Vec<usize>,
+}
+
+impl Refinement {
+    /// All `n_intervals` intervals in one class.
+    fn new(n_intervals: usize) -> Self {
+        Refinement {
+            class: vec![0; n_intervals],
+            size: vec![n_intervals],
+            hits: vec![0],
+            target: vec![0],
+            touched: Vec::new(),
+        }
+    }
+
+    fn n_classes(&self) -> usize {
+        self.size.len()
+    }
+
+    /// Splits every class into the part inside `covered` (distinct interval indices) and the
+    /// part outside, keeping the old id for a class that lies entirely inside.
+    fn split(
+        &mut self,
+        covered: impl Iterator<Item = usize> + Clone,
+        ticker: &mut Ticker<'_>,
+    ) -> Result<(), BudgetError> {
+        for interval in covered.clone() {
+            ticker.tick()?;
+            let class = self.class[interval];
+            if self.hits[class] == 0 {
+                self.touched.push(class);
+            }
+            self.hits[class] += 1;
+        }
+        for &class in &self.touched {
+            let hits = std::mem::take(&mut self.hits[class]);
+            self.target[class] = if hits == self.size[class] {
+                class
+            } else {
+                self.size[class] -= hits;
+                self.size.push(hits);
+                self.hits.push(0);
+                self.target.push(self.size.len() - 1);
+                self.size.len() - 1
+            };
+        }
+        self.touched.clear();
+        for interval in covered {
+            ticker.tick()?;
+            self.class[interval] = self.target[self.class[interval]];
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+    use std::collections::HashMap;
+    use std::time::{Duration, Instant};
+
+    fn partition(labels: &[CharSet]) -> (Classes, Vec<Vec<ClassId>>) {
+        let refs: Vec<&CharSet> = labels.iter().collect();
+        Classes::new(&refs, &Budget::unlimited()).expect("no deadline")
+    }
+
+    /// Asserts every invariant of the module docs except order independence.
+    fn assert_partition(labels: &[CharSet], classes: &Classes, lists: &[Vec<ClassId>]) {
+        let all: Vec<(ClassId, &CharSet)> = classes.iter().collect();
+        assert_eq!(all.len(), classes.len());
+        let mut union = CharSet::empty();
+        for (i, &(id, class)) in all.iter().enumerate() {
+            assert_eq!(id.index(), i);
+            assert!(!class.is_empty());
+            assert!(union.is_disjoint(class), "class {i} overlaps an earlier one");
+            union = union.union(class);
+            for &(lo, hi) in class.ranges() {
+                assert_eq!((classes.class_of(lo), classes.class_of(hi)), (id, id));
+            }
+        }
+        assert!(union.is_full());
+        assert!(all.windows(2).all(|pair| pair[0].1.first() < pair[1].1.first()), "not canonical");
+        assert_eq!(lists.len(), labels.len());
+        for (label, list) in labels.iter().zip(lists) {
+            assert!(list.windows(2).all(|pair| pair[0] < pair[1]), "list not ascending");
+            let joined = list
+                .iter()
+                .filter_map(|&id| classes.class(id))
+                .fold(CharSet::empty(), |acc, class| acc.union(class));
+            assert_eq!(&joined, label);
+        }
+        let signatures: Vec<Vec<bool>> = all
+            .iter()
+            .map(|&(id, _)| lists.iter().map(|list| list.contains(&id)).collect())
+            .collect();
+        for (i, a) in signatures.iter().enumerate() {
+            assert!(!signatures[..i].contains(a), "class {i} is not distinguished by any label");
+        }
+    }
+
+    #[test]
+    fn no_labels_is_single() {
+        assert_eq!(partition(&[]), (Classes::single(), vec![]));
+        assert_eq!(partition(&[CharSet::empty()]), (Classes::single(), vec![vec![]]));
+        assert_eq!(partition(&[CharSet::full()]), (Classes::single(), vec![vec![ClassId(0)]]));
+        assert_eq!(Classes::single().len(), 1);
+        assert!(!Classes::single().is_empty());
+        assert_eq!(Classes::single().class_of(char::MAX), ClassId(0));
+        assert_eq!(Classes::single().class(ClassId(1)), None);
+    }
+
+    #[test]
+    fn surrogate_gap_and_extremes() {
+        let labels = [
+            CharSet::singleton('\u{D7FF}'),
+            CharSet::range('\u{E000}', char::MAX),
+            CharSet::singleton('\0'),
+        ];
+        let (classes, lists) = partition(&labels);
+        assert_partition(&labels, &classes, &lists);
+        let expected = [
+            CharSet::singleton('\0'),
+            CharSet::range('\u{1}', '\u{D7FE}'),
+            CharSet::singleton('\u{D7FF}'),
+            CharSet::range('\u{E000}', char::MAX),
+        ];
+        let got: Vec<CharSet> = classes.iter().map(|(_, class)| class.clone()).collect();
+        assert_eq!(got, expected);
+        assert_eq!(lists, [vec![ClassId(2)], vec![ClassId(3)], vec![ClassId(0)]]);
+    }
+
+    #[test]
+    fn split_classes_keep_separate_pieces() {
+        // 'b' and 'y' are in the same labels, so they share a class of two ranges.
+        let labels = [
+            CharSet::range('a', 'z'),
+            std::iter::once('a').chain('c'..='x').chain(['z']).collect(),
+        ];
+        let (classes, lists) = partition(&labels);
+        assert_partition(&labels, &classes, &lists);
+        assert_eq!(classes.len(), 3);
+        assert_eq!(classes.class(classes.class_of('y')), Some(&CharSet::from_iter(['b', 'y'])));
+    }
+
+    #[test]
+    fn expired_deadline_times_out() {
+        let labels = [CharSet::range('a', 'z'), CharSet::singleton('q')];
+        let refs: Vec<&CharSet> = labels.iter().collect();
+        let budget = Budget::unlimited().with_deadline(Instant::now());
+        assert_eq!(
+            Classes::new(&refs, &budget),
+            Err(BudgetError::Timeout { op: Operation::Partition })
+        );
+    }
+
+    #[test]
+    fn quadratic_input_stops_at_the_deadline() {
+        // Nested labels [c, U+10FFFF]: label i covers all intervals from i on, O(n²) in all.
+        let labels: Vec<CharSet> =
+            (0..50_000).filter_map(char::from_u32).map(|c| CharSet::range(c, char::MAX)).collect();
+        let refs: Vec<&CharSet> = labels.iter().collect();
+        let started = Instant::now();
+        let budget = Budget::unlimited().with_deadline(started + Duration::from_millis(50));
+        assert_eq!(
+            Classes::new(&refs, &budget),
+            Err(BudgetError::Timeout { op: Operation::Partition })
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    /// Interesting code points; every generated range has its endpoints here.
+    fn pool() -> Vec<char> {
+        let mut pool = vec!['\0', '\u{D7FE}', '\u{D7FF}', '\u{E000}', '\u{E001}', '\u{10FFFE}'];
+        pool.push(char::MAX);
+        pool.extend('a'..='z');
+        pool
+    }
+
+    fn label() -> impl Strategy<Value = CharSet> {
+        prop::collection::vec((select(pool()), select(pool())), 0..4).prop_map(CharSet::from_ranges)
+    }
+
+    /// Labels together with a shuffled copy that repeats some of them.
+    fn labels_and_variant() -> impl Strategy<Value = (Vec<CharSet>, Vec<CharSet>)> {
+        prop::collection::vec(label(), 0..7).prop_flat_map(|labels| {
+            let original = labels.clone();
+            let repeated =
+                prop::collection::vec(0..labels.len().max(1), 0..3).prop_map(move |picks| {
+                    picks.iter().filter_map(|&i| labels.get(i)).chain(&labels).cloned().collect()
+                });
+            (Just(original), repeated.prop_shuffle())
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn partition_invariants((labels, variant) in labels_and_variant()) {
+            let (classes, lists) = partition(&labels);
+            assert_partition(&labels, &classes, &lists);
+            let (same, variant_lists) = partition(&variant);
+            prop_assert_eq!(&same, &classes);
+            let by_label: HashMap<&CharSet, &Vec<ClassId>> = labels.iter().zip(&lists).collect();
+            for (label, list) in variant.iter().zip(&variant_lists) {
+                prop_assert_eq!(by_label.get(label), Some(&list));
+            }
+        }
+    }
+}

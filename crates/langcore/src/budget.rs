@@ -1,0 +1,200 @@
+//! Work budgets: the deadline and state limit that every growing engine loop checks.
+//!
+//! # Overview
+//! - [`Budget`] is a small `Copy` value: an optional deadline and a maximum number of
+//!   automaton states. Every operation that can grow takes `&Budget` and checks it inside its
+//!   loops, so an exponential blow-up stops with a [`BudgetError`] instead of a hang or OOM.
+//! - [`Operation`] names the engine step that ran out, for error messages.
+//!
+//! # Invariants
+//! - Checking is cheap (a clock read or a comparison), so loops check at least once per state
+//!   they create and once per bounded batch of inner iterations.
+//! - The default budget is bounded (5 s, 100,000 states): a caller has to ask for
+//!   [`Budget::unlimited`] explicitly.
+//!
+//! # Example
+//! ```
+//! use std::time::Duration;
+//! use langcore::{Budget, Dfa, Error};
+//!
+//! let budget = Budget::new(Duration::from_secs(1)).with_max_states(1_000);
+//! let err = Dfa::from_regex_with("(a|b)*a(a|b){20}", &budget).unwrap_err();
+//! assert!(matches!(err, Error::Budget(_)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The default deadline of [`Budget::default`].
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The default state limit of [`Budget::default`].
+pub const DEFAULT_MAX_STATES: usize = 100_000;
+
+/// Limits on the work of one engine call: a deadline and a maximum automaton size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    deadline: Option<Instant>,
+    max_states: usize,
+}
+
+impl Default for Budget {
+    /// A bounded budget: [`DEFAULT_TIMEOUT`] from now and [`DEFAULT_MAX_STATES`] states.
+    fn default() -> Self {
+        Budget::new(DEFAULT_TIMEOUT)
+    }
+}
+
+impl Budget {
+    /// A budget whose deadline is `timeout` from now, with [`DEFAULT_MAX_STATES`] states.
+    pub fn new(timeout: Duration) -> Self {
+        Budget { deadline: Instant::now().checked_add(timeout), max_states: DEFAULT_MAX_STATES }
+    }
+
+    /// A budget with no deadline and no state limit, for trusted input only.
+    pub fn unlimited() -> Self {
+        Budget { deadline: None, max_states: usize::MAX }
+    }
+
+    /// Returns this budget with the deadline replaced by `deadline`.
+    pub fn with_deadline(self, deadline: Instant) -> Self {
+        Budget { deadline: Some(deadline), ..self }
+    }
+
+    /// Returns this budget with at most `max_states` states per automaton.
+    pub fn with_max_states(self, max_states: usize) -> Self {
+        Budget { max_states, ..self }
+    }
+
+    /// The deadline, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The maximum number of states one automaton may have.
+    pub fn max_states(&self) -> usize {
+        self.max_states
+    }
+
+    /// Fails with [`BudgetError::Timeout`] once the deadline has passed.
+    ///
+    /// # Errors
+    /// When the deadline has passed.
+    pub fn check_time(&self, op: Operation) -> Result<(), BudgetError> {
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Err(BudgetError::Timeout { op }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Fails with [`BudgetError::TooManyStates`] when `n_states` exceeds the limit, and with
+    /// [`BudgetError::Timeout`] once the deadline has passed.
+    ///
+    /// # Errors
+    /// When either limit is exceeded.
+    pub fn check_states(&self, op: Operation, n_states: usize) -> Result<(), BudgetError> {
+        if n_states > self.max_states {
+            return Err(BudgetError::TooManyStates { op, limit: self.max_states });
+        }
+        self.check_time(op)
+    }
+}
+
+/// The engine step that was running when a budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Operation {
+    /// Parsing a pattern.
+    Parse,
+    /// Building an NFA from a parsed pattern.
+    BuildNfa,
+    /// Splitting transition labels into disjoint character classes.
+    Partition,
+    /// Subset construction.
+    Determinize,
+    /// State minimization.
+    Minimize,
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Operation::Parse => "parse",
+            Operation::BuildNfa => "NFA construction",
+            Operation::Partition => "alphabet partition",
+            Operation::Determinize => "determinization",
+            Operation::Minimize => "minimization",
+        })
+    }
+}
+
+/// A budget ran out: which limit, during which operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BudgetError {
+    /// The deadline passed during `op`.
+    Timeout {
+        /// The operation that was running.
+        op: Operation,
+    },
+    /// `op` would have built an automaton with more than `limit` states.
+    TooManyStates {
+        /// The operation that was running.
+        op: Operation,
+        /// The state limit of the budget.
+        limit: usize,
+    },
+}
+
+impl BudgetError {
+    /// The operation that ran out of budget.
+    pub fn operation(&self) -> Operation {
+        match *self {
+            BudgetError::Timeout { op } | BudgetError::TooManyStates { op, .. } => op,
+        }
+    }
+}
+
+impl fmt::Display for BudgetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BudgetError::Timeout { op } => write!(f, "the time budget ran out during {op}"),
+            BudgetError::TooManyStates { op, limit } => {
+                write!(f, "{op} would exceed the limit of {limit} states")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BudgetError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_limit_is_inclusive() {
+        let budget = Budget::unlimited().with_max_states(10);
+        assert_eq!(budget.check_states(Operation::Determinize, 10), Ok(()));
+        assert_eq!(
+            budget.check_states(Operation::Determinize, 11),
+            Err(BudgetError::TooManyStates { op: Operation::Determinize, limit: 10 })
+        );
+    }
+
+    #[test]
+    fn passed_deadline_times_out() {
+        let budget = Budget::unlimited().with_deadline(Instant::now());
+        assert_eq!(
+            budget.check_time(Operation::Minimize),
+            Err(BudgetError::Timeout { op: Operation::Minimize })
+        );
+        assert_eq!(Budget::unlimited().check_time(Operation::Minimize), Ok(()));
+    }
+
+    #[test]
+    fn messages_name_the_operation() {
+        let err = BudgetError::TooManyStates { op: Operation::Determinize, limit: 5 };
+        assert_eq!(err.to_string(), "determinization would exceed the limit of 5 states");
+    }
+}

@@ -1,0 +1,128 @@
+//! The canonical minimal DFA: quotient by state equivalence, merged classes, BFS numbering.
+//!
+//! # Algorithm
+//! 1. Hopcroft's algorithm (`minimize.rs`) gives the blocks of equivalent states; the
+//!    quotient has one state per block.
+//! 2. Classes whose columns are equal in the quotient (every state moves alike on them) are
+//!    merged, and the merged classes are ordered by their smallest character.
+//! 3. States are renumbered in breadth-first order from the start, visiting classes in order;
+//!    unreachable states are dropped.
+//!
+//! Each step is linear in the table size, after Hopcroft's O(k·n·log n).
+//!
+//! # Invariants
+//! The result depends only on the language: two DFAs of the same language give equal results.
+
+use std::collections::HashMap;
+
+use super::{Dfa, minimize};
+use crate::alphabet::{CharSet, ClassId, Classes};
+use crate::budget::{Budget, BudgetError, Operation};
+use crate::state_id::StateId;
+
+pub(super) fn minimize(dfa: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+    let n_classes = dfa.classes.len();
+    let raw_table: Vec<u32> = dfa.table.iter().map(|id| id.index() as u32).collect();
+    let block_of = minimize::equivalence_classes(n_classes, &raw_table, &dfa.accepting, budget)?;
+    let quotient = Quotient::new(dfa, &block_of);
+    let (classes, old_to_new) = merge_classes(dfa, &quotient, budget)?;
+    renumber(&quotient, classes, &old_to_new, budget)
+}
+
+/// The DFA with one state per equivalence block, still over the original classes.
+struct Quotient {
+    n_classes: usize,
+    table: Vec<u32>,
+    accepting: Vec<bool>,
+    start: u32,
+}
+
+impl Quotient {
+    fn new(dfa: &Dfa, block_of: &[u32]) -> Quotient {
+        let n_classes = dfa.classes.len();
+        let n_blocks = block_of.iter().map(|&block| block as usize + 1).max().unwrap_or(0);
+        let mut table = vec![0; n_blocks * n_classes];
+        let mut accepting = vec![false; n_blocks];
+        for (state, &block) in block_of.iter().enumerate() {
+            let block = block as usize;
+            accepting[block] = dfa.accepting[state];
+            for class in 0..n_classes {
+                let target = dfa.table[state * n_classes + class];
+                table[block * n_classes + class] = block_of[target.index()];
+            }
+        }
+        Quotient { n_classes, table, accepting, start: block_of[dfa.start.index()] }
+    }
+
+    fn n_states(&self) -> usize {
+        self.accepting.len()
+    }
+
+    fn column(&self, class: usize) -> Vec<u32> {
+        (0..self.n_states()).map(|state| self.table[state * self.n_classes + class]).collect()
+    }
+}
+
+/// Merges classes with equal columns; returns the merged classes in canonical order and, for
+/// each old class, its new class.
+fn merge_classes(
+    dfa: &Dfa,
+    quotient: &Quotient,
+    budget: &Budget,
+) -> Result<(Classes, Vec<ClassId>), BudgetError> {
+    let mut group_of_column: HashMap<Vec<u32>, usize> = HashMap::new();
+    let mut group_sets: Vec<CharSet> = Vec::new();
+    let mut group_of_class = Vec::with_capacity(quotient.n_classes);
+    for (class, set) in dfa.classes.iter() {
+        budget.check_time(Operation::Minimize)?;
+        let next_group = group_sets.len();
+        let group = *group_of_column.entry(quotient.column(class.index())).or_insert(next_group);
+        if group == next_group {
+            group_sets.push(set.clone());
+        } else {
+            group_sets[group] = group_sets[group].union(set);
+        }
+        group_of_class.push(group);
+    }
+    let labels: Vec<&CharSet> = group_sets.iter().collect();
+    // The groups are disjoint and cover the alphabet, so each is exactly one new class.
+    let (classes, classes_of_group) = Classes::new(&labels, budget)?;
+    let old_to_new = group_of_class.iter().map(|&group| classes_of_group[group][0]).collect();
+    Ok((classes, old_to_new))
+}
+
+/// Renumbers the quotient's reachable states breadth first over the merged classes.
+fn renumber(
+    quotient: &Quotient,
+    classes: Classes,
+    old_to_new: &[ClassId],
+    budget: &Budget,
+) -> Result<Dfa, BudgetError> {
+    let n_classes = classes.len();
+    // A representative old class for each new class, to read the quotient's table.
+    let mut representative = vec![0; n_classes];
+    for (old, new) in old_to_new.iter().enumerate().rev() {
+        representative[new.index()] = old;
+    }
+    const UNSEEN: u32 = u32::MAX;
+    let mut new_id = vec![UNSEEN; quotient.n_states()];
+    let mut order = vec![quotient.start];
+    new_id[quotient.start as usize] = 0;
+    let mut table = Vec::with_capacity(quotient.n_states() * n_classes);
+    let mut next = 0;
+    while next < order.len() {
+        budget.check_time(Operation::Minimize)?;
+        let state = order[next] as usize;
+        for &old_class in &representative {
+            let target = quotient.table[state * quotient.n_classes + old_class];
+            if new_id[target as usize] == UNSEEN {
+                new_id[target as usize] = order.len() as u32;
+                order.push(target);
+            }
+            table.push(StateId::from_index(new_id[target as usize] as usize));
+        }
+        next += 1;
+    }
+    let accepting = order.iter().map(|&state| quotient.accepting[state as usize]).collect();
+    Ok(Dfa { classes, table, accepting, start: StateId::from_index(0) })
+}

@@ -1,0 +1,98 @@
+//! Subset construction: from an [`Nfa`] to a complete [`Dfa`].
+//!
+//! # Algorithm
+//! Rabin-Scott subset construction over character classes. The NFA's labels are first split
+//! into the coarsest partition of the alphabet ([`Classes`]), so each label is a list of
+//! classes and each DFA state has one move per class. A DFA state is the sorted set of the
+//! *important* NFA states of an ε-closure (those with labelled moves or accepting); the empty
+//! set is the dead state. States are discovered breadth first, so all are reachable.
+//!
+//! Cost: O(n_dfa · (moves of a set + n_classes · closure)). The number of DFA states can be
+//! exponential in the NFA size (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
+//!
+//! # Budgets
+//! Every new DFA state is checked against the state limit and the deadline
+//! ([`Operation::Determinize`]); so is every processed state, which bounds the time between
+//! checks by the work of one state.
+
+use std::collections::HashMap;
+
+use super::Dfa;
+use crate::alphabet::Classes;
+use crate::budget::{Budget, BudgetError, Operation};
+use crate::nfa::{ClosureScratch, Nfa};
+use crate::state_id::StateId;
+
+pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+    let labels: Vec<_> = nfa.labels().iter().collect();
+    let (classes, label_classes) = Classes::new(&labels, budget)?;
+    let n_classes = classes.len();
+
+    let mut subsets = Subsets::new(nfa);
+    subsets.intern(&[nfa.start()], budget)?;
+    let mut table = Vec::new();
+    let mut targets_by_class: Vec<Vec<StateId>> = vec![Vec::new(); n_classes];
+    let mut dfa_state = 0;
+    while dfa_state < subsets.sets.len() {
+        budget.check_time(Operation::Determinize)?;
+        for &nfa_state in &subsets.sets[dfa_state] {
+            for &(label, target) in &nfa.state(nfa_state).transitions {
+                for class in &label_classes[label.index()] {
+                    targets_by_class[class.index()].push(target);
+                }
+            }
+        }
+        for targets in &mut targets_by_class {
+            table.push(subsets.intern(targets, budget)?);
+            targets.clear();
+        }
+        dfa_state += 1;
+    }
+    let accepting = subsets
+        .sets
+        .iter()
+        .map(|set| set.iter().any(|&nfa_state| nfa.state(nfa_state).accepting))
+        .collect();
+    Ok(Dfa { classes, table, accepting, start: StateId::from_index(0) })
+}
+
+/// The DFA states found so far, each a set of NFA states, with the lookup from set to id.
+struct Subsets<'n> {
+    nfa: &'n Nfa,
+    sets: Vec<Box<[StateId]>>,
+    ids: HashMap<Box<[StateId]>, StateId>,
+    scratch: ClosureScratch,
+    closure: Vec<StateId>,
+}
+
+impl<'n> Subsets<'n> {
+    fn new(nfa: &'n Nfa) -> Subsets<'n> {
+        Subsets {
+            nfa,
+            sets: Vec::new(),
+            ids: HashMap::new(),
+            scratch: ClosureScratch::new(nfa.n_states()),
+            closure: Vec::new(),
+        }
+    }
+
+    /// The DFA state of the ε-closure of `seeds`, added if it is new.
+    fn intern(&mut self, seeds: &[StateId], budget: &Budget) -> Result<StateId, BudgetError> {
+        self.nfa.closure(seeds, &mut self.scratch, &mut self.closure);
+        let nfa = self.nfa;
+        self.closure.retain(|&id| {
+            let state = nfa.state(id);
+            state.accepting || !state.transitions.is_empty()
+        });
+        self.closure.sort_unstable();
+        if let Some(&id) = self.ids.get(self.closure.as_slice()) {
+            return Ok(id);
+        }
+        let id = StateId::new(self.sets.len(), Operation::Determinize)?;
+        budget.check_states(Operation::Determinize, self.sets.len() + 1)?;
+        let set: Box<[StateId]> = self.closure.as_slice().into();
+        self.sets.push(set.clone());
+        self.ids.insert(set, id);
+        Ok(id)
+    }
+}

@@ -1,0 +1,95 @@
+//! Regular languages as values: Unicode-range automata, built exactly and under a budget.
+//!
+//! `langcore` is the engine of relang. It turns a pattern into an automaton whose
+//! transitions are labelled with sets of Unicode scalar values (never one character at a
+//! time: `.` is 1,112,064 of them), determinizes and minimizes it into a canonical form, and
+//! answers membership exactly. Every step that can grow runs under an explicit [`Budget`]
+//! and stops with a typed error instead of hanging or exhausting memory.
+//!
+//! # Should I use this crate?
+//! Use it when you need to reason about *languages*: compare two patterns, decide whether one
+//! accepts everything another does, count or enumerate strings. To search text for matches,
+//! use the `regex` crate: its automata are built for speed of matching, ours for exact
+//! answers about the whole language.
+//!
+//! # Contents
+//! - [`Nfa`]: the automaton the front end builds from a pattern (linear size).
+//! - [`Dfa`]: a complete deterministic automaton over character classes; its minimal form is
+//!   canonical, so equivalent languages give equal values.
+//! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
+//!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
+//! - [`Budget`]: the deadline and state limit every operation checks.
+//! - [`Error`]: the one error type, with a variant per phase.
+//!
+//! # Examples
+//! Build the canonical minimal DFA of a pattern and ask about strings:
+//! ```
+//! use langcore::Dfa;
+//!
+//! let dfa = Dfa::from_regex("[a-z]+@[a-z]+\\.(com|org)")?;
+//! assert!(dfa.matches("ann@example.org"));
+//! assert!(!dfa.matches("ann@example.net"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Equivalent patterns give identical automata, however they are written:
+//! ```
+//! use langcore::Dfa;
+//!
+//! assert_eq!(Dfa::from_regex("(a|b)*abb")?, Dfa::from_regex("[ab]*abb")?);
+//! assert_eq!(Dfa::from_regex("(?i)k")?, Dfa::from_regex("[kK\u{212A}]")?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Exponential blow-ups stop cleanly at the budget:
+//! ```
+//! use std::time::Duration;
+//! use langcore::{Budget, BudgetError, Dfa, Error};
+//!
+//! let budget = Budget::new(Duration::from_secs(1)).with_max_states(100_000);
+//! let err = Dfa::from_regex_with("(a|b)*a(a|b){40}", &budget).unwrap_err();
+//! assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { .. })));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Patterns outside the dialect are rejected with the span at fault:
+//! ```
+//! use langcore::{Dfa, Error};
+//!
+//! let Err(Error::Parse(err)) = Dfa::from_regex("foo(?=bar)") else { panic!() };
+//! assert_eq!(err.span(), 3..6);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # API themes
+//! - **The dialect.** Rust `regex` syntax with Unicode on; every pattern is anchored at both
+//!   ends and `.` matches every character, `\n` included. `[]` is the empty language and
+//!   the empty pattern is {""}. Look-around, backreferences, word boundaries and anchors
+//!   other than a leading `^` and a trailing `$` are errors.
+//! - **Budgets and errors.** Constructors come in pairs: `from_regex` uses
+//!   [`Budget::default`] (bounded), `from_regex_with` takes an explicit budget. Failures
+//!   are one [`Error`] enum: [`Error::Parse`] or [`Error::Budget`].
+//! - **Deterministic output.** Nothing depends on hashing order or on how a pattern was
+//!   written: a minimal [`Dfa`] is numbered canonically.
+
+#![deny(missing_docs)]
+
+pub mod alphabet;
+mod budget;
+mod dfa;
+mod error;
+mod nfa;
+mod state_id;
+mod syntax;
+
+pub use budget::{Budget, BudgetError, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation};
+pub use dfa::Dfa;
+pub use error::Error;
+pub use nfa::Nfa;
+pub use state_id::StateId;
+pub use syntax::{NEST_LIMIT, ParseError};
+
+/// The README's examples, run as doctests so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,236 @@
+//! Nondeterministic finite automata with character-set labels and ε-moves.
+//!
+//! # Overview
+//! [`Nfa`] is what the regex front end builds: small (linear in the pattern), cheap to
+//! build, and able to answer membership by set simulation. [`Dfa`](crate::Dfa) is built from
+//! it by subset construction.
+//!
+//! # Invariants
+//! - Labels are interned: every distinct [`CharSet`] appears once in the label list, and no
+//!   transition carries the empty set.
+//! - Every `StateId` stored in a state is below the state count.
+
+mod build;
+
+use std::collections::HashMap;
+
+use regex_syntax::hir::Hir;
+
+use crate::alphabet::CharSet;
+use crate::budget::{Budget, BudgetError, Operation};
+use crate::error::Error;
+use crate::state_id::StateId;
+use crate::syntax;
+
+/// The index of an interned transition label of an [`Nfa`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct LabelId(u32);
+
+impl LabelId {
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One NFA state: labelled moves, ε-moves and whether it accepts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct State {
+    pub(crate) transitions: Vec<(LabelId, StateId)>,
+    pub(crate) epsilons: Vec<StateId>,
+    pub(crate) accepting: bool,
+}
+
+/// A nondeterministic automaton over Unicode scalar values.
+///
+/// # Example
+/// ```
+/// use langcore::Nfa;
+///
+/// let nfa = Nfa::from_regex("(a|b)*abb")?;
+/// assert!(nfa.matches("babb"));
+/// assert!(!nfa.matches("abba"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nfa {
+    states: Vec<State>,
+    labels: Vec<CharSet>,
+    start: StateId,
+}
+
+impl Nfa {
+    /// Builds the NFA of `pattern` under the default [`Budget`].
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
+    /// would exceed the default budget.
+    pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {
+        Nfa::from_regex_with(pattern, &Budget::default())
+    }
+
+    /// Builds the NFA of `pattern`, stopping when `budget` runs out.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
+    /// would exceed `budget`.
+    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
+        let hir = syntax::parse(pattern)?;
+        Ok(Nfa::from_hir(&hir, budget)?)
+    }
+
+    pub(crate) fn from_hir(hir: &Hir, budget: &Budget) -> Result<Nfa, BudgetError> {
+        build::build(hir, budget)
+    }
+
+    /// The number of states.
+    pub fn n_states(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The start state.
+    pub fn start(&self) -> StateId {
+        self.start
+    }
+
+    /// Whether `input` is in the language, by simulating all runs at once.
+    pub fn matches(&self, input: &str) -> bool {
+        let mut scratch = ClosureScratch::new(self.n_states());
+        let mut current = Vec::new();
+        self.closure(&[self.start], &mut scratch, &mut current);
+        let mut seeds = Vec::new();
+        for ch in input.chars() {
+            seeds.clear();
+            for &state_id in &current {
+                for &(label, target) in &self.state(state_id).transitions {
+                    if self.label(label).contains(ch) {
+                        seeds.push(target);
+                    }
+                }
+            }
+            self.closure(&seeds, &mut scratch, &mut current);
+            if current.is_empty() {
+                return false;
+            }
+        }
+        current.iter().any(|&state_id| self.state(state_id).accepting)
+    }
+
+    pub(crate) fn state(&self, id: StateId) -> &State {
+        &self.states[id.index()]
+    }
+
+    pub(crate) fn labels(&self) -> &[CharSet] {
+        &self.labels
+    }
+
+    pub(crate) fn label(&self, id: LabelId) -> &CharSet {
+        &self.labels[id.index()]
+    }
+
+    /// Writes to `out` every state reachable from `seeds` by ε-moves (seeds included), each
+    /// once, in no particular order.
+    pub(crate) fn closure(
+        &self,
+        seeds: &[StateId],
+        scratch: &mut ClosureScratch,
+        out: &mut Vec<StateId>,
+    ) {
+        out.clear();
+        scratch.next_generation();
+        scratch.stack.extend_from_slice(seeds);
+        while let Some(state_id) = scratch.stack.pop() {
+            if !scratch.visit(state_id) {
+                continue;
+            }
+            out.push(state_id);
+            scratch.stack.extend_from_slice(&self.state(state_id).epsilons);
+        }
+    }
+}
+
+/// Reusable memory for [`Nfa::closure`]: a visited mark per state that is reset in O(1) by
+/// bumping a generation counter.
+pub(crate) struct ClosureScratch {
+    marks: Vec<u32>,
+    generation: u32,
+    stack: Vec<StateId>,
+}
+
+impl ClosureScratch {
+    pub(crate) fn new(n_states: usize) -> ClosureScratch {
+        ClosureScratch { marks: vec![0; n_states], generation: 0, stack: Vec::new() }
+    }
+
+    fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Marks `state_id` visited; false if it already was.
+    fn visit(&mut self, state_id: StateId) -> bool {
+        let mark = &mut self.marks[state_id.index()];
+        let fresh = *mark != self.generation;
+        *mark = self.generation;
+        fresh
+    }
+}
+
+/// Assembles an [`Nfa`] state by state, interning labels and checking the budget.
+pub(crate) struct NfaBuilder<'b> {
+    states: Vec<State>,
+    labels: Vec<CharSet>,
+    label_ids: HashMap<CharSet, LabelId>,
+    budget: &'b Budget,
+}
+
+impl<'b> NfaBuilder<'b> {
+    pub(crate) fn new(budget: &'b Budget) -> NfaBuilder<'b> {
+        NfaBuilder { states: Vec::new(), labels: Vec::new(), label_ids: HashMap::new(), budget }
+    }
+
+    /// Adds a state and returns its id.
+    pub(crate) fn add(&mut self, state: State) -> Result<StateId, BudgetError> {
+        let id = StateId::new(self.states.len(), Operation::BuildNfa)?;
+        self.budget.check_states(Operation::BuildNfa, self.states.len() + 1)?;
+        self.states.push(state);
+        Ok(id)
+    }
+
+    /// Adds a state with one move on `set` to `target`, or no move at all when `set` is
+    /// empty (a dead end).
+    pub(crate) fn add_move(
+        &mut self,
+        set: CharSet,
+        target: StateId,
+    ) -> Result<StateId, BudgetError> {
+        let mut state = State::default();
+        if !set.is_empty() {
+            let next_id = LabelId(self.labels.len() as u32);
+            let label = *self.label_ids.entry(set).or_insert_with_key(|set| {
+                self.labels.push(set.clone());
+                next_id
+            });
+            state.transitions.push((label, target));
+        }
+        self.add(state)
+    }
+
+    pub(crate) fn state_mut(&mut self, id: StateId) -> &mut State {
+        &mut self.states[id.index()]
+    }
+
+    pub(crate) fn n_states(&self) -> usize {
+        self.states.len()
+    }
+
+    pub(crate) fn budget(&self) -> &Budget {
+        self.budget
+    }
+
+    pub(crate) fn finish(self, start: StateId) -> Nfa {
+        Nfa { states: self.states, labels: self.labels, start }
+    }
+}

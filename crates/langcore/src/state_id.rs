@@ -1,0 +1,35 @@
+//! State indices shared by the NFA and DFA.
+
+use crate::budget::{BudgetError, Operation};
+
+/// The index of a state in an automaton.
+///
+/// A `u32` keeps transition tables half the size of `usize` ones; [`StateId::LIMIT`] is far
+/// above any state budget, so the conversion only fails for unlimited budgets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateId(u32);
+
+impl StateId {
+    /// One more than the largest representable state index.
+    pub const LIMIT: usize = u32::MAX as usize;
+
+    /// The state at `index`, or a budget error when `index` does not fit.
+    pub(crate) fn new(index: usize, op: Operation) -> Result<StateId, BudgetError> {
+        u32::try_from(index)
+            .ok()
+            .filter(|&id| (id as usize) < StateId::LIMIT)
+            .map(StateId)
+            .ok_or(BudgetError::TooManyStates { op, limit: StateId::LIMIT })
+    }
+
+    /// The state at `index`, which the caller knows to be below an existing state count.
+    pub(crate) fn from_index(index: usize) -> StateId {
+        debug_assert!(index < StateId::LIMIT);
+        StateId(index as u32)
+    }
+
+    /// This state's position in its automaton's state list.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}

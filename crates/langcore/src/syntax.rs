@@ -1,0 +1,239 @@
+//! The regex front end: pattern text to a validated `regex-syntax` HIR.
+//!
+//! # Overview
+//! [`parse`] turns a pattern of the relang dialect into a [`Hir`] that only holds
+//! regular-language constructs, or a [`ParseError`] that points at the offending span.
+//!
+//! The dialect is Rust `regex` syntax with Unicode on, every pattern anchored at both ends,
+//! and `.` matching every character including `\n`. `[]` (the whole pattern) is the empty
+//! language; the empty pattern is {""}. Lazy quantifiers mean the same language as greedy
+//! ones, captures are plain groups.
+//!
+//! # Algorithm
+//! Two passes of `regex-syntax`: the AST parser (which already rejects look-around and
+//! backreferences with a span), a walk over the AST that rejects word boundaries and every
+//! anchor except a leading `^`/`\A` and a trailing `$`/`\z`, then the HIR translator. The
+//! AST walk uses `regex-syntax`'s heap-based visitor, so deep patterns use no stack.
+//!
+//! # Invariants
+//! - Every `Look` left in the returned HIR is a permitted boundary anchor, which means
+//!   nothing for an implicitly anchored pattern: the NFA builder treats it as empty.
+//! - Nesting is limited to [`NEST_LIMIT`], which bounds the recursion depth of every later
+//!   pass over the HIR.
+
+use std::fmt;
+use std::ops::Range;
+
+use regex_syntax::ast::{self, AssertionKind, Ast};
+use regex_syntax::hir::Hir;
+
+/// The deepest nesting of groups and repetitions a pattern may have.
+pub const NEST_LIMIT: u32 = 250;
+
+/// Parses `pattern` in the relang dialect.
+pub(crate) fn parse(pattern: &str) -> Result<Hir, ParseError> {
+    if is_empty_class(pattern) {
+        return Ok(Hir::fail());
+    }
+    let ast = ast::parse::ParserBuilder::new()
+        .nest_limit(NEST_LIMIT)
+        .build()
+        .parse(pattern)
+        .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))?;
+    ast::visit(&ast, AnchorCheck { pattern, start: start_offset(pattern) })?;
+    regex_syntax::hir::translate::TranslatorBuilder::new()
+        .unicode(true)
+        .utf8(true)
+        .dot_matches_new_line(true)
+        .build()
+        .translate(pattern, &ast)
+        .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
+}
+
+/// `[]` is not valid `regex-syntax` (it opens a class starting with `]`), but the contract
+/// spells the empty language that way, also between the permitted anchors.
+fn is_empty_class(pattern: &str) -> bool {
+    let pattern = pattern.strip_prefix('^').unwrap_or(pattern);
+    let pattern = pattern.strip_suffix('$').unwrap_or(pattern);
+    pattern == "[]"
+}
+
+/// Where a start anchor may stand: after any leading flag groups such as `(?i)`.
+///
+/// An anchor there or a `$`/`\z` that ends the pattern can only be reached with nothing
+/// consumed before it (or nothing left after it), so under implicit anchoring it means
+/// nothing, whatever alternation it belongs to.
+fn start_offset(pattern: &str) -> usize {
+    let mut offset = 0;
+    while let Some(group) = pattern[offset..].strip_prefix("(?") {
+        let Some(close) = group.find(')') else { break };
+        if !group[..close].chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
+            break;
+        }
+        offset += 2 + close + 1;
+    }
+    offset
+}
+
+/// Rejects every assertion that is not one of the permitted boundary anchors.
+struct AnchorCheck<'p> {
+    pattern: &'p str,
+    /// The offset a start anchor must have, see [`start_offset`].
+    start: usize,
+}
+
+impl ast::Visitor for AnchorCheck<'_> {
+    type Output = ();
+    type Err = ParseError;
+
+    fn finish(self) -> Result<(), ParseError> {
+        Ok(())
+    }
+
+    fn visit_pre(&mut self, ast: &Ast) -> Result<(), ParseError> {
+        let Ast::Assertion(assertion) = ast else { return Ok(()) };
+        let span = &assertion.span;
+        let what = match assertion.kind {
+            AssertionKind::StartLine | AssertionKind::StartText
+                if span.start.offset == self.start =>
+            {
+                return Ok(());
+            }
+            AssertionKind::EndLine | AssertionKind::EndText
+                if span.end.offset == self.pattern.len() =>
+            {
+                return Ok(());
+            }
+            AssertionKind::StartLine
+            | AssertionKind::EndLine
+            | AssertionKind::StartText
+            | AssertionKind::EndText => {
+                "anchors are only allowed at the very start (^) and end ($) of a pattern"
+            }
+            _ => "word boundaries are not supported: they are not regular-language constructs",
+        };
+        Err(ParseError::new(self.pattern, what, span))
+    }
+}
+
+/// A pattern that is not valid in the relang dialect, with the span that is at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    message: String,
+    span: Range<usize>,
+    snippet: String,
+}
+
+impl ParseError {
+    fn new(pattern: &str, message: impl fmt::Display, span: &ast::Span) -> ParseError {
+        let span = span.start.offset..span.end.offset;
+        ParseError { message: message.to_string(), snippet: snippet(pattern, &span), span }
+    }
+
+    /// What is wrong, without the position.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The byte range of the pattern at fault.
+    pub fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+}
+
+/// The text at `span`, shortened to a readable length.
+fn snippet(pattern: &str, span: &Range<usize>) -> String {
+    const MAX_CHARS: usize = 40;
+    let text = pattern.get(span.clone()).unwrap_or_default();
+    if text.chars().count() <= MAX_CHARS {
+        text.to_owned()
+    } else {
+        let mut short: String = text.chars().take(MAX_CHARS).collect();
+        short.push('…');
+        short
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at {}..{}", self.message, self.span.start, self.span.end)?;
+        if !self.snippet.is_empty() {
+            write!(f, ": `{}`", self.snippet)?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check_rejected(pattern: &str, message_part: &str, span: Range<usize>) {
+        let err = parse(pattern).unwrap_err();
+        assert!(err.message().contains(message_part), "{pattern}: {err}");
+        assert_eq!(err.span(), span, "{pattern}: {err}");
+    }
+
+    #[test]
+    fn rejects_look_around_and_backreferences() {
+        check_rejected("ab(?=c)", "look-around", 2..5);
+        check_rejected("a(?!b)", "look-around", 1..4);
+        check_rejected("(?<=a)b", "look-around", 0..4);
+        check_rejected("(a)\\1", "backreferences", 3..5);
+    }
+
+    #[test]
+    fn rejects_word_boundaries() {
+        check_rejected("a\\bc", "word boundaries", 1..3);
+        check_rejected("\\Bx", "word boundaries", 0..2);
+        check_rejected("x\\<", "word boundaries", 1..3);
+    }
+
+    #[test]
+    fn rejects_inner_anchors() {
+        check_rejected("a^b", "anchors", 1..2);
+        check_rejected("a$b", "anchors", 1..2);
+        check_rejected("(^a)", "anchors", 1..2);
+        check_rejected("a|^b", "anchors", 2..3);
+        check_rejected("$a", "anchors", 0..1);
+        check_rejected("a^", "anchors", 1..2);
+        check_rejected("^^a", "anchors", 1..2);
+    }
+
+    #[test]
+    fn accepts_boundary_anchors() {
+        for pattern in
+            ["^abc$", "^", "$", "^$", "\\Aabc\\z", "(?i)^abc$", "(?i)(?-s)^a", "^a|b$", "^*a"]
+        {
+            assert!(parse(pattern).is_ok(), "{pattern}");
+        }
+    }
+
+    #[test]
+    fn reports_syntax_errors_with_position() {
+        check_rejected("a(b", "unclosed group", 1..2);
+        check_rejected("a{3,2}", "invalid repetition", 1..6);
+        let deep = "(".repeat(300) + &")".repeat(300);
+        assert!(parse(&deep).unwrap_err().message().contains("nest"));
+    }
+
+    #[test]
+    fn empty_class_pattern_is_the_empty_language() {
+        for pattern in ["[]", "^[]$"] {
+            assert_eq!(parse(pattern), Ok(Hir::fail()));
+        }
+        assert!(parse("[]a]").is_ok(), "a class starting with ] stays a class");
+    }
+
+    #[test]
+    fn error_display_points_at_the_text() {
+        let err = parse("ab(?=c)").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "look-around, including look-ahead and look-behind, is not supported (at 2..5: `(?=`)"
+        );
+    }
+}

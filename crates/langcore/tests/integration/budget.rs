@@ -1,0 +1,39 @@
+//! Budgets stop exponential work cleanly and on time.
+
+use std::time::{Duration, Instant};
+
+use langcore::{Budget, BudgetError, Dfa, Error, Nfa, Operation};
+
+#[test]
+fn exponential_determinization_stops_at_the_state_limit() {
+    let budget = Budget::new(Duration::from_secs(1)).with_max_states(100_000);
+    let started = Instant::now();
+    let err = Dfa::from_regex_with("(a|b)*a(a|b){40}", &budget).unwrap_err();
+    let elapsed = started.elapsed();
+    // In release builds the state limit is hit first (about 0.1 s); an unoptimized test
+    // build may reach the deadline instead. Either way it stops within the budget.
+    assert!(
+        matches!(err, Error::Budget(BudgetError::TooManyStates { op: Operation::Determinize, .. }))
+            || matches!(err, Error::Budget(BudgetError::Timeout { op: Operation::Determinize })),
+        "{err:?}"
+    );
+    assert!(elapsed < Duration::from_millis(1500), "took {elapsed:?}");
+}
+
+#[test]
+fn deadline_is_kept_with_no_state_limit() {
+    let nfa = Nfa::from_regex("(a|b)*a(a|b){30}").unwrap();
+    let budget = Budget::new(Duration::from_millis(200)).with_max_states(usize::MAX);
+    let started = Instant::now();
+    let err = Dfa::from_nfa(&nfa, &budget).unwrap_err();
+    let elapsed = started.elapsed();
+    assert_eq!(err, BudgetError::Timeout { op: Operation::Determinize });
+    assert!(elapsed < Duration::from_millis(200 + 300), "took {elapsed:?}");
+}
+
+#[test]
+fn budget_errors_say_which_limit_and_operation() {
+    let budget = Budget::unlimited().with_max_states(50);
+    let err = Dfa::from_regex_with("(a|b)*a(a|b){10}", &budget).unwrap_err();
+    assert_eq!(err.to_string(), "determinization would exceed the limit of 50 states");
+}

@@ -1,0 +1,7 @@
+//! langcore's integration tests: the public API against oracles and the dialect rules.
+
+mod budget;
+mod dialect;
+mod minimal;
+mod oracle;
+mod patterns;

@@ -1,0 +1,14 @@
+//! The relang HTTP service: configuration, routing and the JSON error envelope.
+//!
+//! `main.rs` only parses [`Config`] and runs an [`Application`]; tests build the same
+//! application on port 0.
+
+#![deny(missing_docs)]
+
+mod config;
+mod error;
+mod routes;
+mod startup;
+
+pub use config::Config;
+pub use startup::{Application, configure_app};
