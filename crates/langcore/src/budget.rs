@@ -9,8 +9,11 @@
 //! # Invariants
 //! - Checking is cheap (a clock read or a comparison), so loops check at least once per state
 //!   they create and once per bounded batch of inner iterations.
-//! - The default budget is bounded (5 s, 100,000 states): a caller has to ask for
+//! - The default budget is bounded (5 s, 100,000 states, 20 million transitions): a caller
+//!   has to ask for
 //!   [`Budget::unlimited`] explicitly.
+//! - States bound the work, transitions bound the memory: a DFA's table has one entry per
+//!   state and character class.
 //!
 //! # Example
 //! ```
@@ -30,12 +33,15 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The default state limit of [`Budget::default`].
 pub const DEFAULT_MAX_STATES: usize = 100_000;
+/// The default limit on the transitions (table cells) of one DFA: 80 MB of table.
+pub const DEFAULT_MAX_TRANSITIONS: usize = 20_000_000;
 
 /// Limits on the work of one engine call: a deadline and a maximum automaton size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     deadline: Option<Instant>,
     max_states: usize,
+    max_transitions: usize,
 }
 
 impl Default for Budget {
@@ -48,12 +54,16 @@ impl Default for Budget {
 impl Budget {
     /// A budget whose deadline is `timeout` from now, with [`DEFAULT_MAX_STATES`] states.
     pub fn new(timeout: Duration) -> Self {
-        Budget { deadline: Instant::now().checked_add(timeout), max_states: DEFAULT_MAX_STATES }
+        Budget {
+            deadline: Instant::now().checked_add(timeout),
+            max_states: DEFAULT_MAX_STATES,
+            max_transitions: DEFAULT_MAX_TRANSITIONS,
+        }
     }
 
     /// A budget with no deadline and no state limit, for trusted input only.
     pub fn unlimited() -> Self {
-        Budget { deadline: None, max_states: usize::MAX }
+        Budget { deadline: None, max_states: usize::MAX, max_transitions: usize::MAX }
     }
 
     /// Returns this budget with the deadline replaced by `deadline`.
@@ -64,6 +74,13 @@ impl Budget {
     /// Returns this budget with at most `max_states` states per automaton.
     pub fn with_max_states(self, max_states: usize) -> Self {
         Budget { max_states, ..self }
+    }
+
+    /// Returns this budget with at most `max_transitions` transitions per automaton. A DFA
+    /// has one per state and character class, so this bounds the memory of its table when
+    /// a pattern has many distinct classes.
+    pub fn with_max_transitions(self, max_transitions: usize) -> Self {
+        Budget { max_transitions, ..self }
     }
 
     /// The deadline, if any.
@@ -85,6 +102,26 @@ impl Budget {
             Some(deadline) if Instant::now() >= deadline => Err(BudgetError::Timeout { op }),
             _ => Ok(()),
         }
+    }
+
+    /// The maximum number of transitions one automaton may have.
+    pub fn max_transitions(&self) -> usize {
+        self.max_transitions
+    }
+
+    /// Fails with [`BudgetError::TooManyTransitions`] when `n_transitions` exceeds the limit.
+    ///
+    /// # Errors
+    /// When the transition limit is exceeded.
+    pub fn check_transitions(
+        &self,
+        op: Operation,
+        n_transitions: usize,
+    ) -> Result<(), BudgetError> {
+        if n_transitions > self.max_transitions {
+            return Err(BudgetError::TooManyTransitions { op, limit: self.max_transitions });
+        }
+        Ok(())
     }
 
     /// Fails with [`BudgetError::TooManyStates`] when `n_states` exceeds the limit, and with
@@ -144,13 +181,22 @@ pub enum BudgetError {
         /// The state limit of the budget.
         limit: usize,
     },
+    /// `op` would have built an automaton with more than `limit` transitions.
+    TooManyTransitions {
+        /// The operation that was running.
+        op: Operation,
+        /// The transition limit of the budget.
+        limit: usize,
+    },
 }
 
 impl BudgetError {
     /// The operation that ran out of budget.
     pub fn operation(&self) -> Operation {
         match *self {
-            BudgetError::Timeout { op } | BudgetError::TooManyStates { op, .. } => op,
+            BudgetError::Timeout { op }
+            | BudgetError::TooManyStates { op, .. }
+            | BudgetError::TooManyTransitions { op, .. } => op,
         }
     }
 }
@@ -161,6 +207,9 @@ impl fmt::Display for BudgetError {
             BudgetError::Timeout { op } => write!(f, "the time budget ran out during {op}"),
             BudgetError::TooManyStates { op, limit } => {
                 write!(f, "{op} would exceed the limit of {limit} states")
+            }
+            BudgetError::TooManyTransitions { op, limit } => {
+                write!(f, "{op} would exceed the limit of {limit} transitions")
             }
         }
     }

@@ -82,7 +82,9 @@ mod nfa;
 mod state_id;
 mod syntax;
 
-pub use budget::{Budget, BudgetError, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation};
+pub use budget::{
+    Budget, BudgetError, DEFAULT_MAX_STATES, DEFAULT_MAX_TRANSITIONS, DEFAULT_TIMEOUT, Operation,
+};
 pub use dfa::Dfa;
 pub use error::Error;
 pub use nfa::Nfa;

@@ -11,9 +11,9 @@
 //! exponential in the NFA size (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
 //!
 //! # Budgets
-//! Every new DFA state is checked against the state limit and the deadline
-//! ([`Operation::Determinize`]); so is every processed state, which bounds the time between
-//! checks by the work of one state.
+//! Every new DFA state is checked against the state limit, the transition limit (its row of
+//! the table) and the deadline ([`Operation::Determinize`]); every processed state is checked
+//! against the deadline, which bounds the time between checks by the work of one state.
 
 use std::collections::HashMap;
 
@@ -28,7 +28,7 @@ pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError
     let (classes, label_classes) = Classes::new(&labels, budget)?;
     let n_classes = classes.len();
 
-    let mut subsets = Subsets::new(nfa);
+    let mut subsets = Subsets::new(nfa, n_classes);
     subsets.intern(&[nfa.start()], budget)?;
     let mut table = Vec::new();
     let mut targets_by_class: Vec<Vec<StateId>> = vec![Vec::new(); n_classes];
@@ -63,16 +63,19 @@ struct Subsets<'n> {
     ids: HashMap<Box<[StateId]>, StateId>,
     scratch: ClosureScratch,
     closure: Vec<StateId>,
+    /// Each DFA state adds this many transitions to the table.
+    n_classes: usize,
 }
 
 impl<'n> Subsets<'n> {
-    fn new(nfa: &'n Nfa) -> Subsets<'n> {
+    fn new(nfa: &'n Nfa, n_classes: usize) -> Subsets<'n> {
         Subsets {
             nfa,
             sets: Vec::new(),
             ids: HashMap::new(),
             scratch: ClosureScratch::new(nfa.n_states()),
             closure: Vec::new(),
+            n_classes,
         }
     }
 
@@ -90,6 +93,10 @@ impl<'n> Subsets<'n> {
         }
         let id = StateId::new(self.sets.len(), Operation::Determinize)?;
         budget.check_states(Operation::Determinize, self.sets.len() + 1)?;
+        budget.check_transitions(
+            Operation::Determinize,
+            (self.sets.len() + 1).saturating_mul(self.n_classes),
+        )?;
         let set: Box<[StateId]> = self.closure.as_slice().into();
         self.sets.push(set.clone());
         self.ids.insert(set, id);

@@ -37,3 +37,20 @@ fn budget_errors_say_which_limit_and_operation() {
     let err = Dfa::from_regex_with("(a|b)*a(a|b){10}", &budget).unwrap_err();
     assert_eq!(err.to_string(), "determinization would exceed the limit of 50 states");
 }
+
+#[test]
+fn many_classes_times_many_states_stop_at_the_transition_limit() {
+    // 1,000 distinct letters in a row: 1,001 classes and 1,002 states, so the table would
+    // need about a million cells; the limit allows 500,000.
+    let pattern: String = (0..1000).filter_map(|offset| char::from_u32(0x4E00 + offset)).collect();
+    let budget = Budget::unlimited().with_max_transitions(500_000);
+    let err = Dfa::from_regex_with(&pattern, &budget).unwrap_err();
+    assert_eq!(
+        err,
+        Error::Budget(BudgetError::TooManyTransitions {
+            op: Operation::Determinize,
+            limit: 500_000
+        })
+    );
+    assert!(Dfa::from_regex_with(&pattern, &budget.with_max_transitions(2_000_000)).is_ok());
+}
