@@ -9,11 +9,11 @@
 //! # Invariants
 //! - Checking is cheap (a clock read or a comparison), so loops check at least once per state
 //!   they create and once per bounded batch of inner iterations.
-//! - The default budget is bounded (5 s, 100,000 states, 20 million transitions): a caller
-//!   has to ask for
+//! - The default budget is bounded (5 s, 100,000 states, 256 MiB of tables): a caller has
+//!   to ask for
 //!   [`Budget::unlimited`] explicitly.
-//! - States bound the work, transitions bound the memory: a DFA's table has one entry per
-//!   state and character class.
+//! - States bound the work, the memory limit bounds the large tables: a DFA's table has one
+//!   4-byte entry per state and character class, and counting tables hold big integers.
 //!
 //! # Example
 //! ```
@@ -33,15 +33,15 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The default state limit of [`Budget::default`].
 pub const DEFAULT_MAX_STATES: usize = 100_000;
-/// The default limit on the transitions (table cells) of one DFA: 80 MB of table.
-pub const DEFAULT_MAX_TRANSITIONS: usize = 20_000_000;
+/// The default memory limit of [`Budget::default`]: 256 MiB for the tables of one operation.
+pub const DEFAULT_MAX_MEMORY: usize = 256 << 20;
 
 /// Limits on the work of one engine call: a deadline and a maximum automaton size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     deadline: Option<Instant>,
     max_states: usize,
-    max_transitions: usize,
+    max_memory: usize,
 }
 
 impl Default for Budget {
@@ -57,13 +57,13 @@ impl Budget {
         Budget {
             deadline: Instant::now().checked_add(timeout),
             max_states: DEFAULT_MAX_STATES,
-            max_transitions: DEFAULT_MAX_TRANSITIONS,
+            max_memory: DEFAULT_MAX_MEMORY,
         }
     }
 
     /// A budget with no deadline and no state limit, for trusted input only.
     pub fn unlimited() -> Self {
-        Budget { deadline: None, max_states: usize::MAX, max_transitions: usize::MAX }
+        Budget { deadline: None, max_states: usize::MAX, max_memory: usize::MAX }
     }
 
     /// Returns this budget with the deadline replaced by `deadline`.
@@ -76,11 +76,11 @@ impl Budget {
         Budget { max_states, ..self }
     }
 
-    /// Returns this budget with at most `max_transitions` transitions per automaton. A DFA
-    /// has one per state and character class, so this bounds the memory of its table when
-    /// a pattern has many distinct classes.
-    pub fn with_max_transitions(self, max_transitions: usize) -> Self {
-        Budget { max_transitions, ..self }
+    /// Returns this budget with at most `max_memory` bytes for the large tables of one
+    /// operation: a DFA's transition table (4 bytes per state and character class, which
+    /// matters when a pattern has many distinct classes) or a table of big counts.
+    pub fn with_max_memory(self, max_memory: usize) -> Self {
+        Budget { max_memory, ..self }
     }
 
     /// The deadline, if any.
@@ -104,22 +104,18 @@ impl Budget {
         }
     }
 
-    /// The maximum number of transitions one automaton may have.
-    pub fn max_transitions(&self) -> usize {
-        self.max_transitions
+    /// The memory limit in bytes for the tables of one operation.
+    pub fn max_memory(&self) -> usize {
+        self.max_memory
     }
 
-    /// Fails with [`BudgetError::TooManyTransitions`] when `n_transitions` exceeds the limit.
+    /// Fails with [`BudgetError::TooMuchMemory`] when `n_bytes` exceeds the memory limit.
     ///
     /// # Errors
-    /// When the transition limit is exceeded.
-    pub fn check_transitions(
-        &self,
-        op: Operation,
-        n_transitions: usize,
-    ) -> Result<(), BudgetError> {
-        if n_transitions > self.max_transitions {
-            return Err(BudgetError::TooManyTransitions { op, limit: self.max_transitions });
+    /// When the memory limit is exceeded.
+    pub fn check_memory(&self, op: Operation, n_bytes: usize) -> Result<(), BudgetError> {
+        if n_bytes > self.max_memory {
+            return Err(BudgetError::TooMuchMemory { op, limit: self.max_memory });
         }
         Ok(())
     }
@@ -181,11 +177,11 @@ pub enum BudgetError {
         /// The state limit of the budget.
         limit: usize,
     },
-    /// `op` would have built an automaton with more than `limit` transitions.
-    TooManyTransitions {
+    /// `op` would have needed tables of more than `limit` bytes.
+    TooMuchMemory {
         /// The operation that was running.
         op: Operation,
-        /// The transition limit of the budget.
+        /// The memory limit of the budget, in bytes.
         limit: usize,
     },
 }
@@ -196,7 +192,7 @@ impl BudgetError {
         match *self {
             BudgetError::Timeout { op }
             | BudgetError::TooManyStates { op, .. }
-            | BudgetError::TooManyTransitions { op, .. } => op,
+            | BudgetError::TooMuchMemory { op, .. } => op,
         }
     }
 }
@@ -208,8 +204,8 @@ impl fmt::Display for BudgetError {
             BudgetError::TooManyStates { op, limit } => {
                 write!(f, "{op} would exceed the limit of {limit} states")
             }
-            BudgetError::TooManyTransitions { op, limit } => {
-                write!(f, "{op} would exceed the limit of {limit} transitions")
+            BudgetError::TooMuchMemory { op, limit } => {
+                write!(f, "{op} would exceed the memory limit of {limit} bytes")
             }
         }
     }

@@ -46,9 +46,10 @@
 //! use std::time::Duration;
 //! use langcore::{Budget, BudgetError, Dfa, Error};
 //!
+//! // 2^41 states: the state limit (or, on a slow machine, the deadline) stops it.
 //! let budget = Budget::new(Duration::from_secs(1)).with_max_states(100_000);
 //! let err = Dfa::from_regex_with("(a|b)*a(a|b){40}", &budget).unwrap_err();
-//! assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { .. })));
+//! assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { .. } | BudgetError::Timeout { .. })));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -83,7 +84,7 @@ mod state_id;
 mod syntax;
 
 pub use budget::{
-    Budget, BudgetError, DEFAULT_MAX_STATES, DEFAULT_MAX_TRANSITIONS, DEFAULT_TIMEOUT, Operation,
+    Budget, BudgetError, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation,
 };
 pub use dfa::Dfa;
 pub use error::Error;

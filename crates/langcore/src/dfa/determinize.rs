@@ -11,8 +11,8 @@
 //! exponential in the NFA size (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
 //!
 //! # Budgets
-//! Every new DFA state is checked against the state limit, the transition limit (its row of
-//! the table) and the deadline ([`Operation::Determinize`]); every processed state is checked
+//! Every new DFA state is checked against the state limit, the memory limit (its row of the
+//! table) and the deadline ([`Operation::Determinize`]); every processed state is checked
 //! against the deadline, which bounds the time between checks by the work of one state.
 
 use std::collections::HashMap;
@@ -93,10 +93,10 @@ impl<'n> Subsets<'n> {
         }
         let id = StateId::new(self.sets.len(), Operation::Determinize)?;
         budget.check_states(Operation::Determinize, self.sets.len() + 1)?;
-        budget.check_transitions(
-            Operation::Determinize,
-            (self.sets.len() + 1).saturating_mul(self.n_classes),
-        )?;
+        let table_bytes = (self.sets.len() + 1)
+            .saturating_mul(self.n_classes)
+            .saturating_mul(size_of::<StateId>());
+        budget.check_memory(Operation::Determinize, table_bytes)?;
         let set: Box<[StateId]> = self.closure.as_slice().into();
         self.sets.push(set.clone());
         self.ids.insert(set, id);

@@ -39,18 +39,15 @@ fn budget_errors_say_which_limit_and_operation() {
 }
 
 #[test]
-fn many_classes_times_many_states_stop_at_the_transition_limit() {
+fn many_classes_times_many_states_stop_at_the_memory_limit() {
     // 1,000 distinct letters in a row: 1,001 classes and 1,002 states, so the table would
-    // need about a million cells; the limit allows 500,000.
+    // need about a million 4-byte cells; the limit allows 2 MB.
     let pattern: String = (0..1000).filter_map(|offset| char::from_u32(0x4E00 + offset)).collect();
-    let budget = Budget::unlimited().with_max_transitions(500_000);
+    let budget = Budget::unlimited().with_max_memory(2_000_000);
     let err = Dfa::from_regex_with(&pattern, &budget).unwrap_err();
     assert_eq!(
         err,
-        Error::Budget(BudgetError::TooManyTransitions {
-            op: Operation::Determinize,
-            limit: 500_000
-        })
+        Error::Budget(BudgetError::TooMuchMemory { op: Operation::Determinize, limit: 2_000_000 })
     );
-    assert!(Dfa::from_regex_with(&pattern, &budget.with_max_transitions(2_000_000)).is_ok());
+    assert!(Dfa::from_regex_with(&pattern, &budget.with_max_memory(8_000_000)).is_ok());
 }
