@@ -124,5 +124,5 @@ fn renumber(
         next += 1;
     }
     let accepting = order.iter().map(|&state| quotient.accepting[state as usize]).collect();
-    Ok(Dfa { classes, table, accepting, start: StateId::from_index(0) })
+    Ok(Dfa::from_parts(classes, table, accepting))
 }

@@ -53,7 +53,7 @@ pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError
         .iter()
         .map(|set| set.iter().any(|&nfa_state| nfa.state(nfa_state).accepting))
         .collect();
-    Ok(Dfa { classes, table, accepting, start: StateId::from_index(0) })
+    Ok(Dfa::from_parts(classes, table, accepting))
 }
 
 /// The DFA states found so far, each a set of NFA states, with the lookup from set to id.

@@ -25,6 +25,8 @@ use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError};
 use crate::error::Error;
 use crate::nfa::Nfa;
+use crate::ops;
+use crate::ops::product::BoolOp;
 use crate::state_id::StateId;
 
 /// A complete deterministic automaton over Unicode scalar values.
@@ -76,6 +78,31 @@ impl Dfa {
         Dfa::determinize(nfa, budget)?.minimize(budget)
     }
 
+    /// The empty language: no string at all. Canonical and minimal.
+    pub fn empty() -> Dfa {
+        Dfa::from_parts(Classes::single(), vec![StateId::from_index(0)], vec![false])
+    }
+
+    /// The language of all strings. Canonical and minimal.
+    pub fn total() -> Dfa {
+        Dfa::empty().map_accepting(|accepting| !accepting)
+    }
+
+    /// A DFA from its table, with state 0 as the start. The caller guarantees the table
+    /// invariants (see the module docs).
+    pub(crate) fn from_parts(classes: Classes, table: Vec<StateId>, accepting: Vec<bool>) -> Dfa {
+        debug_assert_eq!(table.len(), classes.len() * accepting.len());
+        Dfa { classes, table, accepting, start: StateId::from_index(0) }
+    }
+
+    /// The same automaton with each state's acceptance replaced by `f(acceptance)`.
+    pub(crate) fn map_accepting(&self, f: impl Fn(bool) -> bool) -> Dfa {
+        Dfa {
+            accepting: self.accepting.iter().map(|&accepting| f(accepting)).collect(),
+            ..self.clone()
+        }
+    }
+
     /// The subset construction of `nfa`, not minimized: one state per reachable set of NFA
     /// states.
     ///
@@ -91,6 +118,161 @@ impl Dfa {
     /// When the deadline of `budget` passes.
     pub fn minimize(&self, budget: &Budget) -> Result<Dfa, BudgetError> {
         canonical::minimize(self, budget)
+    }
+
+    // Boolean operations.
+
+    /// The strings in `self` or in `other`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let either = Dfa::from_regex("a+")?.union(&Dfa::from_regex("b+")?, &budget)?;
+    /// assert_eq!(either, Dfa::from_regex("a+|b+")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the product exceeds `budget`.
+    pub fn union(&self, other: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::boolean::union_all(&[self, other], budget)
+    }
+
+    /// The strings in any of `operands`; the empty language for none.
+    ///
+    /// # Errors
+    /// When a product exceeds `budget`.
+    pub fn union_all(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::boolean::union_all(operands, budget)
+    }
+
+    /// The strings in both `self` and `other`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let both = Dfa::from_regex("(abc|de){2}")?.intersection(&Dfa::from_regex("de.*")?, &budget)?;
+    /// assert_eq!(both, Dfa::from_regex("de(abc|de)")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the product exceeds `budget`.
+    pub fn intersection(&self, other: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::boolean::intersection_all(&[self, other], budget)
+    }
+
+    /// The strings in every one of `operands`; all strings for none. Stops early once the
+    /// intersection is empty.
+    ///
+    /// # Errors
+    /// When a product exceeds `budget`.
+    pub fn intersection_all(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::boolean::intersection_all(operands, budget)
+    }
+
+    /// The strings in `self` but not in `other`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let rest = Dfa::from_regex("[a-z]")?.difference(&Dfa::from_regex("[aeiou]")?, &budget)?;
+    /// assert!(rest.matches("b") && !rest.matches("e"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the product exceeds `budget`.
+    pub fn difference(&self, other: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::boolean::difference(self, other, budget)
+    }
+
+    /// All strings over all Unicode scalar values that are not in `self`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let not_a = Dfa::from_regex("a")?.complement(&Budget::default())?;
+    /// assert!(not_a.matches("") && not_a.matches("aa") && !not_a.matches("a"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When minimization exceeds `budget`.
+    pub fn complement(&self, budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::boolean::complement(self, budget)
+    }
+
+    // Relations between languages.
+
+    /// Whether `self` and `other` have the same strings.
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    pub fn is_equivalent(&self, other: &Dfa, budget: &Budget) -> Result<bool, BudgetError> {
+        Ok(self.equivalence_witness(other, budget)?.is_none())
+    }
+
+    /// The shortest, then smallest, string in exactly one of `self` and `other`, or `None`
+    /// when they are equivalent. Stops at the first difference.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let witness = Dfa::from_regex("a*")?.equivalence_witness(&Dfa::from_regex("a+")?, &budget)?;
+    /// assert_eq!(witness.as_deref(), Some(""));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    pub fn equivalence_witness(
+        &self,
+        other: &Dfa,
+        budget: &Budget,
+    ) -> Result<Option<String>, BudgetError> {
+        ops::product::separating_string(self, other, BoolOp::SymmetricDifference, budget)
+    }
+
+    /// Whether every string of `self` is in `other`.
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    pub fn is_subset(&self, other: &Dfa, budget: &Budget) -> Result<bool, BudgetError> {
+        Ok(self.subset_witness(other, budget)?.is_none())
+    }
+
+    /// The shortest, then smallest, string in `self` but not in `other`, or `None` when
+    /// `self` is a subset of `other`. Stops at the first such string.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let words = Dfa::from_regex("[a-z]+")?;
+    /// assert_eq!(words.subset_witness(&Dfa::from_regex("[a-y]*")?, &budget)?.as_deref(), Some("z"));
+    /// assert_eq!(Dfa::from_regex("abc")?.subset_witness(&words, &budget)?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    pub fn subset_witness(
+        &self,
+        other: &Dfa,
+        budget: &Budget,
+    ) -> Result<Option<String>, BudgetError> {
+        ops::product::separating_string(self, other, BoolOp::Difference, budget)
     }
 
     /// Whether `input` is in the language.

@@ -92,6 +92,28 @@ impl Nfa {
         self.start
     }
 
+    /// Whether the automaton is deterministic as it stands: no ε-moves, and no state has two
+    /// moves on a common character. (Every [`Dfa`](crate::Dfa) is deterministic.)
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Nfa;
+    ///
+    /// assert!(Nfa::from_regex("abc")?.is_deterministic());
+    /// assert!(!Nfa::from_regex("ab|ac")?.is_deterministic());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_deterministic(&self) -> bool {
+        self.states.iter().all(|state| {
+            state.epsilons.is_empty()
+                && state.transitions.iter().enumerate().all(|(idx, &(label, _))| {
+                    state.transitions[idx + 1..]
+                        .iter()
+                        .all(|&(other, _)| self.label(label).is_disjoint(self.label(other)))
+                })
+        })
+    }
+
     /// Whether `input` is in the language, by simulating all runs at once.
     pub fn matches(&self, input: &str) -> bool {
         let mut scratch = ClosureScratch::new(self.n_states());

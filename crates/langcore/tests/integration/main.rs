@@ -3,5 +3,6 @@
 mod budget;
 mod dialect;
 mod minimal;
+mod ops_boolean;
 mod oracle;
 mod patterns;

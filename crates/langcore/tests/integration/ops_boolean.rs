@@ -1,0 +1,172 @@
+//! Boolean operations and relations against the `regex` oracle, algebraic laws and brute force.
+
+use std::time::{Duration, Instant};
+
+use langcore::{Budget, BudgetError, Dfa, Error, Operation};
+use proptest::prelude::*;
+
+use crate::patterns::{all_strings, oracle, pattern};
+
+fn dfa(pattern: &str) -> Dfa {
+    Dfa::from_regex_with(pattern, &Budget::unlimited()).unwrap()
+}
+
+/// Characters that represent every class the random patterns can tell apart: `a`, `b`, `c`
+/// and the rest (whose smallest member is U+0000).
+const REPRESENTATIVES: [char; 4] = ['\0', 'a', 'b', 'c'];
+
+/// All strings over [`REPRESENTATIVES`] of exactly `len` characters, in shortlex order.
+fn strings_of_len(len: usize) -> Vec<String> {
+    (0..len).fold(vec![String::new()], |layer, _| {
+        layer
+            .iter()
+            .flat_map(|prefix| REPRESENTATIVES.iter().map(move |&ch| format!("{prefix}{ch}")))
+            .collect()
+    })
+}
+
+/// Checks that `witness` is the shortest, then smallest, string on which `separates` holds.
+fn check_minimal_witness(
+    witness: &str,
+    separates: impl Fn(&str) -> bool,
+) -> Result<(), TestCaseError> {
+    prop_assert!(separates(witness), "{:?} does not separate", witness);
+    let len = witness.chars().count();
+    for shorter in (0..len).flat_map(strings_of_len) {
+        prop_assert!(
+            !separates(&shorter),
+            "{:?} is shorter than {:?} and separates",
+            shorter,
+            witness
+        );
+    }
+    for same in strings_of_len(len).into_iter().take_while(|s| s.as_str() < witness) {
+        prop_assert!(!separates(&same), "{:?} is smaller than {:?} and separates", same, witness);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn operations_agree_with_regex_crate(left in pattern(), right in pattern()) {
+        let budget = Budget::unlimited();
+        let (a, b) = (dfa(&left), dfa(&right));
+        let (oracle_a, oracle_b) = (oracle(&left), oracle(&right));
+        let union = a.union(&b, &budget).unwrap();
+        let intersection = a.intersection(&b, &budget).unwrap();
+        let difference = a.difference(&b, &budget).unwrap();
+        let complement = a.complement(&budget).unwrap();
+        for input in all_strings(4) {
+            let (in_a, in_b) = (oracle_a.is_match(&input), oracle_b.is_match(&input));
+            prop_assert_eq!(union.matches(&input), in_a || in_b, "{:?}", input);
+            prop_assert_eq!(intersection.matches(&input), in_a && in_b, "{:?}", input);
+            prop_assert_eq!(difference.matches(&input), in_a && !in_b, "{:?}", input);
+            prop_assert_eq!(complement.matches(&input), !in_a, "{:?}", input);
+        }
+    }
+
+    #[test]
+    fn algebraic_laws_hold(left in pattern(), middle in pattern(), right in pattern()) {
+        let budget = Budget::unlimited();
+        let (a, b, c) = (dfa(&left), dfa(&middle), dfa(&right));
+        let not = |x: &Dfa| x.complement(&budget).unwrap();
+        let or = |x: &Dfa, y: &Dfa| x.union(y, &budget).unwrap();
+        let and = |x: &Dfa, y: &Dfa| x.intersection(y, &budget).unwrap();
+        prop_assert_eq!(not(&or(&a, &b)), and(&not(&a), &not(&b)), "De Morgan (union)");
+        prop_assert_eq!(not(&and(&a, &b)), or(&not(&a), &not(&b)), "De Morgan (intersection)");
+        prop_assert_eq!(not(&not(&a)), a.clone(), "double complement");
+        prop_assert_eq!(a.difference(&b, &budget).unwrap(), and(&a, &not(&b)), "A - B == A ∩ ¬B");
+        prop_assert_eq!(or(&a, &b), or(&b, &a), "union commutes");
+        prop_assert_eq!(and(&a, &b), and(&b, &a), "intersection commutes");
+        prop_assert_eq!(or(&or(&a, &b), &c), or(&a, &or(&b, &c)), "union associates");
+        prop_assert_eq!(and(&and(&a, &b), &c), and(&a, &and(&b, &c)), "intersection associates");
+        prop_assert_eq!(Dfa::union_all(&[&a, &b, &c], &budget).unwrap(), or(&or(&a, &b), &c));
+        prop_assert_eq!(Dfa::intersection_all(&[&a, &b, &c], &budget).unwrap(), and(&and(&a, &b), &c));
+        let subset = a.is_subset(&b, &budget).unwrap();
+        prop_assert_eq!(subset, and(&a, &not(&b)) == Dfa::empty(), "A ⊆ B iff A ∩ ¬B is empty");
+        prop_assert_eq!(a.is_equivalent(&b, &budget).unwrap(), a == b);
+    }
+
+    #[test]
+    fn equivalence_witnesses_are_minimal(left in pattern(), right in pattern()) {
+        let (oracle_a, oracle_b) = (oracle(&left), oracle(&right));
+        let separates = |s: &str| oracle_a.is_match(s) != oracle_b.is_match(s);
+        match dfa(&left).equivalence_witness(&dfa(&right), &Budget::unlimited()).unwrap() {
+            Some(witness) => check_minimal_witness(&witness, separates)?,
+            None => {
+                for input in all_strings(4) {
+                    prop_assert!(!separates(&input), "equivalent, yet {:?} separates", input);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn subset_witnesses_are_minimal(left in pattern(), right in pattern()) {
+        let (oracle_a, oracle_b) = (oracle(&left), oracle(&right));
+        let separates = |s: &str| oracle_a.is_match(s) && !oracle_b.is_match(s);
+        match dfa(&left).subset_witness(&dfa(&right), &Budget::unlimited()).unwrap() {
+            Some(witness) => check_minimal_witness(&witness, separates)?,
+            None => {
+                for input in all_strings(4) {
+                    prop_assert!(!separates(&input), "subset, yet {:?} is only on the left", input);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn neutral_and_absorbing_elements() {
+    let budget = Budget::default();
+    assert_eq!(Dfa::union_all(&[], &budget).unwrap(), Dfa::empty());
+    assert_eq!(Dfa::intersection_all(&[], &budget).unwrap(), Dfa::total());
+    assert_eq!(Dfa::empty(), dfa("[]"));
+    assert_eq!(Dfa::total(), dfa(".*"));
+    assert_eq!(Dfa::empty().complement(&budget).unwrap(), Dfa::total());
+    let a = dfa("a(b|c)*");
+    assert_eq!(a.union(&Dfa::total(), &budget).unwrap(), Dfa::total());
+    assert_eq!(a.intersection(&Dfa::empty(), &budget).unwrap(), Dfa::empty());
+}
+
+#[test]
+fn witnesses_on_unicode_and_known_cases() {
+    let budget = Budget::default();
+    let witness = |a: &str, b: &str| dfa(a).equivalence_witness(&dfa(b), &budget).unwrap();
+    assert_eq!(witness("(a|b)*abb", "[ab]*abb"), None);
+    assert_eq!(witness(".", "[^\\n]").as_deref(), Some("\n"));
+    assert_eq!(witness("\\w", "[a-z]").as_deref(), Some("0"));
+    assert_eq!(witness("[a-z]{2}", "[a-z]{2}|zz{2}").as_deref(), Some("zzz"));
+    let subset = |a: &str, b: &str| dfa(a).subset_witness(&dfa(b), &budget).unwrap();
+    assert_eq!(subset("[a-z]+", "[a-y]*").as_deref(), Some("z"));
+    assert_eq!(subset("\\p{Greek}", "[α-ω]").as_deref(), Some("Ͱ"));
+}
+
+#[test]
+fn exploding_intersection_chains_stop_within_the_budget() {
+    let operands: Vec<Dfa> = "abcdefgh".chars().map(|ch| dfa(&format!(".*{ch}.{{12}}"))).collect();
+    let operands: Vec<&Dfa> = operands.iter().collect();
+    let budget = Budget::new(Duration::from_secs(1)).with_max_states(100_000);
+    let started = Instant::now();
+    let err = Dfa::intersection_all(&operands, &budget).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            BudgetError::TooManyStates { op: Operation::Product, .. } | BudgetError::Timeout { .. }
+        ),
+        "{err:?}"
+    );
+    assert!(started.elapsed() < Duration::from_millis(1500), "took {:?}", started.elapsed());
+}
+
+#[test]
+fn complement_of_an_exploding_pattern_stops_within_the_budget() {
+    let budget = Budget::new(Duration::from_secs(1)).with_max_states(100_000);
+    let started = Instant::now();
+    let result = Dfa::from_regex_with("(a|b)*a(a|b){30}", &budget)
+        .and_then(|dfa| Ok(dfa.complement(&budget)?));
+    assert!(matches!(result, Err(Error::Budget(_))), "{result:?}");
+    assert!(started.elapsed() < Duration::from_millis(1500), "took {:?}", started.elapsed());
+}
