@@ -184,17 +184,20 @@ pub(crate) struct NfaBuilder<'b> {
     labels: Vec<CharSet>,
     label_ids: HashMap<CharSet, LabelId>,
     budget: &'b Budget,
+    /// The operation that budget errors name: the builder serves patterns and operations.
+    op: Operation,
 }
 
 impl<'b> NfaBuilder<'b> {
-    pub(crate) fn new(budget: &'b Budget) -> NfaBuilder<'b> {
-        NfaBuilder { states: Vec::new(), labels: Vec::new(), label_ids: HashMap::new(), budget }
+    /// A builder whose budget errors name `op`.
+    pub(crate) fn new(budget: &'b Budget, op: Operation) -> NfaBuilder<'b> {
+        NfaBuilder { states: Vec::new(), labels: Vec::new(), label_ids: HashMap::new(), budget, op }
     }
 
     /// Adds a state and returns its id.
     pub(crate) fn add(&mut self, state: State) -> Result<StateId, BudgetError> {
-        let id = StateId::new(self.states.len(), Operation::BuildNfa)?;
-        self.budget.check_states(Operation::BuildNfa, self.states.len() + 1)?;
+        let id = StateId::new(self.states.len(), self.op)?;
+        self.budget.check_states(self.op, self.states.len() + 1)?;
         self.states.push(state);
         Ok(id)
     }
@@ -226,8 +229,9 @@ impl<'b> NfaBuilder<'b> {
         self.states.len()
     }
 
-    pub(crate) fn budget(&self) -> &Budget {
-        self.budget
+    /// Fails once the deadline has passed.
+    pub(crate) fn check_time(&self) -> Result<(), BudgetError> {
+        self.budget.check_time(self.op)
     }
 
     pub(crate) fn finish(self, start: StateId) -> Nfa {
