@@ -80,6 +80,7 @@ mod budget;
 mod dfa;
 mod error;
 mod nfa;
+mod ops;
 mod state_id;
 mod syntax;
 

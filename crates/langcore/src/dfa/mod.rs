@@ -25,6 +25,7 @@ use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError};
 use crate::error::Error;
 use crate::nfa::Nfa;
+use crate::ops;
 use crate::state_id::StateId;
 
 /// A complete deterministic automaton over Unicode scalar values.
@@ -76,6 +77,12 @@ impl Dfa {
         Dfa::determinize(nfa, budget)?.minimize(budget)
     }
 
+    /// The canonical DFA of the empty language: one rejecting state, which is dead.
+    pub(crate) fn empty_language() -> Dfa {
+        let dead = StateId::from_index(0);
+        Dfa { classes: Classes::single(), table: vec![dead], accepting: vec![false], start: dead }
+    }
+
     /// The subset construction of `nfa`, not minimized: one state per reachable set of NFA
     /// states.
     ///
@@ -91,6 +98,52 @@ impl Dfa {
     /// When the deadline of `budget` passes.
     pub fn minimize(&self, budget: &Budget) -> Result<Dfa, BudgetError> {
         canonical::minimize(self, budget)
+    }
+
+    // Operations that build new languages.
+
+    /// The concatenation of `self` and `other`: a string of `self` followed by one of
+    /// `other`. The result is canonical, like every minimal DFA.
+    ///
+    /// # Errors
+    /// When building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let user = Dfa::from_regex("[a-z]+")?;
+    /// let domain = Dfa::from_regex("@[a-z]+\\.org")?;
+    /// let address = user.concat(&domain, &Budget::default())?;
+    /// assert!(address.matches("ann@example.org"));
+    /// assert_eq!(address, Dfa::from_regex("[a-z]+@[a-z]+\\.org")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat(&self, other: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::concat(&[self, other], budget)
+    }
+
+    /// The concatenation of all `operands` in order: {""} when there are none, the empty
+    /// language when one of them is empty.
+    ///
+    /// # Errors
+    /// When building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let year = Dfa::from_regex("[0-9]{4}")?;
+    /// let month = Dfa::from_regex("-(0[1-9]|1[0-2])")?;
+    /// let day = Dfa::from_regex("-[0-3][0-9]")?;
+    /// let date = Dfa::concat_all(&[&year, &month, &day], &Budget::default())?;
+    /// assert!(date.matches("2024-02-29"));
+    /// assert!(!date.matches("2024-13-01"));
+    /// assert_eq!(Dfa::concat_all(&[], &Budget::default())?, Dfa::from_regex("")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat_all(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::concat(operands, budget)
     }
 
     /// Whether `input` is in the language.

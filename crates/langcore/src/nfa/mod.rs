@@ -11,6 +11,9 @@
 //! - Every `StateId` stored in a state is below the state count.
 
 mod build;
+mod embed;
+
+pub(crate) use embed::Fragment;
 
 use std::collections::HashMap;
 
@@ -211,14 +214,21 @@ impl<'b> NfaBuilder<'b> {
     ) -> Result<StateId, BudgetError> {
         let mut state = State::default();
         if !set.is_empty() {
-            let next_id = LabelId(self.labels.len() as u32);
-            let label = *self.label_ids.entry(set).or_insert_with_key(|set| {
-                self.labels.push(set.clone());
-                next_id
-            });
-            state.transitions.push((label, target));
+            state.transitions.push((self.intern(&set), target));
         }
         self.add(state)
+    }
+
+    /// The id of label `set`, which must not be empty, adding it if it is new.
+    pub(crate) fn intern(&mut self, set: &CharSet) -> LabelId {
+        debug_assert!(!set.is_empty(), "an empty label is a move that can never be taken");
+        if let Some(&label) = self.label_ids.get(set) {
+            return label;
+        }
+        let label = LabelId(self.labels.len() as u32);
+        self.labels.push(set.clone());
+        self.label_ids.insert(set.clone(), label);
+        label
     }
 
     pub(crate) fn state_mut(&mut self, id: StateId) -> &mut State {
