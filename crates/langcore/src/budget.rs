@@ -149,6 +149,8 @@ pub enum Operation {
     Minimize,
     /// Building the automaton of a concatenation of languages.
     Concat,
+    /// Building the automaton of a repeated language.
+    Repeat,
 }
 
 impl fmt::Display for Operation {
@@ -160,6 +162,7 @@ impl fmt::Display for Operation {
             Operation::Determinize => "determinization",
             Operation::Minimize => "minimization",
             Operation::Concat => "concatenation",
+            Operation::Repeat => "repetition",
         })
     }
 }

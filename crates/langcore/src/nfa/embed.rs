@@ -91,6 +91,11 @@ impl Fragment {
         Some(Fragment { states })
     }
 
+    /// Whether the language is {""}: copies of it add no state.
+    pub(crate) fn is_empty_string(&self) -> bool {
+        matches!(self.states.as_slice(), [only] if only.is_exit_only())
+    }
+
     /// Appends a copy that continues to `next` and returns its entry.
     ///
     /// # Errors
@@ -209,7 +214,12 @@ mod tests {
     }
 
     #[test]
-    fn copies_of_the_empty_string_add_no_state() {
-        assert_eq!(embed_once(&fragment_of("()").unwrap()).n_states(), 1);
+    fn only_the_empty_string_adds_no_state() {
+        let empty_string = fragment_of("()").unwrap();
+        assert!(empty_string.is_empty_string());
+        assert_eq!(embed_once(&empty_string).n_states(), 1);
+        for pattern in ["a", "a*", "()|a"] {
+            assert!(!fragment_of(pattern).unwrap().is_empty_string(), "{pattern}");
+        }
     }
 }

@@ -13,6 +13,7 @@
 mod build;
 mod embed;
 
+pub(crate) use build::compile_repetition;
 pub(crate) use embed::Fragment;
 
 use std::collections::HashMap;

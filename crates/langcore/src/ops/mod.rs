@@ -2,6 +2,8 @@
 //!
 //! # Overview
 //! - `concat.rs`: the strings of several languages, one after another.
+//! - `repeat.rs`: a language repeated a counted number of times, through the same
+//!   expansion as counted repetition in patterns (`nfa/build.rs`).
 //!
 //! The methods of [`Dfa`] delegate here. Each operation copies the trimmed parts of its
 //! operands ([`Fragment`](crate::nfa::Fragment)) into one NFA, back to front as the regex
@@ -12,8 +14,10 @@
 //!   that spells it give `==` DFAs.
 
 mod concat;
+mod repeat;
 
 pub(crate) use concat::concat;
+pub(crate) use repeat::repeat;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
