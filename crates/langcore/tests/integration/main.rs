@@ -3,5 +3,6 @@
 mod budget;
 mod dialect;
 mod minimal;
+mod ops_sequence;
 mod oracle;
 mod patterns;
