@@ -7,7 +7,8 @@
 //!
 //! The operations live one per file and the methods of [`Dfa`] only delegate:
 //! `determinize.rs` (subset construction), `minimize.rs` (Hopcroft's state equivalence),
-//! `canonical.rs` (quotient, class merging and canonical numbering).
+//! `canonical.rs` (quotient, class merging and canonical numbering). Operations that build
+//! new languages from existing ones (concatenation, repetition) delegate to the `ops` module.
 //!
 //! # Invariants
 //! - `table.len() == n_states * classes.len()` and every entry is below `n_states`.
