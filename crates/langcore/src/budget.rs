@@ -149,6 +149,10 @@ pub enum Operation {
     Minimize,
     /// A product of two automata (boolean operations, subset and equivalence).
     Product,
+    /// Building the automaton of a concatenation of languages.
+    Concat,
+    /// Building the automaton of a repeated language.
+    Repeat,
 }
 
 impl fmt::Display for Operation {
@@ -160,6 +164,8 @@ impl fmt::Display for Operation {
             Operation::Determinize => "determinization",
             Operation::Minimize => "minimization",
             Operation::Product => "product construction",
+            Operation::Concat => "concatenation",
+            Operation::Repeat => "repetition",
         })
     }
 }

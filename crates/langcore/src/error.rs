@@ -13,6 +13,14 @@ pub enum Error {
     Parse(ParseError),
     /// The operation ran out of its [`Budget`](crate::Budget).
     Budget(BudgetError),
+    /// A repetition's `min` is greater than its `max`: rejected rather than read as the
+    /// empty language, as `a{3,2}` is in a pattern.
+    InvalidRepetition {
+        /// The least number of copies asked for.
+        min: u32,
+        /// The greatest number of copies asked for, below `min`.
+        max: u32,
+    },
 }
 
 impl fmt::Display for Error {
@@ -20,6 +28,9 @@ impl fmt::Display for Error {
         match self {
             Error::Parse(err) => err.fmt(f),
             Error::Budget(err) => err.fmt(f),
+            Error::InvalidRepetition { min, max } => {
+                write!(f, "invalid repetition: min {min} is greater than max {max}")
+            }
         }
     }
 }
@@ -29,6 +40,7 @@ impl std::error::Error for Error {
         match self {
             Error::Parse(err) => Some(err),
             Error::Budget(err) => Some(err),
+            Error::InvalidRepetition { .. } => None,
         }
     }
 }

@@ -15,7 +15,8 @@
 //! # Contents
 //! - [`Nfa`]: the automaton the front end builds from a pattern (linear size).
 //! - [`Dfa`]: a complete deterministic automaton over character classes; its minimal form is
-//!   canonical, so equivalent languages give equal values.
+//!   canonical, so equivalent languages give equal values. [`Dfa::concat`],
+//!   [`Dfa::concat_all`] and [`Dfa::repeat`] build new languages from existing ones.
 //! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
 //!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
 //! - [`Budget`]: the deadline and state limit every operation checks.
@@ -69,7 +70,8 @@
 //!   other than a leading `^` and a trailing `$` are errors.
 //! - **Budgets and errors.** Constructors come in pairs: `from_regex` uses
 //!   [`Budget::default`] (bounded), `from_regex_with` takes an explicit budget. Failures
-//!   are one [`Error`] enum: [`Error::Parse`] or [`Error::Budget`].
+//!   are one [`Error`] enum: [`Error::Parse`], [`Error::Budget`], or an invalid argument
+//!   such as [`Error::InvalidRepetition`].
 //! - **Deterministic output.** Nothing depends on hashing order or on how a pattern was
 //!   written: a minimal [`Dfa`] is numbered canonically.
 

@@ -7,7 +7,8 @@
 //!
 //! The operations live one per file and the methods of [`Dfa`] only delegate:
 //! `determinize.rs` (subset construction), `minimize.rs` (Hopcroft's state equivalence),
-//! `canonical.rs` (quotient, class merging and canonical numbering).
+//! `canonical.rs` (quotient, class merging and canonical numbering). Operations that build
+//! new languages from existing ones delegate to the `ops` module.
 //!
 //! # Invariants
 //! - `table.len() == n_states * classes.len()` and every entry is below `n_states`.
@@ -88,6 +89,13 @@ impl Dfa {
         Dfa::empty().map_accepting(|accepting| !accepting)
     }
 
+    /// The language {""}: an accepting start that every character leaves for the dead state.
+    /// Canonical and minimal.
+    pub fn empty_string() -> Dfa {
+        let dead = StateId::from_index(1);
+        Dfa::from_parts(Classes::single(), vec![dead, dead], vec![true, false])
+    }
+
     /// A DFA from its table, with state 0 as the start. The caller guarantees the table
     /// invariants (see the module docs).
     pub(crate) fn from_parts(classes: Classes, table: Vec<StateId>, accepting: Vec<bool>) -> Dfa {
@@ -118,6 +126,80 @@ impl Dfa {
     /// When the deadline of `budget` passes.
     pub fn minimize(&self, budget: &Budget) -> Result<Dfa, BudgetError> {
         canonical::minimize(self, budget)
+    }
+
+    // Operations that build new languages.
+
+    /// The concatenation of `self` and `other`: a string of `self` followed by one of
+    /// `other`. The result is canonical, like every minimal DFA.
+    ///
+    /// # Errors
+    /// When building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let user = Dfa::from_regex("[a-z]+")?;
+    /// let domain = Dfa::from_regex("@[a-z]+\\.org")?;
+    /// let address = user.concat(&domain, &Budget::default())?;
+    /// assert!(address.matches("ann@example.org"));
+    /// assert_eq!(address, Dfa::from_regex("[a-z]+@[a-z]+\\.org")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat(&self, other: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::concat(&[self, other], budget)
+    }
+
+    /// The concatenation of all `operands` in order: {""} when there are none, the empty
+    /// language when one of them is empty.
+    ///
+    /// # Errors
+    /// When building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let year = Dfa::from_regex("[0-9]{4}")?;
+    /// let month = Dfa::from_regex("-(0[1-9]|1[0-2])")?;
+    /// let day = Dfa::from_regex("-[0-3][0-9]")?;
+    /// let date = Dfa::concat_all(&[&year, &month, &day], &Budget::default())?;
+    /// assert!(date.matches("2024-02-29"));
+    /// assert!(!date.matches("2024-13-01"));
+    /// assert_eq!(Dfa::concat_all(&[], &Budget::default())?, Dfa::from_regex("")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat_all(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
+        ops::concat(operands, budget)
+    }
+
+    /// `self` repeated at least `min` and at most `max` times, like the pattern `x{min,max}`;
+    /// `max: None` is unbounded, like `x{min,}`.
+    ///
+    /// Repeating the empty language or {""} is answered at once, whatever the counts; other
+    /// languages are expanded copy by copy, so huge counts run into the budget.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRepetition`] when `min` is greater than `max`, [`Error::Budget`] when
+    /// building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let octet = Dfa::from_regex("[0-9]{1,3}")?;
+    /// let dotted = Dfa::from_regex("\\.[0-9]{1,3}")?.repeat(3, Some(3), &Budget::default())?;
+    /// let address = octet.concat(&dotted, &Budget::default())?;
+    /// assert!(address.matches("192.168.0.1"));
+    /// assert_eq!(address, Dfa::from_regex("[0-9]{1,3}(\\.[0-9]{1,3}){3}")?);
+    ///
+    /// let words = Dfa::from_regex("ab|c")?.repeat(1, None, &Budget::default())?;
+    /// assert_eq!(words, Dfa::from_regex("(ab|c)+")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn repeat(&self, min: u32, max: Option<u32>, budget: &Budget) -> Result<Dfa, Error> {
+        ops::repeat(self, min, max, budget)
     }
 
     // Boolean operations.

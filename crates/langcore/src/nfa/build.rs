@@ -6,7 +6,8 @@
 //! one state per character position plus one per alternation or loop, so the NFA is linear
 //! in the size of the expanded pattern. Counted repetition `x{n,m}` is expanded into `n`
 //! copies of `x` followed by `m - n` nested optional copies (`x(x(x)?)?`), which keeps the
-//! subset construction small; `x{n,}` ends in a loop.
+//! subset construction small; `x{n,}` ends in a loop. The expansion takes a callback that
+//! emits one copy of `x`, so the same code repeats whole automata.
 //!
 //! # Budgets
 //! Every state added is checked against the state limit and the deadline
@@ -17,16 +18,16 @@
 //! - Recursion follows the HIR's nesting, which the front end limits to
 //!   [`NEST_LIMIT`](crate::syntax::NEST_LIMIT); long concatenations and alternations are loops.
 
-use regex_syntax::hir::{Class, Hir, HirKind, Repetition};
+use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::{Nfa, NfaBuilder, State};
 use crate::alphabet::CharSet;
-use crate::budget::{Budget, BudgetError};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
 
 /// Builds the NFA of `hir`.
 pub(super) fn build(hir: &Hir, budget: &Budget) -> Result<Nfa, BudgetError> {
-    let mut builder = NfaBuilder::new(budget);
+    let mut builder = NfaBuilder::new(budget, Operation::BuildNfa);
     let accept = builder.add(State { accepting: true, ..State::default() })?;
     let start = compile(&mut builder, hir, accept)?;
     Ok(builder.finish(start))
@@ -59,57 +60,72 @@ fn compile(builder: &mut NfaBuilder<'_>, hir: &Hir, next: StateId) -> Result<Sta
             }
             builder.add(State { epsilons: entries, ..State::default() })
         }
-        HirKind::Repetition(repetition) => compile_repetition(builder, repetition, next),
+        HirKind::Repetition(repetition) => {
+            let sub = &repetition.sub;
+            let mut emit_copy = |builder: &mut NfaBuilder<'_>, next| compile(builder, sub, next);
+            compile_repetition(builder, repetition.min, repetition.max, next, &mut emit_copy)
+        }
     }
 }
 
-fn compile_repetition(
+/// Emits one copy of a repeated operand that continues to the given state and returns the
+/// copy's entry, so that one expansion serves pattern parts and whole automata alike.
+pub(crate) type EmitCopy<'e> =
+    dyn FnMut(&mut NfaBuilder<'_>, StateId) -> Result<StateId, BudgetError> + 'e;
+
+/// Compiles `x{min,max}` (`max: None` is unbounded) before `next`, where `emit_copy` emits
+/// one `x`; returns the entry state.
+///
+/// A copy that adds no state matches only "", so further copies would add nothing either and
+/// the expansion stops there: `(){1000000000}` costs one copy, not a billion loop turns.
+pub(crate) fn compile_repetition(
     builder: &mut NfaBuilder<'_>,
-    repetition: &Repetition,
+    min: u32,
+    max: Option<u32>,
     next: StateId,
+    emit_copy: &mut EmitCopy<'_>,
 ) -> Result<StateId, BudgetError> {
-    let sub = &repetition.sub;
     let mut entry = next;
-    let n_required = match repetition.max {
+    let n_required = match max {
         // x{n,}: x^(n-1) x+, or x* when n is 0.
         None => {
-            let (exit, entry_of_loop) = compile_loop(builder, sub, next)?;
-            entry = if repetition.min == 0 { exit } else { entry_of_loop };
-            repetition.min.saturating_sub(1)
+            let (exit, entry_of_loop) = compile_loop(builder, next, emit_copy)?;
+            entry = if min == 0 { exit } else { entry_of_loop };
+            min.saturating_sub(1)
         }
         // x{n,m}: x^n (x(x(x)?)?)? with m - n optional copies.
         Some(max) => {
-            for _ in repetition.min..max {
+            for _ in min..max {
                 let n_before = builder.n_states();
-                let body = compile(builder, sub, entry)?;
+                let body = emit_copy(builder, entry)?;
                 if builder.n_states() == n_before {
-                    break; // `sub` only matches "": further copies add nothing.
+                    break; // `x` only matches "": further copies add nothing.
                 }
                 entry = builder.add(State { epsilons: vec![body, next], ..State::default() })?;
             }
-            repetition.min
+            min
         }
     };
     for _ in 0..n_required {
         let n_before = builder.n_states();
-        entry = compile(builder, sub, entry)?;
+        entry = emit_copy(builder, entry)?;
         if builder.n_states() == n_before {
             break;
         }
-        builder.budget().check_time(crate::budget::Operation::BuildNfa)?;
+        builder.check_time()?;
     }
     Ok(entry)
 }
 
-/// Compiles `sub*` before `next`: returns the loop state (the entry of `sub*`) and the entry
-/// of the body (the entry of `sub+`).
+/// Compiles `x*` before `next`, where `emit_copy` emits one `x`: returns the loop state (the
+/// entry of `x*`) and the entry of the body (the entry of `x+`).
 fn compile_loop(
     builder: &mut NfaBuilder<'_>,
-    sub: &Hir,
     next: StateId,
+    emit_copy: &mut EmitCopy<'_>,
 ) -> Result<(StateId, StateId), BudgetError> {
     let loop_state = builder.add(State { epsilons: vec![next], ..State::default() })?;
-    let body = compile(builder, sub, loop_state)?;
+    let body = emit_copy(builder, loop_state)?;
     builder.state_mut(loop_state).epsilons.push(body);
     Ok((loop_state, body))
 }

@@ -11,6 +11,10 @@
 //! - Every `StateId` stored in a state is below the state count.
 
 mod build;
+mod embed;
+
+pub(crate) use build::compile_repetition;
+pub(crate) use embed::Fragment;
 
 use std::collections::HashMap;
 
@@ -206,17 +210,20 @@ pub(crate) struct NfaBuilder<'b> {
     labels: Vec<CharSet>,
     label_ids: HashMap<CharSet, LabelId>,
     budget: &'b Budget,
+    /// The operation that budget errors name: the builder serves patterns and operations.
+    op: Operation,
 }
 
 impl<'b> NfaBuilder<'b> {
-    pub(crate) fn new(budget: &'b Budget) -> NfaBuilder<'b> {
-        NfaBuilder { states: Vec::new(), labels: Vec::new(), label_ids: HashMap::new(), budget }
+    /// A builder whose budget errors name `op`.
+    pub(crate) fn new(budget: &'b Budget, op: Operation) -> NfaBuilder<'b> {
+        NfaBuilder { states: Vec::new(), labels: Vec::new(), label_ids: HashMap::new(), budget, op }
     }
 
     /// Adds a state and returns its id.
     pub(crate) fn add(&mut self, state: State) -> Result<StateId, BudgetError> {
-        let id = StateId::new(self.states.len(), Operation::BuildNfa)?;
-        self.budget.check_states(Operation::BuildNfa, self.states.len() + 1)?;
+        let id = StateId::new(self.states.len(), self.op)?;
+        self.budget.check_states(self.op, self.states.len() + 1)?;
         self.states.push(state);
         Ok(id)
     }
@@ -230,14 +237,21 @@ impl<'b> NfaBuilder<'b> {
     ) -> Result<StateId, BudgetError> {
         let mut state = State::default();
         if !set.is_empty() {
-            let next_id = LabelId(self.labels.len() as u32);
-            let label = *self.label_ids.entry(set).or_insert_with_key(|set| {
-                self.labels.push(set.clone());
-                next_id
-            });
-            state.transitions.push((label, target));
+            state.transitions.push((self.intern(&set), target));
         }
         self.add(state)
+    }
+
+    /// The id of label `set`, which must not be empty, adding it if it is new.
+    pub(crate) fn intern(&mut self, set: &CharSet) -> LabelId {
+        debug_assert!(!set.is_empty(), "an empty label is a move that can never be taken");
+        if let Some(&label) = self.label_ids.get(set) {
+            return label;
+        }
+        let label = LabelId(self.labels.len() as u32);
+        self.labels.push(set.clone());
+        self.label_ids.insert(set.clone(), label);
+        label
     }
 
     pub(crate) fn state_mut(&mut self, id: StateId) -> &mut State {
@@ -248,8 +262,9 @@ impl<'b> NfaBuilder<'b> {
         self.states.len()
     }
 
-    pub(crate) fn budget(&self) -> &Budget {
-        self.budget
+    /// Fails once the deadline has passed.
+    pub(crate) fn check_time(&self) -> Result<(), BudgetError> {
+        self.budget.check_time(self.op)
     }
 
     pub(crate) fn finish(self, start: StateId) -> Nfa {

@@ -4,5 +4,6 @@ mod budget;
 mod dialect;
 mod minimal;
 mod ops_boolean;
+mod ops_sequence;
 mod oracle;
 mod patterns;

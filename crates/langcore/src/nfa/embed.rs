@@ -1,0 +1,225 @@
+//! Copies of a [`Dfa`] inside an [`Nfa`] under construction, for operations on whole languages.
+//!
+//! # Algorithm
+//! [`Fragment::new`] trims the DFA once: a backward search from the accepting states finds
+//! the states that can still accept (the dead state is not among them), and a breadth-first
+//! search from the start over those states keeps the reachable ones, numbered in visit order
+//! with the start first. For each kept state, the classes that lead to the same kept target
+//! are merged into one label (the union of their sets), so a state has one move per target
+//! rather than one per class. [`Fragment::emit`] then copies the trimmed states into an
+//! [`NfaBuilder`] in the back-to-front style of `build.rs`: the copy continues to a given
+//! state `next`, every accepting state gets an ε-move to it, and an accepting state without
+//! moves *is* `next`.
+//!
+//! Trimming costs O(n·k) for n states and k classes, once per DFA; each copy costs one NFA
+//! state per kept state (the one merged into `next` aside) and one interned label per move.
+//!
+//! # Invariants
+//! - A [`Fragment`] has at least one state: an empty language has no fragment, so every copy
+//!   has an entry that can reach `next`.
+//! - Every kept state is reachable from the entry and can reach an accepting state; no label
+//!   is empty.
+//! - Copying {""} adds no state at all (the entry is `next`), which is what lets the
+//!   repetition expansion stop early on it, as it does for `()` in a pattern.
+//!
+//! # Budgets
+//! Copies are checked through the builder, one state at a time. Trimming checks nothing: it
+//! is linear in the table of a DFA that already exists.
+
+use std::collections::BTreeMap;
+
+use super::{NfaBuilder, State};
+use crate::alphabet::CharSet;
+use crate::budget::BudgetError;
+use crate::dfa::Dfa;
+use crate::state_id::StateId;
+
+/// The trimmed part of a DFA, ready to be copied into NFA builders any number of times.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fragment {
+    /// The kept states in breadth-first order; the entry is state 0.
+    states: Vec<FragmentState>,
+}
+
+/// One kept DFA state: whether it accepts, and its moves as (label, index of target).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FragmentState {
+    accepting: bool,
+    moves: Vec<(CharSet, usize)>,
+}
+
+impl FragmentState {
+    /// Whether the state only ends the fragment, so that `next` can stand in for it.
+    fn is_exit_only(&self) -> bool {
+        self.accepting && self.moves.is_empty()
+    }
+}
+
+impl Fragment {
+    /// The trimmed part of `dfa`, or `None` when its language is empty.
+    pub(crate) fn new(dfa: &Dfa) -> Option<Fragment> {
+        let is_live = live_states(dfa);
+        if !is_live[dfa.start().index()] {
+            return None;
+        }
+        let mut fragment_index: Vec<Option<usize>> = vec![None; dfa.n_states()];
+        fragment_index[dfa.start().index()] = Some(0);
+        let mut order = vec![dfa.start()];
+        let mut states = Vec::new();
+        let mut next_to_visit = 0;
+        while let Some(&dfa_state) = order.get(next_to_visit) {
+            // Keyed by fragment index, so the moves come out in a deterministic order.
+            let mut ranges_by_target: BTreeMap<usize, Vec<(char, char)>> = BTreeMap::new();
+            for (class, set) in dfa.classes().iter() {
+                let target = dfa.next_state(dfa_state, class);
+                if !is_live[target.index()] {
+                    continue;
+                }
+                let target_index = *fragment_index[target.index()].get_or_insert_with(|| {
+                    order.push(target);
+                    order.len() - 1
+                });
+                ranges_by_target.entry(target_index).or_default().extend_from_slice(set.ranges());
+            }
+            let moves = ranges_by_target
+                .into_iter()
+                .map(|(target_index, ranges)| (CharSet::from_ranges(ranges), target_index))
+                .collect();
+            states.push(FragmentState { accepting: dfa.is_accepting(dfa_state), moves });
+            next_to_visit += 1;
+        }
+        Some(Fragment { states })
+    }
+
+    /// Whether the language is {""}: copies of it add no state.
+    pub(crate) fn is_empty_string(&self) -> bool {
+        matches!(self.states.as_slice(), [only] if only.is_exit_only())
+    }
+
+    /// Appends a copy that continues to `next` and returns its entry.
+    ///
+    /// # Errors
+    /// When the builder's budget runs out.
+    pub(crate) fn emit(
+        &self,
+        builder: &mut NfaBuilder<'_>,
+        next: StateId,
+    ) -> Result<StateId, BudgetError> {
+        // States first, moves second: moves may point forward or back around loops.
+        let mut copy_ids = Vec::with_capacity(self.states.len());
+        for state in &self.states {
+            let copy_id = if state.is_exit_only() {
+                next
+            } else {
+                let epsilons = if state.accepting { vec![next] } else { Vec::new() };
+                builder.add(State { epsilons, ..State::default() })?
+            };
+            copy_ids.push(copy_id);
+        }
+        for (state, &copy_id) in self.states.iter().zip(&copy_ids) {
+            for (set, target_index) in &state.moves {
+                let label = builder.intern(set);
+                builder.state_mut(copy_id).transitions.push((label, copy_ids[*target_index]));
+            }
+        }
+        Ok(copy_ids[0])
+    }
+}
+
+/// For each state of `dfa`, whether some accepting state is reachable from it.
+fn live_states(dfa: &Dfa) -> Vec<bool> {
+    let mut predecessors: Vec<Vec<StateId>> = vec![Vec::new(); dfa.n_states()];
+    for state in dfa.states() {
+        for (class, _) in dfa.classes().iter() {
+            predecessors[dfa.next_state(state, class).index()].push(state);
+        }
+    }
+    let mut is_live: Vec<bool> = dfa.states().map(|state| dfa.is_accepting(state)).collect();
+    let mut stack: Vec<StateId> = dfa.states().filter(|&state| dfa.is_accepting(state)).collect();
+    while let Some(state) = stack.pop() {
+        for &source in &predecessors[state.index()] {
+            if !std::mem::replace(&mut is_live[source.index()], true) {
+                stack.push(source);
+            }
+        }
+    }
+    is_live
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fragment;
+    use crate::alphabet::CharSet;
+    use crate::budget::{Budget, Operation};
+    use crate::dfa::Dfa;
+    use crate::nfa::{Nfa, NfaBuilder, State};
+
+    /// The NFA of one copy of `fragment` before an accepting state.
+    fn embed_once(fragment: &Fragment) -> Nfa {
+        let budget = Budget::unlimited();
+        let mut builder = NfaBuilder::new(&budget, Operation::BuildNfa);
+        let accept = builder.add(State { accepting: true, ..State::default() }).unwrap();
+        let entry = fragment.emit(&mut builder, accept).unwrap();
+        builder.finish(entry)
+    }
+
+    fn fragment_of(pattern: &str) -> Option<Fragment> {
+        Fragment::new(&Dfa::from_regex(pattern).unwrap())
+    }
+
+    #[test]
+    fn copies_accept_the_same_language() {
+        for pattern in ["a", "(a|b)*abb", "[^a]*", "x(yz)*|y", "\\w{3}", "(ab|c)+d?", ""] {
+            let dfa = Dfa::from_regex(pattern).unwrap();
+            let fragment = Fragment::new(&dfa).unwrap();
+            let copy = Dfa::from_nfa(&embed_once(&fragment), &Budget::unlimited()).unwrap();
+            assert_eq!(copy, dfa, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn the_empty_language_has_no_fragment() {
+        assert_eq!(fragment_of("[]"), None);
+        // Not minimized: the start and the state after `c` are live-looking but cannot accept.
+        let nfa = Nfa::from_regex(r"(a|b)*c[^\s\S]").unwrap();
+        let unminimized = Dfa::determinize(&nfa, &Budget::unlimited()).unwrap();
+        assert!(unminimized.n_states() > 1);
+        assert_eq!(Fragment::new(&unminimized), None);
+    }
+
+    #[test]
+    fn copies_of_unminimized_dfas_are_trimmed() {
+        let nfa = Nfa::from_regex(r"a(b|c[^\s\S])|(d[^\s\S])*").unwrap();
+        let unminimized = Dfa::determinize(&nfa, &Budget::unlimited()).unwrap();
+        let fragment = Fragment::new(&unminimized).unwrap();
+        assert_eq!(fragment.states.len(), 3, "start, after `a`, after `ab`");
+        let copy = Dfa::from_nfa(&embed_once(&fragment), &Budget::unlimited()).unwrap();
+        assert_eq!(copy, Dfa::from_regex("ab|()").unwrap());
+    }
+
+    #[test]
+    fn the_dead_state_is_dropped_and_the_final_state_is_next() {
+        let fragment = fragment_of("abc").unwrap();
+        assert_eq!(fragment.states.len(), 4, "a, b, c, and the final state; no dead state");
+        assert_eq!(embed_once(&fragment).n_states(), 1 + 3, "the accept state and a, b, c");
+    }
+
+    #[test]
+    fn classes_with_one_target_share_one_label() {
+        // After `a`, both `a` and `b` lead to the final state; from the start they differ.
+        let fragment = fragment_of("a[ab]|b").unwrap();
+        let after_a = &fragment.states[fragment.states[0].moves[0].1];
+        assert_eq!(after_a.moves.len(), 1);
+        assert_eq!(after_a.moves[0].0, CharSet::range('a', 'b'));
+    }
+
+    #[test]
+    fn only_the_empty_string_adds_no_state() {
+        let empty_string = fragment_of("()").unwrap();
+        assert!(empty_string.is_empty_string());
+        assert_eq!(embed_once(&empty_string).n_states(), 1);
+        for pattern in ["a", "a*", "()|a"] {
+            assert!(!fragment_of(pattern).unwrap().is_empty_string(), "{pattern}");
+        }
+    }
+}
