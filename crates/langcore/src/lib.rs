@@ -76,6 +76,7 @@
 #![deny(missing_docs)]
 
 pub mod alphabet;
+mod analysis;
 mod budget;
 mod dfa;
 mod error;

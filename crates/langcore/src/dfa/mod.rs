@@ -22,6 +22,7 @@ mod determinize;
 mod minimize;
 
 use crate::alphabet::{ClassId, Classes};
+use crate::analysis;
 use crate::budget::{Budget, BudgetError};
 use crate::error::Error;
 use crate::nfa::Nfa;
@@ -93,6 +94,20 @@ impl Dfa {
         canonical::minimize(self, budget)
     }
 
+    /// A DFA from its parts, for tests that need shapes no constructor builds, such as
+    /// unreachable states.
+    #[cfg(test)]
+    pub(crate) fn from_parts(
+        classes: Classes,
+        table: Vec<StateId>,
+        accepting: Vec<bool>,
+        start: StateId,
+    ) -> Dfa {
+        assert_eq!(table.len(), accepting.len() * classes.len());
+        assert!(table.iter().chain([&start]).all(|state| state.index() < accepting.len()));
+        Dfa { classes, table, accepting, start }
+    }
+
     /// Whether `input` is in the language.
     pub fn matches(&self, input: &str) -> bool {
         let end = input
@@ -129,5 +144,65 @@ impl Dfa {
     /// The state reached from `state` on any character of `class`.
     pub fn next_state(&self, state: StateId, class: ClassId) -> StateId {
         self.table[state.index() * self.classes.len() + class.index()]
+    }
+
+    // Questions about the language.
+
+    /// Whether the language has no strings at all.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("[]")?.is_empty());
+    /// assert!(!Dfa::from_regex("")?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        analysis::is_empty(self)
+    }
+
+    /// Whether the language is exactly `{""}`, the empty string alone.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("(a{0})*")?.is_empty_string());
+    /// assert!(!Dfa::from_regex("a?")?.is_empty_string());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty_string(&self) -> bool {
+        analysis::is_empty_string(self)
+    }
+
+    /// Whether the language holds every string.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("(a|[^a])*")?.is_total());
+    /// assert!(!Dfa::from_regex("a*|[^a]*")?.is_total(), "\"ab\" is in neither branch");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_total(&self) -> bool {
+        analysis::is_total(self)
+    }
+
+    /// The lengths, in characters, of the shortest and the longest accepted string:
+    /// `(None, None)` for the empty language, and no longest for an infinite one.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert_eq!(Dfa::from_regex("ab|c{3,5}")?.length(), (Some(2), Some(5)));
+    /// assert_eq!(Dfa::from_regex("(ab)*c")?.length(), (Some(1), None));
+    /// assert_eq!(Dfa::from_regex("[]")?.length(), (None, None));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn length(&self) -> (Option<usize>, Option<usize>) {
+        analysis::length(self)
     }
 }
