@@ -147,6 +147,8 @@ pub enum Operation {
     Determinize,
     /// State minimization.
     Minimize,
+    /// Counting the strings of a language.
+    Cardinality,
 }
 
 impl fmt::Display for Operation {
@@ -157,6 +159,7 @@ impl fmt::Display for Operation {
             Operation::Partition => "alphabet partition",
             Operation::Determinize => "determinization",
             Operation::Minimize => "minimization",
+            Operation::Cardinality => "counting",
         })
     }
 }

@@ -84,6 +84,7 @@ mod nfa;
 mod state_id;
 mod syntax;
 
+pub use analysis::Cardinality;
 pub use budget::{
     Budget, BudgetError, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation,
 };

@@ -1,9 +1,10 @@
-//! Questions about the language of a DFA: emptiness, universality and lengths.
+//! Questions about the language of a DFA: emptiness, universality, lengths and size.
 //!
 //! # Overview
 //! One file per family of questions, each a free function that a [`Dfa`] method delegates to:
 //! - `basic.rs`: `is_empty`, `is_empty_string`, `is_total`.
 //! - `length.rs`: the shortest and longest accepted lengths.
+//! - `cardinality.rs`: [`Cardinality`], the exact number of accepted strings.
 //!
 //! This file holds what they share: [`reachable`] and [`Trim`], the part of the DFA that
 //! matters for the language.
@@ -26,9 +27,12 @@
 //!   cannot overflow the stack.
 
 mod basic;
+mod cardinality;
 mod length;
 
 pub(crate) use basic::{is_empty, is_empty_string, is_total};
+pub use cardinality::Cardinality;
+pub(crate) use cardinality::cardinality;
 pub(crate) use length::length;
 
 use crate::dfa::Dfa;
@@ -267,6 +271,8 @@ mod tests {
         assert_eq!(reachable(&dfa), [true, true, true, false, false]);
         assert!(!is_empty(&dfa) && !is_empty_string(&dfa) && !is_total(&dfa));
         assert_eq!(length(&dfa), (Some(1), Some(1)));
+        let count = cardinality(&dfa, &Budget::unlimited());
+        assert_eq!(count, Ok(Cardinality::Finite(1u8.into())));
     }
 
     #[test]
@@ -275,6 +281,7 @@ mod tests {
         let dfa = Dfa::from_parts(Classes::single(), vec![zero, one], vec![true, false], zero);
         assert!(is_total(&dfa) && !is_empty(&dfa) && !is_empty_string(&dfa));
         assert_eq!(length(&dfa), (Some(0), None));
+        assert_eq!(cardinality(&dfa, &Budget::unlimited()), Ok(Cardinality::Infinite));
     }
 
     #[test]
