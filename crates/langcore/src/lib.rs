@@ -15,7 +15,8 @@
 //! # Contents
 //! - [`Nfa`]: the automaton the front end builds from a pattern (linear size).
 //! - [`Dfa`]: a complete deterministic automaton over character classes; its minimal form is
-//!   canonical, so equivalent languages give equal values.
+//!   canonical, so equivalent languages give equal values. It answers questions about its
+//!   language: emptiness, lengths, and the exact number of strings ([`Cardinality`]).
 //! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
 //!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
 //! - [`Budget`]: the deadline and state limit every operation checks.
@@ -38,6 +39,17 @@
 //!
 //! assert_eq!(Dfa::from_regex("(a|b)*abb")?, Dfa::from_regex("[ab]*abb")?);
 //! assert_eq!(Dfa::from_regex("(?i)k")?, Dfa::from_regex("[kK\u{212A}]")?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Ask about the whole language, not one string at a time:
+//! ```
+//! use langcore::{Budget, Dfa};
+//!
+//! let pin = Dfa::from_regex("[0-9]{4,6}")?;
+//! assert_eq!(pin.length(), (Some(4), Some(6)));
+//! assert_eq!(pin.cardinality(&Budget::default())?.to_string(), "1110000");
+//! assert!(!pin.is_empty() && !pin.is_total());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
