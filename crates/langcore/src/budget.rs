@@ -153,6 +153,8 @@ pub enum Operation {
     Concat,
     /// Building the automaton of a repeated language.
     Repeat,
+    /// Counting the strings of a language.
+    Cardinality,
 }
 
 impl fmt::Display for Operation {
@@ -166,6 +168,7 @@ impl fmt::Display for Operation {
             Operation::Product => "product construction",
             Operation::Concat => "concatenation",
             Operation::Repeat => "repetition",
+            Operation::Cardinality => "counting",
         })
     }
 }

@@ -15,8 +15,10 @@
 //! # Contents
 //! - [`Nfa`]: the automaton the front end builds from a pattern (linear size).
 //! - [`Dfa`]: a complete deterministic automaton over character classes; its minimal form is
-//!   canonical, so equivalent languages give equal values. [`Dfa::concat`],
-//!   [`Dfa::concat_all`] and [`Dfa::repeat`] build new languages from existing ones.
+//!   canonical, so equivalent languages give equal values. Its methods build new languages
+//!   (boolean operations, [`Dfa::concat`], [`Dfa::repeat`]), relate two languages (subset,
+//!   equivalence, with witnesses) and answer questions about one: emptiness, lengths, and
+//!   the exact number of strings ([`Cardinality`]).
 //! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
 //!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
 //! - [`Budget`]: the deadline and state limit every operation checks.
@@ -39,6 +41,17 @@
 //!
 //! assert_eq!(Dfa::from_regex("(a|b)*abb")?, Dfa::from_regex("[ab]*abb")?);
 //! assert_eq!(Dfa::from_regex("(?i)k")?, Dfa::from_regex("[kK\u{212A}]")?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Ask about the whole language, not one string at a time:
+//! ```
+//! use langcore::{Budget, Dfa};
+//!
+//! let pin = Dfa::from_regex("[0-9]{4,6}")?;
+//! assert_eq!(pin.length(), (Some(4), Some(6)));
+//! assert_eq!(pin.cardinality(&Budget::default())?.to_string(), "1110000");
+//! assert!(!pin.is_empty() && !pin.is_total());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -78,6 +91,7 @@
 #![deny(missing_docs)]
 
 pub mod alphabet;
+mod analysis;
 mod budget;
 mod dfa;
 mod error;
@@ -86,6 +100,7 @@ mod ops;
 mod state_id;
 mod syntax;
 
+pub use analysis::Cardinality;
 pub use budget::{
     Budget, BudgetError, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation,
 };

@@ -23,6 +23,7 @@ mod determinize;
 mod minimize;
 
 use crate::alphabet::{ClassId, Classes};
+use crate::analysis::{self, Cardinality};
 use crate::budget::{Budget, BudgetError};
 use crate::error::Error;
 use crate::nfa::Nfa;
@@ -393,5 +394,88 @@ impl Dfa {
     /// The state reached from `state` on any character of `class`.
     pub fn next_state(&self, state: StateId, class: ClassId) -> StateId {
         self.table[state.index() * self.classes.len() + class.index()]
+    }
+
+    // Questions about the language.
+
+    /// Whether the language has no strings at all.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("[]")?.is_empty());
+    /// assert!(!Dfa::from_regex("")?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        analysis::is_empty(self)
+    }
+
+    /// Whether the language is exactly `{""}`, the empty string alone.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("(a{0})*")?.is_empty_string());
+    /// assert!(!Dfa::from_regex("a?")?.is_empty_string());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty_string(&self) -> bool {
+        analysis::is_empty_string(self)
+    }
+
+    /// Whether the language holds every string.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("(a|[^a])*")?.is_total());
+    /// assert!(!Dfa::from_regex("a*|[^a]*")?.is_total(), "\"ab\" is in neither branch");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_total(&self) -> bool {
+        analysis::is_total(self)
+    }
+
+    /// The lengths, in characters, of the shortest and the longest accepted string:
+    /// `(None, None)` for the empty language, and no longest for an infinite one.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert_eq!(Dfa::from_regex("ab|c{3,5}")?.length(), (Some(2), Some(5)));
+    /// assert_eq!(Dfa::from_regex("(ab)*c")?.length(), (Some(1), None));
+    /// assert_eq!(Dfa::from_regex("[]")?.length(), (None, None));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn length(&self) -> (Option<usize>, Option<usize>) {
+        analysis::length(self)
+    }
+
+    /// The number of strings in the language, exactly, or [`Cardinality::Infinite`].
+    ///
+    /// Counts are big integers: `.{3}` has 1,112,064³ strings.
+    ///
+    /// # Errors
+    /// When the deadline of `budget` passes, or the counts kept at one time would exceed its
+    /// memory limit (deep finite languages over large classes have huge counts).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Cardinality, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Dfa::from_regex("(ab|cd){0,3}")?.cardinality(&budget)?.to_string(), "15");
+    /// let three_chars = Dfa::from_regex(".{3}")?.cardinality(&budget)?;
+    /// assert_eq!(three_chars.to_string(), "1375274358112518144");
+    /// assert_eq!(Dfa::from_regex("(ab)*")?.cardinality(&budget)?, Cardinality::Infinite);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cardinality(&self, budget: &Budget) -> Result<Cardinality, BudgetError> {
+        analysis::cardinality(self, budget)
     }
 }
