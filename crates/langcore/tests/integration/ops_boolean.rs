@@ -2,7 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use langcore::{Budget, BudgetError, Dfa, Error, Operation};
+use langcore::{Budget, BudgetError, Cardinality, Dfa, Error, Operation};
+use num_bigint::BigUint;
 use proptest::prelude::*;
 
 use crate::patterns::{all_strings, oracle, pattern};
@@ -169,4 +170,34 @@ fn complement_of_an_exploding_pattern_stops_within_the_budget() {
         .and_then(|dfa| Ok(dfa.complement(&budget)?));
     assert!(matches!(result, Err(Error::Budget(_))), "{result:?}");
     assert!(started.elapsed() < Duration::from_millis(1500), "took {:?}", started.elapsed());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Inclusion-exclusion: |A ∪ B| + |A ∩ B| == |A| + |B| whenever both are finite.
+    #[test]
+    fn cardinalities_obey_inclusion_exclusion(left in pattern(), right in pattern()) {
+        let budget = Budget::unlimited();
+        let (a, b) = (dfa(&left), dfa(&right));
+        let count = |x: &Dfa| match x.cardinality(&budget).unwrap() {
+            Cardinality::Finite(n) => Some(n),
+            Cardinality::Infinite => None,
+        };
+        let (Some(count_a), Some(count_b)) = (count(&a), count(&b)) else {
+            return Ok(());
+        };
+        let union = count(&a.union(&b, &budget).unwrap()).expect("a union of finite languages is finite");
+        let intersection = count(&a.intersection(&b, &budget).unwrap()).expect("finite");
+        prop_assert_eq!(union + intersection, count_a + count_b);
+    }
+}
+
+#[test]
+fn password_policy_count_through_intersection() {
+    let budget = Budget::default();
+    let policy = [dfa("[a-zA-Z0-9]{6,8}"), dfa(".*[0-9].*"), dfa(".*[A-Z].*")];
+    let policy = Dfa::intersection_all(&policy.iter().collect::<Vec<_>>(), &budget).unwrap();
+    let expected: BigUint = "164726466519680".parse().unwrap();
+    assert_eq!(policy.cardinality(&budget).unwrap(), Cardinality::Finite(expected));
 }
