@@ -155,6 +155,8 @@ pub enum Operation {
     Repeat,
     /// Counting the strings of a language.
     Cardinality,
+    /// Turning an automaton into a pattern.
+    ToRegex,
 }
 
 impl fmt::Display for Operation {
@@ -169,6 +171,7 @@ impl fmt::Display for Operation {
             Operation::Concat => "concatenation",
             Operation::Repeat => "repetition",
             Operation::Cardinality => "counting",
+            Operation::ToRegex => "conversion to a pattern",
         })
     }
 }
@@ -196,6 +199,14 @@ pub enum BudgetError {
         /// The memory limit of the budget, in bytes.
         limit: usize,
     },
+    /// `op` would have written a pattern nested deeper than `limit`, the nesting limit of
+    /// the dialect ([`NEST_LIMIT`](crate::NEST_LIMIT)), so that it could not be read back.
+    TooDeep {
+        /// The operation that was running.
+        op: Operation,
+        /// The nesting limit.
+        limit: u32,
+    },
 }
 
 impl BudgetError {
@@ -204,7 +215,8 @@ impl BudgetError {
         match *self {
             BudgetError::Timeout { op }
             | BudgetError::TooManyStates { op, .. }
-            | BudgetError::TooMuchMemory { op, .. } => op,
+            | BudgetError::TooMuchMemory { op, .. }
+            | BudgetError::TooDeep { op, .. } => op,
         }
     }
 }
@@ -218,6 +230,9 @@ impl fmt::Display for BudgetError {
             }
             BudgetError::TooMuchMemory { op, limit } => {
                 write!(f, "{op} would exceed the memory limit of {limit} bytes")
+            }
+            BudgetError::TooDeep { op, limit } => {
+                write!(f, "{op} would exceed the nesting limit of {limit}")
             }
         }
     }

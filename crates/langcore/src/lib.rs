@@ -99,6 +99,7 @@ mod nfa;
 mod ops;
 mod state_id;
 mod syntax;
+mod to_regex;
 
 pub use analysis::Cardinality;
 pub use budget::{

@@ -30,6 +30,7 @@ use crate::nfa::Nfa;
 use crate::ops;
 use crate::ops::product::BoolOp;
 use crate::state_id::StateId;
+use crate::to_regex;
 
 /// A complete deterministic automaton over Unicode scalar values.
 ///
@@ -477,5 +478,37 @@ impl Dfa {
     /// ```
     pub fn cardinality(&self, budget: &Budget) -> Result<Cardinality, BudgetError> {
         analysis::cardinality(self, budget)
+    }
+
+    // Conversions.
+
+    /// A short pattern for the language, valid in our dialect and in Python's `re`.
+    ///
+    /// The pattern is found by state elimination on the minimal DFA (and on that of the
+    /// reversed language) in several cost-guided orders, simplified algebraically and then by
+    /// verified rewrites; the shortest wins. It is printable ASCII: metacharacters are
+    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`, the full set
+    /// `[\s\S]`, with plain groups and no anchors. The empty language is `[]` (which Python's
+    /// `re` does not accept: callers special-case it) and {""} is the empty pattern.
+    ///
+    /// # Errors
+    /// When the deadline of `budget` passes before a first pattern is found (later, the best
+    /// pattern so far is returned instead), when the pattern would exceed the memory limit,
+    /// or, for pathological automata, when it would nest deeper than the dialect allows
+    /// ([`BudgetError::TooDeep`]).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Dfa::from_regex("(a|b)*abb")?.to_pattern(&budget)?, "[ab]*abb");
+    /// let both = Dfa::from_regex("(abc|de|fg){2,}")?.intersection(&Dfa::from_regex("de.*")?, &budget)?;
+    /// assert_eq!(both.to_pattern(&budget)?, "de(abc|de|fg)+");
+    /// assert_eq!(Dfa::from_regex("[]")?.to_pattern(&budget)?, "[]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern(&self, budget: &Budget) -> Result<String, BudgetError> {
+        to_regex::to_pattern(self, budget)
     }
 }
