@@ -94,6 +94,7 @@ pub mod alphabet;
 mod analysis;
 mod budget;
 mod dfa;
+mod dot;
 mod error;
 mod nfa;
 mod ops;
