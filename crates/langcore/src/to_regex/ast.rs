@@ -119,6 +119,8 @@ pub(super) struct Exprs {
     kinds: Vec<Kind>,
     infos: Vec<Info>,
     ids: HashMap<Kind, NodeId>,
+    /// Set while an alternation tries a relaxed factoring, so nested ones do not.
+    pub(super) relaxing: bool,
 }
 
 impl Exprs {

@@ -15,8 +15,8 @@
 //! - [`Order::Weight`]: Delgado and Morais' weight (*Approximation to the smallest regular
 //!   expression for a given regular language*, CIAA 2004), the size a removal adds if nothing
 //!   simplified: `Σ in·(outs − 1) + Σ out·(ins − 1) + loop·(ins·outs − 1)`, recomputed for the
-//!   neighbours of each removed state. Ties go to the first or the last state. O(n) per
-//!   choice, O(n²) choices and updates in all, plus the edges built.
+//!   neighbours of each removed state and kept in a priority queue. Ties go to the first or
+//!   the last state. O(log n) per choice and update, plus the edges built.
 //! - [`Order::Exact`]: for each remaining state, build the edges its removal would create
 //!   and take the one that adds the least rendered length. O(n) trial removals per choice,
 //!   for small automata only.
@@ -26,7 +26,8 @@
 //! against the memory limit. A size limit abandons an order whose edges grow past it (the
 //! caller already has something shorter).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use super::ast::{Exprs, NodeId};
 use crate::budget::{Budget, BudgetError, Operation};
@@ -186,41 +187,46 @@ impl Gnfa {
         budget: &Budget,
         size_limit: usize,
     ) -> Result<Option<NodeId>, BudgetError> {
-        let mut remaining: BTreeSet<usize> = (2..self.out.len()).collect();
+        let mut remaining: Vec<bool> = (0..self.out.len()).map(|state| state >= 2).collect();
         let mut weights: Vec<usize> =
             (0..self.out.len()).map(|state| self.weight(exprs, state)).collect();
-        while !remaining.is_empty() {
+        // Stale entries (an older weight, a removed state) are skipped when popped.
+        let tie = |state: usize| {
+            if order == (Order::Weight { prefer_last: true }) { usize::MAX - state } else { state }
+        };
+        let mut queue: BinaryHeap<Reverse<(usize, usize, usize)>> =
+            (2..self.out.len()).map(|state| Reverse((weights[state], tie(state), state))).collect();
+        for _ in 2..self.out.len() {
             budget.check_time(Operation::ToRegex)?;
             budget.check_memory(Operation::ToRegex, exprs.n_nodes().saturating_mul(NODE_BYTES))?;
-            let state = match order {
-                Order::Weight { prefer_last: false } => {
-                    *remaining.iter().min_by_key(|&&state| weights[state]).expect("not empty")
-                }
-                Order::Weight { prefer_last: true } => {
-                    *remaining.iter().rev().min_by_key(|&&state| weights[state]).expect("not empty")
-                }
-                Order::Exact => {
-                    let mut best: Option<(isize, usize)> = None;
-                    for &state in &remaining {
-                        budget.check_time(Operation::ToRegex)?;
-                        let cost = self.exact_cost(exprs, state);
-                        if best.is_none_or(|(best_cost, _)| cost < best_cost) {
-                            best = Some((cost, state));
-                        }
+            let state = if order == Order::Exact {
+                let mut best: Option<(isize, usize)> = None;
+                for state in (2..self.out.len()).filter(|&state| remaining[state]) {
+                    budget.check_time(Operation::ToRegex)?;
+                    let cost = self.exact_cost(exprs, state);
+                    if best.is_none_or(|(best_cost, _)| cost < best_cost) {
+                        best = Some((cost, state));
                     }
-                    best.expect("not empty").1
+                }
+                best.expect("a state remains").1
+            } else {
+                loop {
+                    let Reverse((weight, _, state)) =
+                        queue.pop().expect("every remaining state is queued");
+                    if remaining[state] && weights[state] == weight {
+                        break state;
+                    }
                 }
             };
             let neighbours: BTreeSet<usize> =
                 self.inc[state].iter().chain(self.out[state].keys()).copied().collect();
-            remaining.remove(&state);
+            remaining[state] = false;
             if self.remove(exprs, state) > size_limit {
                 return Ok(None);
             }
-            for neighbour in neighbours {
-                if remaining.contains(&neighbour) {
-                    weights[neighbour] = self.weight(exprs, neighbour);
-                }
+            for neighbour in neighbours.into_iter().filter(|&neighbour| remaining[neighbour]) {
+                weights[neighbour] = self.weight(exprs, neighbour);
+                queue.push(Reverse((weights[neighbour], tie(neighbour), neighbour)));
             }
         }
         Ok(Some(match self.out[START].get(&ACCEPT) {

@@ -62,6 +62,8 @@ use crate::syntax::NEST_LIMIT;
 
 /// Trial-removal orders only run on automata with at most this many states.
 const MAX_EXACT_ORDER_STATES: usize = 40;
+/// Once there is a candidate, automata this many times larger than the smallest are skipped.
+const LARGER_AUTOMATON_FACTOR: usize = 4;
 /// Extra candidates are abandoned once an edge is this many times the best size so far.
 const SIZE_LIMIT_FACTOR: usize = 4;
 /// The search checks at most this many candidates.
@@ -73,17 +75,22 @@ const MAX_SEARCH_SIZE: usize = 4096;
 pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> {
     let minimal = dfa.minimize(budget)?;
     let Some(fragment) = Fragment::new(&minimal) else { return Ok("[]".to_owned()) };
-    let mut exprs = Exprs::new();
-    let mut automata = vec![(Gnfa::new(&fragment, &mut exprs), false)];
+    let mut automata = vec![(fragment, false)];
     // The reversed language's automaton is only worth it when it is not much larger.
-    let max_reversed_states = 2 * fragment.n_states() + 16;
-    if let Some(reversed) = reversed_fragment(&fragment, budget, max_reversed_states)? {
-        automata.push((Gnfa::new(&reversed, &mut exprs), true));
-        automata.sort_by_key(|(gnfa, _)| gnfa.n_inner());
+    let max_reversed_states = 2 * automata[0].0.n_states() + 16;
+    if let Some(reversed) = reversed_fragment(&automata[0].0, budget, max_reversed_states)? {
+        automata.push((reversed, true));
+        automata.sort_by_key(|(fragment, _)| fragment.n_states());
     }
+    let max_states = LARGER_AUTOMATON_FACTOR * automata[0].0.n_states() + 16;
+    let mut exprs = Exprs::new();
     let mut best: Option<NodeId> = None;
     let mut out_of_time = None;
-    'candidates: for (gnfa, reversed) in automata {
+    'candidates: for (fragment, reversed) in automata {
+        if best.is_some() && fragment.n_states() > max_states {
+            continue;
+        }
+        let gnfa = Gnfa::new(&fragment, &mut exprs);
         let mut orders =
             vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
         if gnfa.n_inner() <= MAX_EXACT_ORDER_STATES {

@@ -13,7 +13,8 @@
 //! - **Runs.** Neighbours with the same base add their counts: `x x` is `x{2}`, `x x*` is
 //!   `x+`, `x* x` too, `x? x?` is `x{0,2}`, `x x?` is `x{1,2}`, `x{a,b} x{c,d}` is
 //!   `x{a+c,b+d}` (always exact: sums of two intervals of counts form an interval). A
-//!   repeated sequence absorbs a copy beside it: `(ab)* a b` is `(ab)+`.
+//!   repeated sequence absorbs a copy beside it: `(ab)* a b` is `(ab)+`, and a long sequence
+//!   written twice in a row is counted (`[0-9a-f]{4}-[0-9a-f]{4}-` is `([0-9a-f]{4}-){2}`).
 //! - **Star absorption.** `X* Y` where `Y` is nullable and within `X*` is `X*`; with
 //!   `Y = Z{n,m}` and `Z` within `X*`, it is `X* Z{n}` (`[ab]* a+` is `[ab]*a`). Mirrored for
 //!   `Y X*`.
@@ -25,7 +26,9 @@
 //!   becomes `y{0,m}`. Branches are sorted by their smallest first character, then size.
 //! - **Factoring.** Branches with a common first (or last) piece are factored when that is no
 //!   longer: `abc|abd` is `ab[cd]`, `a|ab` is `ab?`, `ab|b` is `a?b`; a repetition lends one
-//!   copy as a piece (`aa|ab` is `a[ab]`).
+//!   copy as a piece (`aa|ab` is `a[ab]`). Alternations of a few branches also try letting
+//!   the first factoring lengthen them slightly and keep that when the result is shorter:
+//!   `xZ|Z|x?Y` is `x?(Y|Z)` only through `x?Z`.
 //! - **Repetitions.** `(x{a,b}){c,d}` is `x{ac,bd}` when the counts in between are all
 //!   reachable (`(x?){3}` is `x{0,3}`, but `(x{2})*` stays); a nullable `x` drops the
 //!   minimum (`(x?)+` is `x*`); under a star, nullable branches and items lose their
@@ -43,8 +46,14 @@ use crate::alphabet::CharSet;
 
 /// Factoring never builds a node deeper than this.
 const SOFT_DEPTH: u32 = 160;
+/// Alternations of 3 to this many branches also try a relaxed factoring.
+const MAX_RELAXED_BRANCHES: usize = 12;
+/// How much longer a relaxed factoring may make its branches.
+const RELAXED_SLACK: usize = 3;
 /// Alternations with more branches than this skip the quadratic containment pass.
 const MAX_CONTAINMENT_BRANCHES: usize = 64;
+/// A sequence written twice in a row becomes a counted repetition above this size.
+const MIN_COUNTED_SEQUENCE_SIZE: usize = 8;
 /// How far back a sequence looks for a repetition of the pieces just added.
 const MAX_SEQUENCE_LOOKBACK: usize = 16;
 
@@ -260,6 +269,21 @@ impl Exprs {
                 ));
             }
         }
+        // `S S` with a long `S` (a large class, say): `(S){2}` is shorter. Short ones stay
+        // flat, where factoring can still see their pieces.
+        for len in 2..=(MAX_SEQUENCE_LOOKBACK / 2).min(out.len() / 2) {
+            let (first, second) = out[out.len() - 2 * len..].split_at(len);
+            if first != second {
+                continue;
+            }
+            let sequence = first.to_vec();
+            let size: usize = sequence.iter().map(|&item| self.size(item)).sum();
+            if size > MIN_COUNTED_SEQUENCE_SIZE {
+                out.truncate(out.len() - 2 * len);
+                let inner = self.concat(&sequence);
+                return Some(self.repeat(inner, 2, Some(2)));
+            }
+        }
         None
     }
 
@@ -268,7 +292,26 @@ impl Exprs {
         let mut nullable = false;
         let mut flat = Vec::with_capacity(branches.len());
         self.flatten_into(branches, &mut flat, &mut nullable);
-        for _ in 0..4 {
+        let n_branches = flat.len() + usize::from(nullable);
+        let plain = self.alt_of(flat.clone(), nullable, None);
+        if !(3..=MAX_RELAXED_BRANCHES).contains(&n_branches) || self.relaxing {
+            return plain;
+        }
+        self.relaxing = true;
+        let relaxed = [true, false].map(|front| self.alt_of(flat.clone(), nullable, Some(front)));
+        self.relaxing = false;
+        let cost = |exprs: &Exprs, node: NodeId| (exprs.size(node), exprs.info(node).groups);
+        relaxed
+            .into_iter()
+            .fold(plain, |best, node| if cost(self, node) < cost(self, best) { node } else { best })
+    }
+
+    /// The alternation of the flattened `flat` (and `ε` when `nullable`). With `relax`, the
+    /// first factoring on that side (`true`: prefixes) may lengthen the pattern a little, in
+    /// case it lets the other side factor more: `\.[0-9]+Z|Z|(\.[0-9]+)?[+-]` only becomes
+    /// `(\.[0-9]+)?(Z|[+-])` through the longer `(\.[0-9]+)?Z`.
+    fn alt_of(&mut self, mut flat: Vec<NodeId>, mut nullable: bool, relax: Option<bool>) -> NodeId {
+        for round in 0..4 {
             if self.place_nullability(&mut flat, &mut nullable) {
                 let placed = std::mem::take(&mut flat);
                 self.flatten_into(&placed, &mut flat, &mut nullable);
@@ -277,12 +320,20 @@ impl Exprs {
             if flat.len() < 2 {
                 break;
             }
-            let (prefixed, by_prefix) = self.factor(flat, true);
-            let (suffixed, by_suffix) = self.factor(prefixed, false);
-            let mut refolded = Vec::with_capacity(suffixed.len());
-            self.flatten_into(&suffixed, &mut refolded, &mut nullable);
+            let slack =
+                |front: bool| if round == 0 && relax == Some(front) { RELAXED_SLACK } else { 0 };
+            let (factored, by_first) = match relax {
+                Some(false) => self.factor(flat, false, slack(false)),
+                _ => self.factor(flat, true, slack(true)),
+            };
+            let (factored, by_second) = match relax {
+                Some(false) => self.factor(factored, true, 0),
+                _ => self.factor(factored, false, 0),
+            };
+            let mut refolded = Vec::with_capacity(factored.len());
+            self.flatten_into(&factored, &mut refolded, &mut nullable);
             flat = refolded;
-            if !by_prefix && !by_suffix {
+            if !by_first && !by_second {
                 break;
             }
         }
@@ -420,9 +471,9 @@ impl Exprs {
         }
     }
 
-    /// Factors branches with a common first (`front`) or last piece; returns the branches
-    /// and whether anything was factored.
-    fn factor(&mut self, branches: Vec<NodeId>, front: bool) -> (Vec<NodeId>, bool) {
+    /// Factors branches with a common first (`front`) or last piece where that makes them at
+    /// most `slack` characters longer; returns the branches and whether anything was factored.
+    fn factor(&mut self, branches: Vec<NodeId>, front: bool, slack: usize) -> (Vec<NodeId>, bool) {
         let mut groups: Vec<(NodeId, Vec<(NodeId, NodeId)>)> = Vec::new();
         for branch in branches {
             let (piece, rest) = self.split(branch, front);
@@ -446,7 +497,7 @@ impl Exprs {
                 + members.len()
                 - 1;
             let info = self.info(factored);
-            if info.size <= before && info.depth <= SOFT_DEPTH {
+            if info.size <= before + slack && info.depth <= SOFT_DEPTH {
                 out.push(factored);
                 changed = true;
             } else {

@@ -82,6 +82,8 @@ fn runs_become_counted_repetitions() {
     check_rules("(abc){2}abc", expect!["(abc){3}"]);
     check_rules("(ab)*ab", expect!["(ab)+"]);
     check_rules("ab(ab)*", expect!["(ab)+"]);
+    check_rules("[0-9a-f]{4}-[0-9a-f]{4}-", expect!["([0-9a-f]{4}-){2}"]);
+    check_rules("[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-", expect!["([0-9a-f]{4}-){3}"]);
 }
 
 #[test]
@@ -118,6 +120,8 @@ fn common_prefixes_and_suffixes_are_factored() {
     check_rules("xay|xby|z", expect!["x[ab]y|z"]);
     // Factoring that would lengthen the pattern is left out.
     check_rules("ab|acd", expect!["ab|acd"]);
+    // Unless it lets the other side factor: `(\.[0-9]+)?Z` is longer than `\.[0-9]+Z|Z`.
+    check_rules(r"\.[0-9]+Z|Z|(\.[0-9]+)?[+-]", expect![[r"(\.[0-9]+)?[+\-Z]"]]);
 }
 
 #[test]
