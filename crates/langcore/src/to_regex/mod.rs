@@ -57,7 +57,7 @@ use search::Verifier;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::{Fragment, NfaBuilder, State};
+use crate::nfa::{Fragment, Nfa, NfaBuilder, State};
 use crate::syntax::NEST_LIMIT;
 
 /// Trial-removal orders only run on automata with at most this many states.
@@ -68,8 +68,9 @@ const LARGER_AUTOMATON_FACTOR: usize = 4;
 const SIZE_LIMIT_FACTOR: usize = 4;
 /// The search checks at most this many candidates.
 const MAX_SEARCH_CHECKS: usize = 400;
-/// The search only runs on expressions up to this size: it visits every node.
-const MAX_SEARCH_SIZE: usize = 4096;
+/// The search only runs on expressions up to this size: every round rebuilds the expression
+/// once per node and rewrite, and it rarely pays off on large ones.
+const MAX_SEARCH_SIZE: usize = 512;
 
 /// A pattern for the language of `dfa`.
 pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> {
@@ -129,12 +130,17 @@ pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetErr
         // Running out of time keeps the best expression found so far.
         let _ = search::improve(&mut exprs, &mut best, &mut verifier, MAX_SEARCH_CHECKS);
     }
+    finish(&exprs, best, budget)
+}
+
+/// The pattern of `best`, unless it nests too deep to be read back or is too large.
+fn finish(exprs: &Exprs, best: NodeId, budget: &Budget) -> Result<String, BudgetError> {
     let info = exprs.info(best);
     if info.depth > NEST_LIMIT {
         return Err(BudgetError::TooDeep { op: Operation::ToRegex, limit: NEST_LIMIT });
     }
     budget.check_memory(Operation::ToRegex, info.size)?;
-    Ok(render::render(&exprs, best))
+    Ok(render::render(exprs, best))
 }
 
 /// Whether `candidate` should replace `best`: within the nesting limit if possible, then
@@ -148,14 +154,24 @@ fn is_better(exprs: &Exprs, candidate: NodeId, best: NodeId) -> bool {
 }
 
 /// The trimmed minimal DFA of the reversed language of `fragment`, or `None` when it would
-/// have more than `max_states` states.
+/// have more than `max_states` states or exceed the memory limit.
 fn reversed_fragment(
     fragment: &Fragment,
     budget: &Budget,
     max_states: usize,
 ) -> Result<Option<Fragment>, BudgetError> {
     let capped = budget.with_max_states(max_states.min(budget.max_states()));
-    let mut builder = NfaBuilder::new(&capped, Operation::ToRegex);
+    match reversed_nfa(fragment, &capped).and_then(|nfa| Dfa::from_nfa(&nfa, &capped)) {
+        Ok(reversed) => Ok(Fragment::new(&reversed)),
+        Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// The NFA of the reversed language of `fragment`: every move turned around, the old
+/// accepting states as the entries and the old start as the only accepting state.
+fn reversed_nfa(fragment: &Fragment, budget: &Budget) -> Result<Nfa, BudgetError> {
+    let mut builder = NfaBuilder::new(budget, Operation::ToRegex);
     let mut ids = Vec::with_capacity(fragment.n_states());
     for idx in 0..fragment.n_states() {
         ids.push(builder.add(State { accepting: idx == 0, ..State::default() })?);
@@ -171,9 +187,5 @@ fn reversed_fragment(
         .map(|idx| ids[idx])
         .collect();
     let start = builder.add(State { epsilons: finals, ..State::default() })?;
-    match Dfa::from_nfa(&builder.finish(start), &capped) {
-        Ok(reversed) => Ok(Fragment::new(&reversed)),
-        Err(BudgetError::TooManyStates { .. }) => Ok(None),
-        Err(err) => Err(err),
-    }
+    Ok(builder.finish(start))
 }

@@ -23,7 +23,8 @@
 //! # Budgets
 //! [`Operation::ToRegex`] for the candidates' automata, capped at a few times the target's
 //! size (a candidate that needs more is not equivalent in any useful way); the deadline
-//! before each check. Running out ends the search with the best expression so far.
+//! before each check and at every node while collecting rewrites. Running out ends the
+//! search with the best expression so far.
 
 use std::collections::VecDeque;
 
@@ -192,7 +193,7 @@ pub(super) fn improve(
     loop {
         let mut candidates = Vec::new();
         let mut path = Vec::new();
-        rewrites(exprs, *best, *best, &mut path, &mut candidates);
+        rewrites(exprs, *best, *best, &mut path, &mut candidates, &verifier.budget)?;
         let cost = |node: NodeId| (exprs.size(node), exprs.info(node).groups);
         let current = cost(*best);
         candidates.retain(|&candidate| cost(candidate) < current);
@@ -223,7 +224,9 @@ fn rewrites(
     node: NodeId,
     path: &mut Vec<(NodeId, usize)>,
     out: &mut Vec<NodeId>,
-) {
+    budget: &Budget,
+) -> Result<(), BudgetError> {
+    budget.check_time(Operation::ToRegex)?;
     let in_alt = path.last().is_some_and(|&(parent, _)| matches!(exprs.kind(parent), Kind::Alt(_)));
     for replacement in replacements(exprs, node, in_alt) {
         let mut rebuilt = replacement;
@@ -237,9 +240,10 @@ fn rewrites(
     let children = exprs.children(node).to_vec();
     for (idx, child) in children.into_iter().enumerate() {
         path.push((node, idx));
-        rewrites(exprs, root, child, path, out);
+        rewrites(exprs, root, child, path, out, budget)?;
         path.pop();
     }
+    Ok(())
 }
 
 /// The nodes that may stand for `node` in context: rarely identities, always checked.

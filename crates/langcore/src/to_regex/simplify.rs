@@ -526,61 +526,6 @@ impl Exprs {
         }
     }
 
-    /// Whether `L(small) ⊆ L(big)`, conservatively: `false` when unsure.
-    ///
-    /// Exact for classes, repetitions of one base, and `C{a,b}` for a class `C` (every string
-    /// over `C` with a length in range), which is what absorbs `a|[ab]*` and `a[ab]*` in a
-    /// star's context.
-    pub(super) fn contains(&self, big: NodeId, small: NodeId) -> bool {
-        if big == small {
-            return true;
-        }
-        let (big_info, small_info) = (self.info(big), self.info(small));
-        let too_long = match (big_info.max_len, small_info.max_len) {
-            (Some(big_max), Some(small_max)) => small_max > big_max,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        if (small_info.nullable && !big_info.nullable)
-            || small_info.min_len < big_info.min_len
-            || too_long
-            || !small_info.chars.is_subset(&big_info.chars)
-        {
-            return false;
-        }
-        match self.kind(small) {
-            Kind::Epsilon => return true,
-            Kind::Alt(branches) => return branches.iter().all(|&b| self.contains(big, b)),
-            _ => {}
-        }
-        match *self.kind(big) {
-            // Every string over the class with a length in range: checked above.
-            Kind::Class(_) => true,
-            Kind::Repeat { inner, min, max } => {
-                if let Kind::Class(_) = self.kind(inner) {
-                    return true;
-                }
-                if small == inner {
-                    return min <= 1;
-                }
-                match *self.kind(small) {
-                    Kind::Repeat { inner: small_inner, min: small_min, max: small_max } => {
-                        small_inner == inner
-                            && small_min >= min
-                            && match (max, small_max) {
-                                (None, _) => true,
-                                (Some(_), None) => false,
-                                (Some(max), Some(small_max)) => small_max <= max,
-                            }
-                    }
-                    _ => false,
-                }
-            }
-            Kind::Alt(ref branches) => branches.iter().any(|&b| self.contains(b, small)),
-            _ => false,
-        }
-    }
-
     /// The node of the reversed language.
     pub(super) fn reverse(&mut self, node: NodeId, memo: &mut HashMap<NodeId, NodeId>) -> NodeId {
         if let Some(&done) = memo.get(&node) {

@@ -3,10 +3,12 @@
 use expect_test::{Expect, expect};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
+use std::time::Instant;
+
 use super::ast::{Exprs, NodeId};
 use super::render::render;
 use crate::alphabet::CharSet;
-use crate::{Budget, Dfa};
+use crate::{Budget, BudgetError, Dfa, NEST_LIMIT, Operation};
 
 /// Builds `hir` through the smart constructors, so the rules apply bottom-up.
 fn build(exprs: &mut Exprs, hir: &Hir) -> NodeId {
@@ -210,4 +212,32 @@ fn conversions_of_classic_languages() {
     check("(a|b)*a(a|b){3}", expect!["[ab]*a[ab]{3}"]);
     check("[ab]*ab[ab]*", expect!["b*a+b[ab]*"]);
     check("(ab)*|c", expect!["(ab)*|c"]);
+}
+
+#[test]
+fn budgets_stop_the_conversion() {
+    let dfa = Dfa::from_regex("(a|b)*abb").unwrap();
+    let expired = Budget::unlimited().with_deadline(Instant::now());
+    let err = dfa.to_pattern(&expired).unwrap_err();
+    assert!(matches!(err, BudgetError::Timeout { .. }), "{err:?}");
+    let tiny = Budget::unlimited().with_max_memory(4);
+    let err = Dfa::from_regex("abcdefgh").unwrap().to_pattern(&tiny).unwrap_err();
+    assert_eq!(err, BudgetError::TooMuchMemory { op: Operation::ToRegex, limit: 4 });
+}
+
+#[test]
+fn patterns_nested_past_the_limit_are_refused() {
+    // `a(b(c(…)?)?)?` with distinct letters: each level adds a group, a repetition and a
+    // sequence to the nesting that `regex-syntax` counts.
+    let mut exprs = Exprs::new();
+    let mut node = exprs.epsilon();
+    for letter in (0..100).filter_map(|offset| char::from_u32(0x4E00 + offset)) {
+        let class = exprs.class(CharSet::singleton(letter));
+        let sequence = exprs.concat(&[class, node]);
+        node = exprs.opt(sequence);
+    }
+    assert!(exprs.info(node).depth > NEST_LIMIT);
+    let err = super::finish(&exprs, node, &Budget::default()).unwrap_err();
+    assert_eq!(err, BudgetError::TooDeep { op: Operation::ToRegex, limit: NEST_LIMIT });
+    assert_eq!(err.to_string(), "conversion to a pattern would exceed the nesting limit of 250");
 }
