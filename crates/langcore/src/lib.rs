@@ -19,6 +19,8 @@
 //!   (boolean operations, [`Dfa::concat`], [`Dfa::repeat`]), relate two languages (subset,
 //!   equivalence, with witnesses) and answer questions about one: emptiness, lengths, and
 //!   the exact number of strings ([`Cardinality`]).
+//! - Back from automata: [`Dfa::to_pattern`] writes a short pattern for the language, valid
+//!   in our dialect and in Python's `re`; [`Dfa::to_dot`] draws the minimal automaton.
 //! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
 //!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
 //! - [`Budget`]: the deadline and state limit every operation checks.
@@ -55,6 +57,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Turn the result of an operation back into a pattern:
+//! ```
+//! use langcore::{Budget, Dfa};
+//!
+//! let budget = Budget::default();
+//! let both = Dfa::from_regex("[bc]*[ab]*")?.intersection(&Dfa::from_regex("[ab]*[bc]*")?, &budget)?;
+//! assert_eq!(both.to_pattern(&budget)?, "[ab]*|[bc]*");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Exponential blow-ups stop cleanly at the budget:
 //! ```
 //! use std::time::Duration;
@@ -86,7 +98,9 @@
 //!   are one [`Error`] enum: [`Error::Parse`], [`Error::Budget`], or an invalid argument
 //!   such as [`Error::InvalidRepetition`].
 //! - **Deterministic output.** Nothing depends on hashing order or on how a pattern was
-//!   written: a minimal [`Dfa`] is numbered canonically.
+//!   written: a minimal [`Dfa`] is numbered canonically, and [`Dfa::to_pattern`] and
+//!   [`Dfa::to_dot`] depend only on the language (the pattern's search can stop early when
+//!   the budget runs out, and then returns the best pattern found so far).
 
 #![deny(missing_docs)]
 
