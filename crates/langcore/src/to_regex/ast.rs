@@ -123,7 +123,12 @@ pub(super) struct Exprs {
     ids: HashMap<Kind, NodeId>,
     /// Set while an alternation tries a relaxed factoring, so nested ones do not.
     pub(super) relaxing: bool,
+    /// Alternations made so far: (branches sorted by id, `ε` among them, `relaxing`).
+    pub(super) alt_memo: HashMap<AltKey, NodeId>,
 }
+
+/// What an alternation is made of, for [`Exprs::alt_memo`].
+pub(super) type AltKey = (Box<[NodeId]>, bool, bool);
 
 impl Exprs {
     pub(super) fn new() -> Exprs {

@@ -22,9 +22,9 @@
 //!   for small automata only.
 //!
 //! # Budgets
-//! [`Operation::ToRegex`]: the deadline once per removal and per trial, and the node arena
-//! against the memory limit. A size limit abandons an order whose edges grow past it (the
-//! caller already has something shorter).
+//! [`Operation::ToRegex`]: the deadline once per predecessor of a removed (or tried) state,
+//! and the node arena against the memory limit once per removal. A size limit abandons an
+//! order whose edges grow past it (the caller already has something shorter).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
@@ -96,10 +96,16 @@ impl Gnfa {
 
     /// The edges that removing `state` adds, as `(from, to, expression)`, without changing
     /// the automaton.
-    fn bypasses(&self, exprs: &mut Exprs, state: usize) -> Vec<(usize, usize, NodeId)> {
+    fn bypasses(
+        &self,
+        exprs: &mut Exprs,
+        state: usize,
+        budget: &Budget,
+    ) -> Result<Vec<(usize, usize, NodeId)>, BudgetError> {
         let loop_star = self.out[state].get(&state).map(|&expr| exprs.star(expr));
         let mut bypasses = Vec::new();
         for &from in self.inc[state].iter().filter(|&&from| from != state) {
+            budget.check_time(Operation::ToRegex)?;
             let into = self.out[from][&state];
             for (&to, &onward) in self.out[state].iter().filter(|&(&to, _)| to != state) {
                 let path = match loop_star {
@@ -109,12 +115,17 @@ impl Gnfa {
                 bypasses.push((from, to, path));
             }
         }
-        bypasses
+        Ok(bypasses)
     }
 
     /// Removes `state`, rerouting its paths; returns the largest edge size created.
-    fn remove(&mut self, exprs: &mut Exprs, state: usize) -> usize {
-        let bypasses = self.bypasses(exprs, state);
+    fn remove(
+        &mut self,
+        exprs: &mut Exprs,
+        state: usize,
+        budget: &Budget,
+    ) -> Result<usize, BudgetError> {
+        let bypasses = self.bypasses(exprs, state, budget)?;
         for from in std::mem::take(&mut self.inc[state]) {
             self.out[from].remove(&state);
         }
@@ -126,7 +137,7 @@ impl Gnfa {
             let edge = self.add_edge(exprs, from, to, path);
             largest = largest.max(exprs.size(edge));
         }
-        largest
+        Ok(largest)
     }
 
     /// Delgado and Morais' weight of removing `state`.
@@ -150,7 +161,12 @@ impl Gnfa {
     }
 
     /// The change in total edge size that removing `state` would cause, by trial.
-    fn exact_cost(&self, exprs: &mut Exprs, state: usize) -> isize {
+    fn exact_cost(
+        &self,
+        exprs: &mut Exprs,
+        state: usize,
+        budget: &Budget,
+    ) -> Result<isize, BudgetError> {
         let removed: usize =
             self.inc[state].iter().map(|&from| exprs.size(self.out[from][&state])).sum::<usize>()
                 + self.out[state]
@@ -159,7 +175,7 @@ impl Gnfa {
                     .map(|(_, &expr)| exprs.size(expr))
                     .sum::<usize>();
         let mut added: BTreeMap<(usize, usize), NodeId> = BTreeMap::new();
-        for (from, to, path) in self.bypasses(exprs, state) {
+        for (from, to, path) in self.bypasses(exprs, state, budget)? {
             let previous =
                 added.get(&(from, to)).copied().or_else(|| self.out[from].get(&to).copied());
             let combined = match previous {
@@ -175,7 +191,7 @@ impl Gnfa {
                 delta -= exprs.size(old) as isize;
             }
         }
-        delta
+        Ok(delta)
     }
 
     /// Removes every state in the order `order` chooses and returns the expression of the
@@ -203,7 +219,7 @@ impl Gnfa {
                 let mut best: Option<(isize, usize)> = None;
                 for state in (2..self.out.len()).filter(|&state| remaining[state]) {
                     budget.check_time(Operation::ToRegex)?;
-                    let cost = self.exact_cost(exprs, state);
+                    let cost = self.exact_cost(exprs, state, budget)?;
                     if best.is_none_or(|(best_cost, _)| cost < best_cost) {
                         best = Some((cost, state));
                     }
@@ -221,7 +237,7 @@ impl Gnfa {
             let neighbours: BTreeSet<usize> =
                 self.inc[state].iter().chain(self.out[state].keys()).copied().collect();
             remaining[state] = false;
-            if self.remove(exprs, state) > size_limit {
+            if self.remove(exprs, state, budget)? > size_limit {
                 return Ok(None);
             }
             for neighbour in neighbours.into_iter().filter(|&neighbour| remaining[neighbour]) {

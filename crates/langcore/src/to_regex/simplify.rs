@@ -292,18 +292,31 @@ impl Exprs {
         let mut nullable = false;
         let mut flat = Vec::with_capacity(branches.len());
         self.flatten_into(branches, &mut flat, &mut nullable);
-        let n_branches = flat.len() + usize::from(nullable);
-        let plain = self.alt_of(flat.clone(), nullable, None);
-        if !(3..=MAX_RELAXED_BRANCHES).contains(&n_branches) || self.relaxing {
-            return plain;
+        // The result depends only on the set of branches, and elimination and factoring ask
+        // for the same alternations again and again, so each is made once.
+        let mut key = flat.clone();
+        key.sort_unstable();
+        key.dedup();
+        let key = (key.into_boxed_slice(), nullable, self.relaxing);
+        if let Some(&done) = self.alt_memo.get(&key) {
+            return done;
         }
-        self.relaxing = true;
-        let relaxed = [true, false].map(|front| self.alt_of(flat.clone(), nullable, Some(front)));
-        self.relaxing = false;
-        let cost = |exprs: &Exprs, node: NodeId| (exprs.size(node), exprs.info(node).groups);
-        relaxed
-            .into_iter()
-            .fold(plain, |best, node| if cost(self, node) < cost(self, best) { node } else { best })
+        let n_branches = flat.len() + usize::from(nullable);
+        let mut best = self.alt_of(flat.clone(), nullable, None);
+        if (3..=MAX_RELAXED_BRANCHES).contains(&n_branches) && !self.relaxing {
+            self.relaxing = true;
+            let relaxed =
+                [true, false].map(|front| self.alt_of(flat.clone(), nullable, Some(front)));
+            self.relaxing = false;
+            let cost = |exprs: &Exprs, node: NodeId| (exprs.size(node), exprs.info(node).groups);
+            for node in relaxed {
+                if cost(self, node) < cost(self, best) {
+                    best = node;
+                }
+            }
+        }
+        self.alt_memo.insert(key, best);
+        best
     }
 
     /// The alternation of the flattened `flat` (and `ε` when `nullable`). With `relax`, the
