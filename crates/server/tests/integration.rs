@@ -52,3 +52,14 @@ async fn serves_over_tcp_on_a_free_port() {
     assert!(response.ends_with(r#"{"status":"ok"}"#), "{response}");
     server.abort();
 }
+
+#[actix_web::test]
+async fn serves_the_generated_openapi_document() {
+    let app = test::init_service(App::new().configure(configure_app)).await;
+    let res =
+        test::call_service(&app, test::TestRequest::get().uri("/openapi.json").to_request()).await;
+    assert_eq!(res.status(), 200);
+    let doc: serde_json::Value = test::read_body_json(res).await;
+    assert_eq!(doc["paths"].as_object().unwrap().len(), api_types::ENDPOINTS.len());
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+}
