@@ -1,4 +1,8 @@
 //! Server configuration from flags and `RELANG_*` environment variables.
+//!
+//! Every value has a default that works on a laptop, so `cargo run --release -p server`
+//! needs no configuration. [`Config::check`] rejects inconsistent values at start-up;
+//! handlers never read the environment.
 
 use std::net::SocketAddr;
 
@@ -9,6 +13,62 @@ pub struct Config {
     /// Address and port to listen on.
     #[arg(long, env = "RELANG_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
+
+    /// HTTP worker threads (0: one per core).
+    #[arg(long, env = "RELANG_WORKERS", default_value_t = 0)]
+    pub workers: usize,
+
+    /// Engine threads: how many requests compute at once, off the HTTP workers (0: one per core).
+    #[arg(long, env = "RELANG_ENGINE_THREADS", default_value_t = 0)]
+    pub engine_threads: usize,
+
+    /// Compute budget of a request without `execution.timeout`, in milliseconds.
+    #[arg(long, env = "RELANG_DEFAULT_TIMEOUT_MS", default_value_t = 5_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub default_timeout_ms: u64,
+
+    /// The largest `execution.timeout` a request may ask for, in milliseconds.
+    #[arg(long, env = "RELANG_MAX_TIMEOUT_MS", default_value_t = 30_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_timeout_ms: u64,
+
+    /// The most states one automaton may have.
+    #[arg(long, env = "RELANG_MAX_STATES", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
+
+    /// The most terms one request may carry.
+    #[arg(long, env = "RELANG_MAX_TERMS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(2..))]
+    pub max_terms: u64,
+
+    /// The largest request body, in bytes.
+    #[arg(long, env = "RELANG_BODY_LIMIT", default_value_t = 1 << 20)]
+    pub body_limit: usize,
+}
+
+impl Config {
+    /// Checks that the values fit together.
+    ///
+    /// # Errors
+    /// A message naming the values that conflict.
+    pub fn check(&self) -> Result<(), String> {
+        if self.default_timeout_ms > self.max_timeout_ms {
+            return Err(format!(
+                "the default timeout ({} ms) is above the maximum timeout ({} ms)",
+                self.default_timeout_ms, self.max_timeout_ms
+            ));
+        }
+        Ok(())
+    }
+
+    /// The number of engine threads, with 0 resolved to the number of cores.
+    pub fn engine_threads(&self) -> usize {
+        match self.engine_threads {
+            0 => std::thread::available_parallelism().map_or(2, usize::from),
+            threads => threads,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -18,13 +78,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_to_loopback_8080() {
+    fn defaults_work_without_configuration() {
         let config = Config::try_parse_from(["relang-server"]).unwrap();
         assert_eq!(config.bind, "127.0.0.1:8080".parse().unwrap());
+        assert_eq!((config.default_timeout_ms, config.max_timeout_ms), (5_000, 30_000));
+        assert_eq!(
+            (config.max_states, config.max_terms, config.body_limit),
+            (100_000, 10, 1 << 20)
+        );
+        assert_eq!(config.check(), Ok(()));
+        assert!(config.engine_threads() >= 1);
     }
 
     #[test]
-    fn rejects_a_bad_address() {
+    fn rejects_bad_values() {
         assert!(Config::try_parse_from(["relang-server", "--bind", "nowhere"]).is_err());
+        assert!(Config::try_parse_from(["relang-server", "--max-terms", "1"]).is_err());
+        assert!(Config::try_parse_from(["relang-server", "--default-timeout-ms", "0"]).is_err());
+        let config = Config::try_parse_from([
+            "relang-server",
+            "--default-timeout-ms",
+            "9",
+            "--max-timeout-ms",
+            "8",
+        ])
+        .unwrap();
+        assert!(config.check().unwrap_err().contains("above the maximum"));
     }
 }

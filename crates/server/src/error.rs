@@ -37,3 +37,26 @@ impl ResponseError for HttpError {
         HttpResponse::build(self.status_code()).json(self.0.to_body())
     }
 }
+
+/// Engine failures: the pattern's fault, or the budget's.
+impl From<langcore::Error> for HttpError {
+    fn from(err: langcore::Error) -> HttpError {
+        let code = match &err {
+            langcore::Error::Parse(_) => ErrorCode::RegexSyntaxError,
+            langcore::Error::Budget(budget) => return HttpError::from(*budget),
+            langcore::Error::InvalidRepetition { .. } => ErrorCode::BadRequest,
+            _ => ErrorCode::InternalError,
+        };
+        HttpError::new(code, err.to_string())
+    }
+}
+
+impl From<langcore::BudgetError> for HttpError {
+    fn from(err: langcore::BudgetError) -> HttpError {
+        let code = match err {
+            langcore::BudgetError::Timeout { .. } => ErrorCode::TimeoutExceeded,
+            _ => ErrorCode::AutomatonTooManyStates,
+        };
+        HttpError::new(code, err.to_string())
+    }
+}

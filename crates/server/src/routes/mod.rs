@@ -1,4 +1,45 @@
 //! HTTP routes, one module per area, each with a `configure` function.
+//!
+//! Every path is a resource with one method; any other method gets 405 in the contract's
+//! envelope (actix's default would be an empty 405).
 
+pub(crate) mod account;
+pub(crate) mod analyze;
 pub(crate) mod health;
 pub(crate) mod not_found;
+
+use actix_web::{Handler, HttpRequest, Responder, web};
+use api_types::ErrorCode;
+
+use crate::error::HttpError;
+
+/// Registers `handler` for `POST path`.
+pub(crate) fn post<F, Args>(cfg: &mut web::ServiceConfig, path: &'static str, handler: F)
+where
+    F: Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: Responder + 'static,
+{
+    cfg.service(resource(path).route(web::post().to(handler)));
+}
+
+/// Registers `handler` for `GET path`.
+pub(crate) fn get<F, Args>(cfg: &mut web::ServiceConfig, path: &'static str, handler: F)
+where
+    F: Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: Responder + 'static,
+{
+    cfg.service(resource(path).route(web::get().to(handler)));
+}
+
+fn resource(path: &'static str) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(method_not_allowed))
+}
+
+async fn method_not_allowed(req: HttpRequest) -> Result<&'static str, HttpError> {
+    Err(HttpError::new(
+        ErrorCode::MethodNotAllowed,
+        format!("{} is not allowed on {}", req.method(), req.path()),
+    ))
+}

@@ -1,0 +1,117 @@
+//! `/v1/analyze/*`: questions about one or two terms.
+
+use actix_web::{HttpResponse, web};
+use api_types::request::{TermRequest, TwoTermsRequest};
+use api_types::response::{Boolean, Cardinality, Length, Success};
+use langcore::{Budget, Dfa};
+use serde::Serialize;
+
+use crate::error::HttpError;
+use crate::routes::post;
+use crate::state::AppState;
+use crate::terms::compile;
+
+pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    post(cfg, "/v1/analyze/cardinality", cardinality);
+    post(cfg, "/v1/analyze/empty", empty);
+    post(cfg, "/v1/analyze/empty_string", empty_string);
+    post(cfg, "/v1/analyze/equivalent", equivalent);
+    post(cfg, "/v1/analyze/length", length);
+    post(cfg, "/v1/analyze/subset", subset);
+    post(cfg, "/v1/analyze/total", total);
+}
+
+/// Answers a question about one term with `question`, run on an engine thread.
+async fn about_one<T: Serialize + Send + 'static>(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+    question: fn(&Dfa, &Budget) -> Result<T, HttpError>,
+) -> Result<HttpResponse, HttpError> {
+    let (term, options) = body.into_inner().validate(&state.limits)?;
+    let answer = state
+        .engine
+        .run(&options, move |budget| question(&compile(&term, budget)?, budget))
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
+}
+
+/// Answers a question about two terms with `question`, run on an engine thread.
+async fn about_two<T: Serialize + Send + 'static>(
+    state: web::Data<AppState>,
+    body: web::Json<TwoTermsRequest>,
+    question: fn(&Dfa, &Dfa, &Budget) -> Result<T, HttpError>,
+) -> Result<HttpResponse, HttpError> {
+    let ([left, right], options) = body.into_inner().validate(&state.limits)?;
+    let answer = state
+        .engine
+        .run(&options, move |budget| {
+            question(&compile(&left, budget)?, &compile(&right, budget)?, budget)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
+}
+
+async fn cardinality(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, budget| {
+        Ok(match dfa.cardinality(budget)? {
+            langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
+            langcore::Cardinality::Infinite => Cardinality::Infinite,
+        })
+    })
+    .await
+}
+
+async fn empty(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_empty()))).await
+}
+
+async fn empty_string(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_empty_string()))).await
+}
+
+async fn total(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_total()))).await
+}
+
+async fn length(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| {
+        let (min, max) = dfa.length();
+        Ok(Length::new(min.map(|len| len as u64), max.map(|len| len as u64)))
+    })
+    .await
+}
+
+async fn equivalent(
+    state: web::Data<AppState>,
+    body: web::Json<TwoTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_two(state, body, |left, right, budget| {
+        Ok(Boolean::from_witness(left.equivalence_witness(right, budget)?))
+    })
+    .await
+}
+
+async fn subset(
+    state: web::Data<AppState>,
+    body: web::Json<TwoTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_two(state, body, |left, right, budget| {
+        Ok(Boolean::from_witness(left.subset_witness(right, budget)?))
+    })
+    .await
+}

@@ -1,0 +1,5 @@
+//! HTTP tests of the real application: in process, and over a socket on port 0.
+
+mod analyze;
+mod support;
+mod transport;
