@@ -28,7 +28,9 @@ impl Application {
         let listener = TcpListener::bind(config.bind)?;
         let local_addr = listener.local_addr()?;
         let service = service(config);
-        let mut server = HttpServer::new(move || App::new().configure(service.clone()));
+        let mut server = HttpServer::new(move || {
+            App::new().wrap(tracing_actix_web::TracingLogger::default()).configure(service.clone())
+        });
         if config.workers > 0 {
             server = server.workers(config.workers);
         }
