@@ -1,5 +1,7 @@
 //! `relang-server`: parse the configuration, start the service, report fatal errors.
 
+use std::io::IsTerminal;
+
 use clap::Parser;
 use server::{Application, Config};
 use tracing_subscriber::EnvFilter;
@@ -10,7 +12,10 @@ async fn main() -> anyhow::Result<()> {
     // One line per request when its span closes: method, path, status and latency.
     tracing_subscriber::fmt()
         .with_span_events(FmtSpan::CLOSE)
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_ansi(std::io::stdout().is_terminal())
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
         .init();
     let config = Config::parse();
     let app = Application::build(&config)?;

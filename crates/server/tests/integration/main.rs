@@ -1,5 +1,6 @@
 //! HTTP tests of the real application: in process, and over a socket on port 0.
 
 mod analyze;
+mod e2e;
 mod support;
 mod transport;
