@@ -6,7 +6,7 @@ use api_types::response::Success;
 use crate::state::AppState;
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
-    crate::routes::get(cfg, "/v1/account/limits", limits);
+    crate::routes::register(cfg, "/v1/account/limits", web::get().to(limits));
 }
 
 async fn limits(state: web::Data<AppState>) -> HttpResponse {

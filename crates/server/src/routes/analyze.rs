@@ -7,18 +7,18 @@ use langcore::{Budget, Dfa};
 use serde::Serialize;
 
 use crate::error::HttpError;
-use crate::routes::post;
+use crate::routes::register;
 use crate::state::AppState;
 use crate::terms::compile;
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
-    post(cfg, "/v1/analyze/cardinality", cardinality);
-    post(cfg, "/v1/analyze/empty", empty);
-    post(cfg, "/v1/analyze/empty_string", empty_string);
-    post(cfg, "/v1/analyze/equivalent", equivalent);
-    post(cfg, "/v1/analyze/length", length);
-    post(cfg, "/v1/analyze/subset", subset);
-    post(cfg, "/v1/analyze/total", total);
+    register(cfg, "/v1/analyze/cardinality", web::post().to(cardinality));
+    register(cfg, "/v1/analyze/empty", web::post().to(empty));
+    register(cfg, "/v1/analyze/empty_string", web::post().to(empty_string));
+    register(cfg, "/v1/analyze/equivalent", web::post().to(equivalent));
+    register(cfg, "/v1/analyze/length", web::post().to(length));
+    register(cfg, "/v1/analyze/subset", web::post().to(subset));
+    register(cfg, "/v1/analyze/total", web::post().to(total));
 }
 
 /// Answers a question about one term with `question`, run on an engine thread.

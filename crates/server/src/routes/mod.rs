@@ -8,29 +8,14 @@ pub(crate) mod analyze;
 pub(crate) mod health;
 pub(crate) mod not_found;
 
-use actix_web::{Handler, HttpRequest, Responder, web};
+use actix_web::{HttpRequest, web};
 use api_types::ErrorCode;
 
 use crate::error::HttpError;
 
-/// Registers `handler` for `POST path`.
-pub(crate) fn post<F, Args>(cfg: &mut web::ServiceConfig, path: &'static str, handler: F)
-where
-    F: Handler<Args>,
-    Args: actix_web::FromRequest + 'static,
-    F::Output: Responder + 'static,
-{
-    cfg.service(resource(path).route(web::post().to(handler)));
-}
-
-/// Registers `handler` for `GET path`.
-pub(crate) fn get<F, Args>(cfg: &mut web::ServiceConfig, path: &'static str, handler: F)
-where
-    F: Handler<Args>,
-    Args: actix_web::FromRequest + 'static,
-    F::Output: Responder + 'static,
-{
-    cfg.service(resource(path).route(web::get().to(handler)));
+/// Registers `route` (a method and its handler) as the only method of `path`.
+pub(crate) fn register(cfg: &mut web::ServiceConfig, path: &'static str, route: actix_web::Route) {
+    cfg.service(resource(path).route(route));
 }
 
 fn resource(path: &'static str) -> actix_web::Resource {
