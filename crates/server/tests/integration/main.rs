@@ -2,5 +2,6 @@
 
 mod analyze;
 mod e2e;
+mod isolation;
 mod support;
 mod transport;
