@@ -1,0 +1,1 @@
+//! fair-codec integration tests.
