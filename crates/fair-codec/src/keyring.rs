@@ -68,14 +68,13 @@ impl Keyring {
     /// # Errors
     /// [`KeyError::TooShort`] when the key has fewer than [`MIN_KEY_LEN`] bytes.
     pub fn new(signing_key: &[u8]) -> Result<Keyring, KeyError> {
-        Ok(Keyring { signing: keyed(signing_key)?, verifying: Vec::new(), is_development: false })
+        let is_development = signing_key == DEVELOPMENT_KEY;
+        Ok(Keyring { signing: keyed(signing_key)?, verifying: Vec::new(), is_development })
     }
 
     /// The keyring of [`DEVELOPMENT_KEY`], for tests and local runs only.
     pub fn development() -> Keyring {
-        let signing =
-            HmacSha256::new_from_slice(DEVELOPMENT_KEY).expect("HMAC accepts keys of any length");
-        Keyring { signing, verifying: Vec::new(), is_development: true }
+        Keyring::new(DEVELOPMENT_KEY).expect("the development key is long enough")
     }
 
     /// Returns this keyring with `key` also accepted when verifying, after the signing key and
@@ -88,7 +87,8 @@ impl Keyring {
         Ok(self)
     }
 
-    /// Whether values are signed with the public [`DEVELOPMENT_KEY`].
+    /// Whether values are signed with the public [`DEVELOPMENT_KEY`], however the keyring was
+    /// made: a server warns when this is true.
     pub fn is_development(&self) -> bool {
         self.is_development
     }

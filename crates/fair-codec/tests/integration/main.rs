@@ -1,1 +1,9 @@
-//! fair-codec integration tests.
+//! fair-codec's integration tests: round trips, tampering, keys, crafted payloads, golden values.
+
+mod crafted;
+mod golden;
+mod keys;
+mod patterns;
+mod roundtrip;
+mod support;
+mod tamper;
