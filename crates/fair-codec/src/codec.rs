@@ -160,6 +160,12 @@ impl FairCodec {
         if !rest.is_empty() {
             return Err(DecodeError::malformed("bytes follow the payload"));
         }
+        // postcard reads overlong varints (0xE1 0x00 for 0x61); only the shortest form is
+        // canonical, and a non-canonical value would not re-encode to itself.
+        let canonical = postcard::to_extend(&payload, Vec::with_capacity(signed.len()));
+        if canonical.ok().as_deref() != Some(&signed[HEADER_LEN..]) {
+            return Err(DecodeError::malformed("an integer is not in its shortest form"));
+        }
         let graph = payload.to_graph(&self.limits.graph)?;
         let recorded = flags & FLAG_DETERMINISTIC != 0;
         if graph.is_deterministic() != recorded {

@@ -1,6 +1,7 @@
 //! fair-codec's integration tests: round trips, tampering, keys, crafted payloads, golden values.
 
 mod crafted;
+mod fuzz_regressions;
 mod golden;
 mod keys;
 mod patterns;
