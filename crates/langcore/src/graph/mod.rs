@@ -175,7 +175,7 @@ impl Graph {
 
 /// Upper bounds on the size of a [`Graph`], checked by [`Graph::new`] before anything else.
 ///
-/// The default is bounded ([`DEFAULT_MAX_STATES`](crate::DEFAULT_MAX_STATES) states,
+/// The default is bounded ([`crate::DEFAULT_MAX_STATES`] states,
 /// [`DEFAULT_MAX_MOVES`] moves, [`DEFAULT_MAX_RANGES`] label ranges); only
 /// [`GraphLimits::unlimited`] is not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
