@@ -5,7 +5,7 @@ use langcore::graph::Graph;
 use langcore::{Budget, Dfa, Nfa};
 use proptest::prelude::*;
 
-use crate::patterns::{all_strings, cases, oracle, pattern};
+use crate::patterns::{cases, inputs, oracle, pattern};
 use crate::support::codec;
 
 /// Encodes and decodes `graph`, checking the graph, the flag and that re-encoding is stable.
@@ -31,13 +31,13 @@ proptest! {
     }
 
     #[test]
-    fn nfa_graphs_keep_their_language(pattern in pattern()) {
+    fn nfa_graphs_keep_their_language(pattern in pattern(), inputs in inputs()) {
         let budget = Budget::unlimited();
         let graph = Nfa::from_regex(&pattern).expect("valid pattern").to_graph(&budget)
             .expect("unlimited");
         let nfa = Nfa::from_graph(&round_trip(&codec(), &graph)?);
         let oracle = oracle(&pattern);
-        for input in all_strings(3) {
+        for input in inputs {
             prop_assert_eq!(nfa.matches(&input), oracle.is_match(&input), "{:?}", input);
         }
         let dfa = Dfa::from_nfa(&nfa, &budget).expect("unlimited");
