@@ -133,8 +133,8 @@ impl FairCodec {
             .decode(text)
             .map_err(|err| DecodeError::with_source(DecodeErrorKind::InvalidBase64, err))?;
         let min = HEADER_LEN + TAG_LEN;
-        let too_short = DecodeError::new(DecodeErrorKind::TooShort { len: bytes.len(), min });
-        let &version = bytes.first().ok_or(too_short)?;
+        let too_short = || DecodeError::new(DecodeErrorKind::TooShort { len: bytes.len(), min });
+        let &version = bytes.first().ok_or_else(too_short)?;
         if version != FORMAT_VERSION {
             return Err(DecodeError::new(DecodeErrorKind::UnsupportedVersion {
                 found: version,
@@ -142,7 +142,7 @@ impl FairCodec {
             }));
         }
         if bytes.len() < min {
-            return Err(DecodeError::new(DecodeErrorKind::TooShort { len: bytes.len(), min }));
+            return Err(too_short());
         }
         let (signed, tag) = bytes.split_at(bytes.len() - TAG_LEN);
         if !self.keyring.verify(signed, tag) {
