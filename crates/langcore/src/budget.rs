@@ -155,6 +155,8 @@ pub enum Operation {
     Repeat,
     /// Counting the strings of a language.
     Cardinality,
+    /// Removing the ε-moves of an NFA to export it as a graph.
+    EpsilonRemoval,
 }
 
 impl fmt::Display for Operation {
@@ -169,6 +171,7 @@ impl fmt::Display for Operation {
             Operation::Concat => "concatenation",
             Operation::Repeat => "repetition",
             Operation::Cardinality => "counting",
+            Operation::EpsilonRemoval => "ε-move removal",
         })
     }
 }

@@ -21,6 +21,9 @@
 //!   the exact number of strings ([`Cardinality`]).
 //! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
 //!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
+//! - [`graph`]: [`Graph`](graph::Graph), an automaton as plain data (states, acceptance,
+//!   labelled moves) for storage and exchange: [`Dfa::to_graph`], [`Dfa::from_graph`],
+//!   [`Nfa::to_graph`], [`Nfa::from_graph`].
 //! - [`Budget`]: the deadline and state limit every operation checks.
 //! - [`Error`]: the one error type, with a variant per phase.
 //!
@@ -95,6 +98,7 @@ mod analysis;
 mod budget;
 mod dfa;
 mod error;
+pub mod graph;
 mod nfa;
 mod ops;
 mod state_id;

@@ -26,6 +26,7 @@ use crate::alphabet::{ClassId, Classes};
 use crate::analysis::{self, Cardinality};
 use crate::budget::{Budget, BudgetError};
 use crate::error::Error;
+use crate::graph::{self, Graph};
 use crate::nfa::Nfa;
 use crate::ops;
 use crate::ops::product::BoolOp;
@@ -477,5 +478,45 @@ impl Dfa {
     /// ```
     pub fn cardinality(&self, budget: &Budget) -> Result<Cardinality, BudgetError> {
         analysis::cardinality(self, budget)
+    }
+
+    // Exchange.
+
+    /// This DFA as a [`Graph`], compact for storage: only states that can still accept,
+    /// numbered breadth first from the start (state 0); no moves into the dead state; the
+    /// classes leading from a state to one target merged into one label. The graph is
+    /// deterministic, and for a canonical DFA it depends only on the language.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let graph = Dfa::from_regex("[a-z]+@[a-z]+")?.to_graph();
+    /// assert_eq!(graph.n_states(), 4, "no dead state");
+    /// assert_eq!(graph.n_moves(), 5, "one move per target: `[a-z]` loops on two states");
+    /// assert!(graph.is_deterministic());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_graph(&self) -> Graph {
+        graph::dfa_to_graph(self)
+    }
+
+    /// The canonical minimal DFA of a deterministic `graph`, completed with a dead state.
+    ///
+    /// # Errors
+    /// [`Error::Graph`] with [`GraphError::NotDeterministic`](crate::graph::GraphError) when
+    /// a state has two moves on a common character (use [`Nfa::from_graph`] for those), and
+    /// [`Error::Budget`] when determinization or minimization exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let dfa = Dfa::from_regex("(abc|de){2}")?;
+    /// assert_eq!(Dfa::from_graph(&dfa.to_graph(), &Budget::default())?, dfa);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_graph(graph: &Graph, budget: &Budget) -> Result<Dfa, Error> {
+        graph::dfa_from_graph(graph, budget)
     }
 }
