@@ -157,6 +157,8 @@ pub enum Operation {
     Cardinality,
     /// Removing the ε-moves of an NFA to export it as a graph.
     EpsilonRemoval,
+    /// Turning an automaton into a pattern.
+    ToRegex,
 }
 
 impl fmt::Display for Operation {
@@ -172,6 +174,7 @@ impl fmt::Display for Operation {
             Operation::Repeat => "repetition",
             Operation::Cardinality => "counting",
             Operation::EpsilonRemoval => "ε-move removal",
+            Operation::ToRegex => "conversion to a pattern",
         })
     }
 }
@@ -199,6 +202,14 @@ pub enum BudgetError {
         /// The memory limit of the budget, in bytes.
         limit: usize,
     },
+    /// `op` would have written a pattern nested deeper than `limit`, the nesting limit of
+    /// the dialect ([`NEST_LIMIT`](crate::NEST_LIMIT)), so that it could not be read back.
+    TooDeep {
+        /// The operation that was running.
+        op: Operation,
+        /// The nesting limit.
+        limit: u32,
+    },
 }
 
 impl BudgetError {
@@ -207,7 +218,8 @@ impl BudgetError {
         match *self {
             BudgetError::Timeout { op }
             | BudgetError::TooManyStates { op, .. }
-            | BudgetError::TooMuchMemory { op, .. } => op,
+            | BudgetError::TooMuchMemory { op, .. }
+            | BudgetError::TooDeep { op, .. } => op,
         }
     }
 }
@@ -221,6 +233,9 @@ impl fmt::Display for BudgetError {
             }
             BudgetError::TooMuchMemory { op, limit } => {
                 write!(f, "{op} would exceed the memory limit of {limit} bytes")
+            }
+            BudgetError::TooDeep { op, limit } => {
+                write!(f, "{op} would exceed the nesting limit of {limit}")
             }
         }
     }

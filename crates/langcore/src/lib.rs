@@ -97,12 +97,14 @@ pub mod alphabet;
 mod analysis;
 mod budget;
 mod dfa;
+mod dot;
 mod error;
 pub mod graph;
 mod nfa;
 mod ops;
 mod state_id;
 mod syntax;
+mod to_regex;
 
 pub use analysis::Cardinality;
 pub use budget::{

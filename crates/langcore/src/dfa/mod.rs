@@ -25,12 +25,14 @@ mod minimize;
 use crate::alphabet::{ClassId, Classes};
 use crate::analysis::{self, Cardinality};
 use crate::budget::{Budget, BudgetError};
+use crate::dot;
 use crate::error::Error;
 use crate::graph::{self, Graph};
 use crate::nfa::Nfa;
 use crate::ops;
 use crate::ops::product::BoolOp;
 use crate::state_id::StateId;
+use crate::to_regex;
 
 /// A complete deterministic automaton over Unicode scalar values.
 ///
@@ -518,5 +520,57 @@ impl Dfa {
     /// ```
     pub fn from_graph(graph: &Graph, budget: &Budget) -> Result<Dfa, Error> {
         graph::dfa_from_graph(graph, budget)
+    }
+
+    // Conversions.
+
+    /// A short pattern for the language, valid in our dialect and in Python's `re`.
+    ///
+    /// The pattern is found by state elimination on the minimal DFA (and on that of the
+    /// reversed language) in several cost-guided orders, simplified algebraically and then by
+    /// verified rewrites; the shortest wins. It is printable ASCII: metacharacters are
+    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`, the full set
+    /// `[\s\S]`, with plain groups and no anchors. The empty language is `[]` (which Python's
+    /// `re` does not accept: callers special-case it) and {""} is the empty pattern.
+    ///
+    /// # Errors
+    /// When the deadline of `budget` passes before a first pattern is found (later, the best
+    /// pattern so far is returned instead), when the pattern would exceed the memory limit,
+    /// or, for pathological automata, when it would nest deeper than the dialect allows
+    /// ([`BudgetError::TooDeep`]).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Dfa::from_regex("(a|b)*abb")?.to_pattern(&budget)?, "[ab]*abb");
+    /// let both = Dfa::from_regex("(abc|de|fg){2,}")?.intersection(&Dfa::from_regex("de.*")?, &budget)?;
+    /// assert_eq!(both.to_pattern(&budget)?, "de(abc|de|fg)+");
+    /// assert_eq!(Dfa::from_regex("[]")?.to_pattern(&budget)?, "[]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern(&self, budget: &Budget) -> Result<String, BudgetError> {
+        to_regex::to_pattern(self, budget)
+    }
+
+    /// The Graphviz DOT text of the minimal automaton: canonical state numbers, accepting
+    /// states as double circles, the dead state left out, one edge per pair of states
+    /// labelled with its character set. Equivalent DFAs give identical text.
+    ///
+    /// # Errors
+    /// When minimization exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let dot = Dfa::from_regex("ab*")?.to_dot(&Budget::default())?;
+    /// assert!(dot.contains("1 [shape=doublecircle];"));
+    /// assert!(dot.contains(r#"1 -> 1 [label="b"];"#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_dot(&self, budget: &Budget) -> Result<String, BudgetError> {
+        dot::to_dot(self, budget)
     }
 }

@@ -92,6 +92,22 @@ impl Fragment {
         Some(Fragment { states })
     }
 
+    /// The number of kept states; the entry is state 0.
+    pub(crate) fn n_states(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether kept state `idx` accepts.
+    pub(crate) fn is_accepting(&self, idx: usize) -> bool {
+        self.states[idx].accepting
+    }
+
+    /// The moves of kept state `idx`: one label per target, as (label, index of target), in
+    /// ascending order of target.
+    pub(crate) fn moves(&self, idx: usize) -> &[(CharSet, usize)] {
+        &self.states[idx].moves
+    }
+
     /// Whether the language is {""}: copies of it add no state.
     pub(crate) fn is_empty_string(&self) -> bool {
         matches!(self.states.as_slice(), [only] if only.is_exit_only())

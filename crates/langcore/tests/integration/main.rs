@@ -2,9 +2,11 @@
 
 mod analysis;
 mod budget;
+mod corpus;
 mod dialect;
 mod minimal;
 mod ops_boolean;
 mod ops_sequence;
 mod oracle;
 mod patterns;
+mod to_regex;

@@ -1,0 +1,186 @@
+//! Graphviz DOT text of the minimal automaton of a language.
+//!
+//! # Overview
+//! [`to_dot`] is what [`Dfa::to_dot`] delegates to. The output is a `digraph` of the
+//! canonical minimal DFA without its dead state:
+//! - states are named by their canonical number (breadth-first from the start, 0), with
+//!   the dead state left out and the others numbered on without a gap;
+//! - accepting states are `doublecircle`s, the others `circle`s;
+//! - an arrow from the invisible node `start` marks the start state;
+//! - one edge per pair of states, labelled with the set of characters it reads in
+//!   [`CharSet`](crate::alphabet::CharSet)'s compact notation (`a`, `[a-c]`, `[^\u{0A}]`,
+//!   `.`), escaped for a DOT string.
+//!
+//! The text depends only on the language: equivalent DFAs give identical output.
+//!
+//! # Example
+//! ```
+//! use langcore::{Budget, Dfa};
+//!
+//! let dot = Dfa::from_regex("a+|b")?.to_dot(&Budget::default())?;
+//! assert!(dot.starts_with("digraph"));
+//! assert!(dot.contains(r#"0 -> 1 [label="a"];"#));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Budgets
+//! Minimization checks the budget; writing is linear in the minimal DFA's table.
+
+use std::fmt::Write as _;
+
+use crate::budget::{Budget, BudgetError};
+use crate::dfa::Dfa;
+use crate::nfa::Fragment;
+
+/// The DOT text of the minimal DFA of `dfa`'s language.
+pub(crate) fn to_dot(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> {
+    let minimal = dfa.minimize(budget)?;
+    let mut out = String::from("digraph dfa {\n    rankdir=LR;\n    node [shape=circle];\n");
+    out.push_str("    start [shape=point, style=invis];\n    start -> 0;\n");
+    // The trim keeps the live states in canonical order (the dead state has no successor
+    // but itself, so leaving it out shifts no other state's rank).
+    let Some(fragment) = Fragment::new(&minimal) else {
+        out.push_str("    0;\n}\n");
+        return Ok(out);
+    };
+    for idx in 0..fragment.n_states() {
+        let shape = if fragment.is_accepting(idx) { "doublecircle" } else { "circle" };
+        // Infallible: writing to a String.
+        let _ = writeln!(out, "    {idx} [shape={shape}];");
+    }
+    for idx in 0..fragment.n_states() {
+        for (set, target) in fragment.moves(idx) {
+            let label = set.to_string().replace('\\', r"\\").replace('"', "\\\"");
+            let _ = writeln!(out, "    {idx} -> {target} [label=\"{label}\"];");
+        }
+    }
+    out.push_str("}\n");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use crate::{Budget, Dfa};
+
+    #[track_caller]
+    fn check(pattern: &str, expected: Expect) {
+        let dot = Dfa::from_regex(pattern).unwrap().to_dot(&Budget::default()).unwrap();
+        expected.assert_eq(&dot);
+    }
+
+    #[test]
+    fn suffix_language() {
+        check(
+            "(a|b)*abb",
+            expect![[r#"
+                digraph dfa {
+                    rankdir=LR;
+                    node [shape=circle];
+                    start [shape=point, style=invis];
+                    start -> 0;
+                    0 [shape=circle];
+                    1 [shape=circle];
+                    2 [shape=circle];
+                    3 [shape=doublecircle];
+                    0 -> 0 [label="b"];
+                    0 -> 1 [label="a"];
+                    1 -> 1 [label="a"];
+                    1 -> 2 [label="b"];
+                    2 -> 1 [label="a"];
+                    2 -> 3 [label="b"];
+                    3 -> 0 [label="b"];
+                    3 -> 1 [label="a"];
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn empty_language_and_empty_string() {
+        check(
+            "[]",
+            expect![[r#"
+                digraph dfa {
+                    rankdir=LR;
+                    node [shape=circle];
+                    start [shape=point, style=invis];
+                    start -> 0;
+                    0;
+                }
+            "#]],
+        );
+        check(
+            "",
+            expect![[r#"
+                digraph dfa {
+                    rankdir=LR;
+                    node [shape=circle];
+                    start [shape=point, style=invis];
+                    start -> 0;
+                    0 [shape=doublecircle];
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn labels_are_escaped_for_dot() {
+        check(
+            r#"[^"]\\|"\n"#,
+            expect![[r#"
+                digraph dfa {
+                    rankdir=LR;
+                    node [shape=circle];
+                    start [shape=point, style=invis];
+                    start -> 0;
+                    0 [shape=circle];
+                    1 [shape=circle];
+                    2 [shape=circle];
+                    3 [shape=doublecircle];
+                    0 -> 1 [label="[^\"]"];
+                    0 -> 2 [label="\""];
+                    1 -> 3 [label="\\\\"];
+                    2 -> 3 [label="\\u{0A}"];
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn output_depends_only_on_the_language() {
+        let budget = Budget::default();
+        let dots: Vec<String> = ["(a|b)*abb", "[ab]*abb", "(a*b*)*abb"]
+            .iter()
+            .map(|pattern| Dfa::from_regex(pattern).unwrap().to_dot(&budget).unwrap())
+            .collect();
+        assert_eq!(dots[0], dots[1]);
+        assert_eq!(dots[0], dots[2]);
+        // Unminimized input gives the same text.
+        let nfa = crate::Nfa::from_regex("(a|b)*abb").unwrap();
+        let raw = Dfa::determinize(&nfa, &budget).unwrap();
+        assert_eq!(raw.to_dot(&budget).unwrap(), dots[0]);
+        assert!(dots[0].contains("3 [shape=doublecircle]"));
+    }
+
+    #[test]
+    fn full_set_and_controls() {
+        check(
+            ".\t",
+            expect![[r#"
+                digraph dfa {
+                    rankdir=LR;
+                    node [shape=circle];
+                    start [shape=point, style=invis];
+                    start -> 0;
+                    0 [shape=circle];
+                    1 [shape=circle];
+                    2 [shape=doublecircle];
+                    0 -> 1 [label="."];
+                    1 -> 2 [label="\\u{09}"];
+                }
+            "#]],
+        );
+    }
+}

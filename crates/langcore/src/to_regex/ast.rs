@@ -1,0 +1,315 @@
+//! A small regex AST with interned nodes and the facts the converter needs about each node.
+//!
+//! # Overview
+//! - [`Exprs`] is an arena of interned [`Kind`]s: building a node that exists already returns
+//!   its [`NodeId`], so structural equality is id equality and shared sub-expressions (state
+//!   elimination reuses every edge many times) cost nothing.
+//! - [`Info`] is computed once per node from its children: the length of its rendering, how
+//!   that rendering binds ([`Prec`]), its nesting depth as `regex-syntax` counts it, and
+//!   language facts (nullable, length range, characters used, smallest first character).
+//!
+//! Nodes are only made through the smart constructors of `simplify.rs`, which keep the
+//! invariants below and simplify as they build.
+//!
+//! # Invariants
+//! - `Empty` and `Epsilon` are never children: they only stand for whole expressions.
+//! - `Concat` and `Alt` have at least two children, none of their own kind.
+//! - `Repeat` has an inner node that is neither `Empty` nor `Epsilon`, `max >= min`, and is
+//!   neither `{1}` nor `{0}`.
+//! - `Info::size` is exactly the length of what `render.rs` writes for the node on its own;
+//!   a parent adds 2 for parentheses where the child's [`Prec`] asks for them.
+
+use std::collections::HashMap;
+
+use crate::alphabet::CharSet;
+
+use super::render::{class_size, spell_repeat};
+
+/// The id of an interned node of an [`Exprs`] arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct NodeId(u32);
+
+impl NodeId {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a node is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Kind {
+    /// No string at all.
+    Empty,
+    /// The empty string alone.
+    Epsilon,
+    /// One character from a non-empty set.
+    Class(CharSet),
+    /// Two or more items in a row.
+    Concat(Box<[NodeId]>),
+    /// Two or more branches, in a canonical order.
+    Alt(Box<[NodeId]>),
+    /// `inner{min,max}`; `max: None` is unbounded.
+    Repeat { inner: NodeId, min: u32, max: Option<u32> },
+}
+
+/// How the rendering of a node binds, from tightest to loosest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Prec {
+    /// A character or a class: usable as the operand of a quantifier.
+    Atom,
+    /// A quantified atom: needs a group under another quantifier (`a{2}?` would be lazy).
+    Quantified,
+    /// Several pieces in a row: needs a group under a quantifier.
+    Seq,
+    /// An alternation: needs a group inside a sequence or under a quantifier.
+    Alt,
+}
+
+/// How a repetition is written: `copies` literal copies of the inner node, then a tail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Spelling {
+    pub(super) copies: u32,
+    pub(super) tail: Tail,
+}
+
+/// The quantified part of a repetition's spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tail {
+    /// Nothing: the copies are the whole repetition.
+    Nothing,
+    /// `x?` written `n` times in a row (`x?x?` is `x{0,2}`).
+    Optional(u32),
+    /// `x*`
+    Star,
+    /// `x+`
+    Plus,
+    /// `x{n}`
+    Exact(u32),
+    /// `x{n,}`
+    AtLeast(u32),
+    /// `x{n,m}`
+    Between(u32, u32),
+}
+
+/// What the converter knows about one node, computed from its children.
+#[derive(Clone, Debug)]
+pub(super) struct Info {
+    /// The length of the rendering, saturating.
+    pub(super) size: usize,
+    pub(super) prec: Prec,
+    /// The nesting depth of the rendering as `regex-syntax` counts it (an upper bound).
+    pub(super) depth: u32,
+    /// The number of groups in the rendering, a tie-break for readability.
+    pub(super) groups: usize,
+    pub(super) nullable: bool,
+    pub(super) min_len: usize,
+    /// `None` when unbounded.
+    pub(super) max_len: Option<usize>,
+    /// Every character that occurs in the node.
+    pub(super) chars: CharSet,
+    /// The smallest character a non-empty string of the node can start with.
+    pub(super) first_min: Option<char>,
+    /// For repetitions, how they are written.
+    pub(super) spelling: Option<Spelling>,
+}
+
+/// An arena of interned nodes.
+#[derive(Debug, Default)]
+pub(super) struct Exprs {
+    kinds: Vec<Kind>,
+    infos: Vec<Info>,
+    ids: HashMap<Kind, NodeId>,
+    /// Set while an alternation tries a relaxed factoring, so nested ones do not.
+    pub(super) relaxing: bool,
+}
+
+impl Exprs {
+    pub(super) fn new() -> Exprs {
+        Exprs::default()
+    }
+
+    pub(super) fn kind(&self, id: NodeId) -> &Kind {
+        &self.kinds[id.index()]
+    }
+
+    pub(super) fn info(&self, id: NodeId) -> &Info {
+        &self.infos[id.index()]
+    }
+
+    pub(super) fn size(&self, id: NodeId) -> usize {
+        self.infos[id.index()].size
+    }
+
+    /// The number of nodes made so far, a measure of the work done.
+    pub(super) fn n_nodes(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// The children of a node, in order.
+    pub(super) fn children(&self, id: NodeId) -> &[NodeId] {
+        match self.kind(id) {
+            Kind::Concat(items) | Kind::Alt(items) => items,
+            Kind::Repeat { inner, .. } => std::slice::from_ref(inner),
+            Kind::Empty | Kind::Epsilon | Kind::Class(_) => &[],
+        }
+    }
+
+    /// The node of `kind`, made if new. Only the smart constructors call this, so `kind`
+    /// keeps the module invariants.
+    pub(super) fn intern(&mut self, kind: Kind) -> NodeId {
+        if let Some(&id) = self.ids.get(&kind) {
+            return id;
+        }
+        let info = self.compute_info(&kind);
+        let id = NodeId(u32::try_from(self.kinds.len()).expect("fewer than 2^32 nodes"));
+        self.kinds.push(kind.clone());
+        self.infos.push(info);
+        self.ids.insert(kind, id);
+        id
+    }
+
+    fn compute_info(&self, kind: &Kind) -> Info {
+        match kind {
+            Kind::Empty => Info {
+                size: 2,
+                prec: Prec::Atom,
+                depth: 1,
+                groups: 0,
+                nullable: false,
+                min_len: 0,
+                max_len: Some(0),
+                chars: CharSet::empty(),
+                first_min: None,
+                spelling: None,
+            },
+            Kind::Epsilon => Info {
+                size: 0,
+                prec: Prec::Atom,
+                depth: 0,
+                groups: 0,
+                nullable: true,
+                min_len: 0,
+                max_len: Some(0),
+                chars: CharSet::empty(),
+                first_min: None,
+                spelling: None,
+            },
+            Kind::Class(set) => {
+                let single = set.len() == 1;
+                Info {
+                    size: class_size(set),
+                    prec: Prec::Atom,
+                    // A bracketed class nests a class set inside a bracket.
+                    depth: if single { 0 } else { 2 },
+                    groups: 0,
+                    nullable: false,
+                    min_len: 1,
+                    max_len: Some(1),
+                    chars: set.clone(),
+                    first_min: set.first(),
+                    spelling: None,
+                }
+            }
+            Kind::Concat(items) => {
+                let infos: Vec<&Info> = items.iter().map(|&item| self.info(item)).collect();
+                let pieces: Vec<Grouped> =
+                    infos.iter().map(|info| grouped(info, Prec::Seq)).collect();
+                let size = pieces.iter().map(|piece| piece.size).fold(0, usize::saturating_add);
+                let depth = 1 + pieces.iter().map(|piece| piece.depth).max().unwrap_or(0);
+                let groups = pieces.iter().map(|piece| piece.groups).sum();
+                let mut first_min: Option<char> = None;
+                for info in &infos {
+                    first_min = min_char(first_min, info.first_min);
+                    if !info.nullable {
+                        break;
+                    }
+                }
+                Info {
+                    size,
+                    prec: Prec::Seq,
+                    depth,
+                    groups,
+                    nullable: infos.iter().all(|info| info.nullable),
+                    min_len: infos.iter().map(|info| info.min_len).fold(0, usize::saturating_add),
+                    max_len: infos
+                        .iter()
+                        .try_fold(0usize, |acc, info| Some(acc.saturating_add(info.max_len?))),
+                    chars: union_chars(&infos),
+                    first_min,
+                    spelling: None,
+                }
+            }
+            Kind::Alt(branches) => {
+                let infos: Vec<&Info> = branches.iter().map(|&branch| self.info(branch)).collect();
+                let size =
+                    infos.iter().map(|info| info.size).fold(infos.len() - 1, usize::saturating_add);
+                Info {
+                    size,
+                    prec: Prec::Alt,
+                    depth: 1 + infos.iter().map(|info| info.depth).max().unwrap_or(0),
+                    groups: infos.iter().map(|info| info.groups).sum(),
+                    nullable: infos.iter().any(|info| info.nullable),
+                    min_len: infos.iter().map(|info| info.min_len).min().unwrap_or(0),
+                    max_len: infos
+                        .iter()
+                        .try_fold(0usize, |acc, info| Some(acc.max(info.max_len?))),
+                    chars: union_chars(&infos),
+                    first_min: infos.iter().fold(None, |acc, info| min_char(acc, info.first_min)),
+                    spelling: None,
+                }
+            }
+            &Kind::Repeat { inner, min, max } => {
+                let inner_info = self.info(inner);
+                let (spelling, prec, rendering) = spell_repeat(inner_info, min, max);
+                let max_len = match (max, inner_info.max_len) {
+                    (_, Some(0)) => Some(0),
+                    (Some(max), Some(len)) => Some(len.saturating_mul(max as usize)),
+                    _ => None,
+                };
+                Info {
+                    size: rendering.size,
+                    prec,
+                    depth: rendering.depth,
+                    groups: rendering.groups,
+                    nullable: min == 0 || inner_info.nullable,
+                    min_len: inner_info.min_len.saturating_mul(min as usize),
+                    max_len,
+                    chars: inner_info.chars.clone(),
+                    first_min: inner_info.first_min,
+                    spelling: Some(spelling),
+                }
+            }
+        }
+    }
+}
+
+/// The size, depth and group count of a rendering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Grouped {
+    pub(super) size: usize,
+    pub(super) depth: u32,
+    pub(super) groups: usize,
+}
+
+/// The rendering of `child` inside a parent that binds like `parent`, in a group when the
+/// child binds looser.
+pub(super) fn grouped(child: &Info, parent: Prec) -> Grouped {
+    let group = child.prec > parent;
+    Grouped {
+        size: child.size.saturating_add(if group { 2 } else { 0 }),
+        depth: child.depth + u32::from(group),
+        groups: child.groups + usize::from(group),
+    }
+}
+
+fn min_char(a: Option<char>, b: Option<char>) -> Option<char> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+fn union_chars(infos: &[&Info]) -> CharSet {
+    infos.iter().fold(CharSet::empty(), |acc, info| acc.union(&info.chars))
+}

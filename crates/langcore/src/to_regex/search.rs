@@ -1,0 +1,273 @@
+//! Verified local search: shorter rewrites of an expression, kept only when the language is
+//! provably unchanged.
+//!
+//! # Algorithm
+//! Hill climbing on the rendered length. From the current expression, every node is offered
+//! a few replacements that are usually *not* identities but often are in context: drop it
+//! (`ε`), drop an alternation branch, widen it to the star or plus of its characters
+//! (`a[ab]*` → `[ab]*`), relax a repetition's counts, or drop a quantifier. The rewritten
+//! expression is rebuilt through the smart constructors up to the root, and the candidates
+//! strictly shorter than the current one are checked in order of length, shortest first; the
+//! first whose language equals the target's becomes current, and the search starts over.
+//! It stops when no candidate passes, or at the check limit.
+//!
+//! [`Verifier`] decides equality exactly, cheapest test first: the length range (from the
+//! node's facts), then known *witnesses* (strings that told an earlier candidate apart, plus
+//! the shortest strings to every state of the target and their one-character extensions) run
+//! on the candidate's NFA, and finally the candidate's subset construction against the target
+//! by a product walk, whose separating string, if any, becomes a new witness.
+//!
+//! This is what finds `[ab]*|[bc]*` for `[bc]*[ab]* ∩ [ab]*[bc]*`, where elimination gives
+//! `b*(a[ab]*|c[bc]*)?`: each widening is checked, none is trusted.
+//!
+//! # Budgets
+//! [`Operation::ToRegex`] for the candidates' automata, capped at a few times the target's
+//! size (a candidate that needs more is not equivalent in any useful way); the deadline
+//! before each check. Running out ends the search with the best expression so far.
+
+use std::collections::VecDeque;
+
+use super::ast::{Exprs, Kind, NodeId};
+use crate::alphabet::CharSet;
+use crate::budget::{Budget, BudgetError, Operation};
+use crate::dfa::Dfa;
+use crate::nfa::{Nfa, NfaBuilder, State, compile_repetition};
+use crate::ops::product::{BoolOp, separating_string};
+use crate::state_id::StateId;
+use crate::syntax::NEST_LIMIT;
+
+/// How many witnesses the target's own strings contribute at most.
+const MAX_INITIAL_WITNESSES: usize = 64;
+
+/// Decides whether expressions denote the target language.
+pub(super) struct Verifier<'t> {
+    target: &'t Dfa,
+    lengths: (Option<usize>, Option<usize>),
+    /// Strings with the target's verdict on them.
+    witnesses: Vec<(String, bool)>,
+    /// The caller's deadline, with a state limit scaled to the target.
+    budget: Budget,
+    n_checks: usize,
+}
+
+impl<'t> Verifier<'t> {
+    /// A verifier for the language of the minimal DFA `target`.
+    pub(super) fn new(target: &'t Dfa, budget: &Budget) -> Verifier<'t> {
+        let max_states = (8 * target.n_states() + 64).min(budget.max_states());
+        let witnesses = characteristic_strings(target)
+            .into_iter()
+            .map(|s| (s.clone(), target.matches(&s)))
+            .collect();
+        Verifier {
+            target,
+            lengths: target.length(),
+            witnesses,
+            budget: budget.with_max_states(max_states),
+            n_checks: 0,
+        }
+    }
+
+    /// How many candidates got past the length test so far.
+    pub(super) fn n_checks(&self) -> usize {
+        self.n_checks
+    }
+
+    /// Whether `node` denotes exactly the target language.
+    ///
+    /// # Errors
+    /// When the deadline passes. A candidate too large for the scaled state limit is
+    /// answered `false`.
+    pub(super) fn accepts(&mut self, exprs: &Exprs, node: NodeId) -> Result<bool, BudgetError> {
+        let info = exprs.info(node);
+        if (Some(info.min_len), info.max_len) != self.lengths || info.depth > NEST_LIMIT {
+            return Ok(false);
+        }
+        self.n_checks += 1;
+        self.budget.check_time(Operation::ToRegex)?;
+        let nfa = match build_nfa(exprs, node, &self.budget) {
+            Ok(nfa) => nfa,
+            Err(BudgetError::TooManyStates { .. }) => return Ok(false),
+            Err(err) => return Err(err),
+        };
+        if self.witnesses.iter().any(|(input, accepted)| nfa.matches(input) != *accepted) {
+            return Ok(false);
+        }
+        let separating = Dfa::determinize(&nfa, &self.budget).and_then(|dfa| {
+            separating_string(&dfa, self.target, BoolOp::SymmetricDifference, &self.budget)
+        });
+        match separating {
+            Ok(None) => Ok(true),
+            Ok(Some(input)) => {
+                let accepted = self.target.matches(&input);
+                self.witnesses.push((input, accepted));
+                Ok(false)
+            }
+            Err(BudgetError::TooManyStates { .. }) => Ok(false),
+            Err(err) => Err(err),
+        }
+    }
+}
+
+/// The shortest string to every state of `dfa` (smallest characters), and each extended by
+/// the smallest character of every class: together they visit every transition.
+fn characteristic_strings(dfa: &Dfa) -> Vec<String> {
+    let mut paths: Vec<Option<String>> = vec![None; dfa.n_states()];
+    paths[dfa.start().index()] = Some(String::new());
+    let mut queue = VecDeque::from([dfa.start()]);
+    let mut strings = Vec::new();
+    while let Some(state) = queue.pop_front() {
+        let path = paths[state.index()].clone().unwrap_or_default();
+        for (class, set) in dfa.classes().iter() {
+            let Some(ch) = set.first() else { continue };
+            let mut extended = path.clone();
+            extended.push(ch);
+            let target = dfa.next_state(state, class);
+            if paths[target.index()].is_none() {
+                paths[target.index()] = Some(extended.clone());
+                queue.push_back(target);
+            }
+            if strings.len() < MAX_INITIAL_WITNESSES {
+                strings.push(extended);
+            }
+        }
+        if strings.len() < MAX_INITIAL_WITNESSES {
+            strings.push(path);
+        }
+    }
+    strings
+}
+
+/// The NFA of `node`, built back to front like the pattern front end's.
+fn build_nfa(exprs: &Exprs, node: NodeId, budget: &Budget) -> Result<Nfa, BudgetError> {
+    let mut builder = NfaBuilder::new(budget, Operation::ToRegex);
+    let accept = builder.add(State { accepting: true, ..State::default() })?;
+    let start = compile(&mut builder, exprs, node, accept)?;
+    Ok(builder.finish(start))
+}
+
+/// Recursion follows the node's depth, which [`Verifier::accepts`] bounds by `NEST_LIMIT`.
+fn compile(
+    builder: &mut NfaBuilder<'_>,
+    exprs: &Exprs,
+    node: NodeId,
+    next: StateId,
+) -> Result<StateId, BudgetError> {
+    match exprs.kind(node) {
+        Kind::Empty => builder.add(State::default()),
+        Kind::Epsilon => Ok(next),
+        Kind::Class(set) => builder.add_move(set.clone(), next),
+        Kind::Concat(items) => {
+            let mut entry = next;
+            for &item in items.iter().rev() {
+                entry = compile(builder, exprs, item, entry)?;
+            }
+            Ok(entry)
+        }
+        Kind::Alt(branches) => {
+            let mut entries = Vec::with_capacity(branches.len());
+            for &branch in branches {
+                entries.push(compile(builder, exprs, branch, next)?);
+            }
+            builder.add(State { epsilons: entries, ..State::default() })
+        }
+        &Kind::Repeat { inner, min, max } => {
+            let mut emit_copy =
+                |builder: &mut NfaBuilder<'_>, next| compile(builder, exprs, inner, next);
+            compile_repetition(builder, min, max, next, &mut emit_copy)
+        }
+    }
+}
+
+/// Improves `*best` by verified rewrites until none is shorter and equivalent, `max_checks`
+/// candidates have been checked, or the budget runs out.
+///
+/// # Errors
+/// When the deadline passes; `*best` is then the best expression found so far.
+pub(super) fn improve(
+    exprs: &mut Exprs,
+    best: &mut NodeId,
+    verifier: &mut Verifier<'_>,
+    max_checks: usize,
+) -> Result<(), BudgetError> {
+    loop {
+        let mut candidates = Vec::new();
+        let mut path = Vec::new();
+        rewrites(exprs, *best, *best, &mut path, &mut candidates);
+        let cost = |node: NodeId| (exprs.size(node), exprs.info(node).groups);
+        let current = cost(*best);
+        candidates.retain(|&candidate| cost(candidate) < current);
+        candidates.sort_by_key(|&candidate| (cost(candidate), candidate));
+        candidates.dedup();
+        let mut improved = false;
+        for candidate in candidates {
+            if verifier.n_checks() >= max_checks {
+                return Ok(());
+            }
+            if verifier.accepts(exprs, candidate)? {
+                *best = candidate;
+                improved = true;
+                break;
+            }
+        }
+        if !improved {
+            return Ok(());
+        }
+    }
+}
+
+/// Collects, for every node under `root` (reached through `path`, a list of (parent, child
+/// index)), the roots rebuilt with that node rewritten.
+fn rewrites(
+    exprs: &mut Exprs,
+    root: NodeId,
+    node: NodeId,
+    path: &mut Vec<(NodeId, usize)>,
+    out: &mut Vec<NodeId>,
+) {
+    let in_alt = path.last().is_some_and(|&(parent, _)| matches!(exprs.kind(parent), Kind::Alt(_)));
+    for replacement in replacements(exprs, node, in_alt) {
+        let mut rebuilt = replacement;
+        for &(parent, idx) in path.iter().rev() {
+            rebuilt = exprs.with_child(parent, idx, rebuilt);
+        }
+        if rebuilt != root {
+            out.push(rebuilt);
+        }
+    }
+    let children = exprs.children(node).to_vec();
+    for (idx, child) in children.into_iter().enumerate() {
+        path.push((node, idx));
+        rewrites(exprs, root, child, path, out);
+        path.pop();
+    }
+}
+
+/// The nodes that may stand for `node` in context: rarely identities, always checked.
+fn replacements(exprs: &mut Exprs, node: NodeId, in_alt: bool) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    if !exprs.info(node).nullable {
+        out.push(exprs.epsilon());
+    }
+    if in_alt {
+        out.push(exprs.empty());
+    }
+    let chars: CharSet = exprs.info(node).chars.clone();
+    let class = exprs.class(chars);
+    out.push(exprs.star(class));
+    if !exprs.info(node).nullable {
+        let plus = exprs.repeat(class, 1, None);
+        out.push(plus);
+    }
+    if let Kind::Repeat { inner, min, max } = *exprs.kind(node) {
+        out.push(inner);
+        out.push(exprs.star(inner));
+        if min > 0 {
+            out.push(exprs.repeat(inner, 0, max));
+        }
+        if max.is_some() {
+            out.push(exprs.repeat(inner, min, None));
+        }
+    }
+    out.retain(|&replacement| replacement != node);
+    out
+}
