@@ -6,6 +6,8 @@
 
 use std::net::SocketAddr;
 
+use fair_codec::{KeyError, Keyring};
+
 /// How to run the server. Every flag can also be set through its environment variable.
 #[derive(Clone, Debug, clap::Parser)]
 #[command(name = "relang-server", version, about = "The relang regular-language service")]
@@ -45,6 +47,15 @@ pub struct Config {
     /// The largest request body, in bytes.
     #[arg(long, env = "RELANG_BODY_LIMIT", default_value_t = 1 << 20)]
     pub body_limit: usize,
+
+    /// The secret that signs FAIR values (at least 32 bytes). Without it, a fixed, public
+    /// development key is used: fine on a laptop, never in production.
+    #[arg(long, env = "RELANG_FAIR_KEY", hide_env_values = true)]
+    pub fair_key: Option<String>,
+
+    /// Former signing keys, comma-separated: FAIR values they signed are still accepted.
+    #[arg(long, env = "RELANG_FAIR_OLD_KEYS", value_delimiter = ',', hide_env_values = true)]
+    pub fair_old_keys: Vec<String>,
 }
 
 impl Config {
@@ -60,6 +71,20 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// The FAIR keyring: the configured keys, or the development key when none is set.
+    ///
+    /// # Errors
+    /// When a key is too short.
+    pub fn keyring(&self) -> Result<Keyring, KeyError> {
+        let keyring = match &self.fair_key {
+            Some(key) => Keyring::new(key.as_bytes())?,
+            None => Keyring::development(),
+        };
+        self.fair_old_keys
+            .iter()
+            .try_fold(keyring, |keyring, key| keyring.with_verifying_key(key.as_bytes()))
     }
 
     /// The number of engine threads, with 0 resolved to the number of cores.
@@ -88,6 +113,22 @@ mod tests {
         );
         assert_eq!(config.check(), Ok(()));
         assert!(config.engine_threads() >= 1);
+    }
+
+    #[test]
+    fn fair_keys_come_from_configuration() {
+        let development = Config::try_parse_from(["relang-server"]).unwrap().keyring().unwrap();
+        assert!(development.is_development());
+        let key = "k".repeat(32);
+        let old = "o".repeat(40);
+        let config =
+            Config::try_parse_from(["relang-server", "--fair-key", &key, "--fair-old-keys", &old])
+                .unwrap();
+        let keyring = config.keyring().unwrap();
+        assert!(!keyring.is_development());
+        assert_eq!(keyring.n_keys(), 2);
+        let short = Config::try_parse_from(["relang-server", "--fair-key", "short"]).unwrap();
+        assert!(short.keyring().is_err());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use actix_web::dev::Server;
 use actix_web::error::JsonPayloadError;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use api_types::ErrorCode;
+use fair_codec::KeyError;
 
 use crate::config::Config;
 use crate::error::HttpError;
@@ -25,9 +26,15 @@ impl Application {
     /// When the configuration is inconsistent or the address cannot be bound.
     pub fn build(config: &Config) -> std::io::Result<Application> {
         config.check().map_err(std::io::Error::other)?;
+        let service = service(config).map_err(std::io::Error::other)?;
+        if config.fair_key.is_none() {
+            tracing::warn!(
+                "no FAIR key configured (--fair-key / RELANG_FAIR_KEY): signing with the public \
+                 development key; anyone can forge FAIR values for this server"
+            );
+        }
         let listener = TcpListener::bind(config.bind)?;
         let local_addr = listener.local_addr()?;
-        let service = service(config);
         let mut server = HttpServer::new(move || {
             App::new().wrap(tracing_actix_web::TracingLogger::default()).configure(service.clone())
         });
@@ -54,10 +61,15 @@ impl Application {
 
 /// The service for `App::configure`: every route with its shared state. The server and the
 /// in-process tests use the same.
-pub fn service(config: &Config) -> impl Fn(&mut web::ServiceConfig) + Clone + Send + 'static {
-    let state = web::Data::new(AppState::new(config));
+///
+/// # Errors
+/// When a configured FAIR key is too short.
+pub fn service(
+    config: &Config,
+) -> Result<impl Fn(&mut web::ServiceConfig) + Clone + Send + 'static, KeyError> {
+    let state = web::Data::new(AppState::new(config)?);
     let body_limit = config.body_limit;
-    move |cfg| configure_app(cfg, state.clone(), body_limit)
+    Ok(move |cfg: &mut web::ServiceConfig| configure_app(cfg, state.clone(), body_limit))
 }
 
 fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_limit: usize) {
@@ -69,6 +81,8 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
     routes::health::configure(cfg);
     routes::account::configure(cfg);
     routes::analyze::configure(cfg);
+    routes::compute::configure(cfg);
+    routes::generate::configure(cfg);
     cfg.default_service(web::to(routes::not_found::not_found));
 }
 

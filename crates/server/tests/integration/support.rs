@@ -21,7 +21,7 @@ pub(crate) async fn app()
 pub(crate) async fn app_with(
     config: Config,
 ) -> impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error> {
-    test::init_service(App::new().configure(service(&config))).await
+    test::init_service(App::new().configure(service(&config).expect("valid keys"))).await
 }
 
 /// Sends `body` to `POST path` and returns the status and the JSON body.
