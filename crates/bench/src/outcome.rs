@@ -27,6 +27,9 @@ pub enum Outcome {
 pub enum Language {
     /// relang's canonical minimal DFA.
     Relang(Dfa),
+    /// regexsolver's term (a regular expression or an automaton).
+    #[cfg(feature = "peer")]
+    Peer(regexsolver::Term),
 }
 
 impl Language {
@@ -37,6 +40,8 @@ impl Language {
     pub fn matches(&self, input: &str) -> Result<bool, String> {
         match self {
             Language::Relang(dfa) => Ok(dfa.matches(input)),
+            #[cfg(feature = "peer")]
+            Language::Peer(term) => term.matches(input).map_err(|err| err.to_string()),
         }
     }
 }

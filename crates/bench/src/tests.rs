@@ -39,6 +39,14 @@ fn relang_gives_every_expected_answer() {
     }
 }
 
+#[cfg(feature = "peer")]
+#[test]
+fn regexsolver_gives_every_expected_answer() {
+    for workload in load() {
+        assert_expected("regexsolver", &workload, &crate::run_peer(&workload));
+    }
+}
+
 #[test]
 fn wrong_answers_are_described() {
     let text = one("operation = \"subset\"\nterms = ['a', 'a|b']\nexpect = false");
