@@ -10,8 +10,10 @@
 //! - [`assert_expected`] checks an [`Outcome`] against the workload and panics on a wrong
 //!   answer, so a bench run or test fails loudly.
 //!
-//! The unit tests check every expected answer on relang, and on regexsolver when `peer` is
-//! on, so `cargo test` catches a broken workload or a wrong engine answer.
+//! The criterion bench `benches/algebra.rs` times every workload on both engines; the
+//! numbers are in `docs/benchmarks.md`. The unit tests check every expected answer on
+//! relang, and on regexsolver when `peer` is on, so `cargo test` catches a broken workload
+//! or a wrong engine answer.
 //!
 //! # Example
 //! ```
