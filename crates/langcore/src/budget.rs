@@ -155,6 +155,8 @@ pub enum Operation {
     Repeat,
     /// Counting the strings of a language.
     Cardinality,
+    /// Generating the strings of a language: count tables and paging.
+    Generate,
 }
 
 impl fmt::Display for Operation {
@@ -169,6 +171,7 @@ impl fmt::Display for Operation {
             Operation::Concat => "concatenation",
             Operation::Repeat => "repetition",
             Operation::Cardinality => "counting",
+            Operation::Generate => "string generation",
         })
     }
 }

@@ -94,6 +94,7 @@ pub mod alphabet;
 mod analysis;
 mod budget;
 mod dfa;
+mod enumerate;
 mod error;
 mod nfa;
 mod ops;
@@ -105,6 +106,7 @@ pub use budget::{
     Budget, BudgetError, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation,
 };
 pub use dfa::Dfa;
+pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 pub use error::Error;
 pub use nfa::Nfa;
 pub use state_id::StateId;
