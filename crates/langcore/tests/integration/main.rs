@@ -3,6 +3,7 @@
 mod analysis;
 mod budget;
 mod dialect;
+mod generate;
 mod minimal;
 mod ops_boolean;
 mod ops_sequence;
