@@ -55,8 +55,14 @@ pub(crate) fn pred(c: char) -> Option<char> {
     unrank(rank(c).checked_sub(1)?)
 }
 
+/// The scalar value `offset` places after `c` (U+E000 one place after U+D7FF), or `None`
+/// past U+10FFFF.
+pub(crate) fn nth_after(c: char, offset: u64) -> Option<char> {
+    unrank(rank(c).checked_add(u32::try_from(offset).ok()?)?)
+}
+
 /// The number of scalar values in `lo..=hi`; requires `lo <= hi`.
-fn span_len(&(lo, hi): &(char, char)) -> u64 {
+pub(crate) fn span_len(&(lo, hi): &(char, char)) -> u64 {
     u64::from(rank(hi) - rank(lo)) + 1
 }
 

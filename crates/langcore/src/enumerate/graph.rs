@@ -29,13 +29,17 @@
 //!   lower bound and a saturated largest product is never below a real threshold (thresholds
 //!   are at most `offset + limit`).
 //!
+//! The table grows one remaining length at a time ([`Counts::push_level`]), so callers
+//! build only the lengths they will reach.
+//!
 //! # Budgets
 //! [`Operation::Generate`]: the deadline once per (node, length) cell, and the bytes of the
-//! table (cells and big-integer digits) against the memory limit after each length.
+//! table (cells and big-integer digits) against the memory limit before and after each
+//! length.
 
 use num_bigint::BigUint;
 
-use crate::alphabet::CharSet;
+use crate::alphabet::{CharSet, ClassId, nth_after, span_len};
 use crate::analysis::{Trim, heap_bytes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
@@ -58,9 +62,9 @@ impl Edge {
     fn new(label: CharSet, target: StateId) -> Edge {
         let mut starts = Vec::with_capacity(label.ranges().len());
         let mut before = 0;
-        for &(lo, hi) in label.ranges() {
+        for range in label.ranges() {
             starts.push(before);
-            before += CharSet::range(lo, hi).len();
+            before += span_len(range);
         }
         Edge { size: before, label, starts, target }
     }
@@ -72,7 +76,7 @@ impl Edge {
         }
         let range = self.starts.partition_point(|&start| start <= index).checked_sub(1)?;
         let (lo, _) = self.label.ranges()[range];
-        CharSet::range(lo, char::MAX).nth(index - self.starts[range])
+        nth_after(lo, index - self.starts[range])
     }
 }
 
@@ -99,24 +103,32 @@ impl Graph {
             node_of[state.index()] = Some(StateId::from_index(accepting.len()));
             accepting.push(dfa.is_accepting(state));
         }
-        // The ranges of the classes leading to each target node from the current state, and
-        // the targets in order of first appearance, that is of smallest character.
-        let mut ranges_to: Vec<Vec<(char, char)>> = vec![Vec::new(); accepting.len()];
+        // The classes leading to each target node from the current state, and the targets in
+        // order of first appearance, that is of smallest character.
+        let mut classes_to: Vec<Vec<ClassId>> = vec![Vec::new(); accepting.len()];
         let mut targets = Vec::new();
         let mut offsets = vec![0];
         let mut edges = Vec::new();
         for state in dfa.states().filter(|&state| trim.is_useful(state)) {
-            for (class, members) in dfa.classes().iter() {
+            for (class, _) in dfa.classes().iter() {
                 let Some(target) = node_of[dfa.next_state(state, class).index()] else {
                     continue;
                 };
-                if ranges_to[target.index()].is_empty() {
+                if classes_to[target.index()].is_empty() {
                     targets.push(target);
                 }
-                ranges_to[target.index()].extend_from_slice(members.ranges());
+                classes_to[target.index()].push(class);
             }
             for target in targets.drain(..) {
-                let label = CharSet::from_ranges(ranges_to[target.index()].drain(..));
+                let members =
+                    |class| dfa.classes().class(class).into_iter().flat_map(CharSet::ranges);
+                let label = match classes_to[target.index()].as_slice() {
+                    &[only] => dfa.classes().class(only).cloned().unwrap_or_default(),
+                    several => CharSet::from_ranges(
+                        several.iter().flat_map(|&class| members(class)).copied(),
+                    ),
+                };
+                classes_to[target.index()].clear();
                 edges.push(Edge::new(label, target));
             }
             offsets.push(edges.len());
@@ -181,7 +193,7 @@ impl Cell {
     }
 }
 
-/// The [`Cell`] of every node and remaining length up to a maximum.
+/// The [`Cell`] of every node and remaining length up to [`Counts::max_length`].
 #[derive(Clone, Debug)]
 pub(super) struct Counts {
     n_nodes: usize,
@@ -191,43 +203,54 @@ pub(super) struct Counts {
 }
 
 impl Counts {
-    /// The cells of `graph` for remaining lengths `0..=max_length`.
-    pub(super) fn new(
-        graph: &Graph,
-        max_length: usize,
-        budget: &Budget,
-    ) -> Result<Counts, BudgetError> {
-        let n_nodes = graph.n_nodes();
-        let level_bytes = n_nodes.saturating_mul(size_of::<Cell>());
-        let mut cells: Vec<Cell> = graph
+    /// The cells of `graph` for remaining length 0: acceptance.
+    pub(super) fn new(graph: &Graph) -> Counts {
+        let cells: Vec<Cell> = graph
             .accepting
             .iter()
             .map(|&accepting| if accepting { Cell::unit() } else { Cell::none() })
             .collect();
-        let mut bytes = level_bytes + cells.iter().map(Cell::heap_bytes).sum::<usize>();
-        for remaining in 1..=max_length {
-            budget.check_memory(Operation::Generate, bytes.saturating_add(level_bytes))?;
-            for node_idx in 0..n_nodes {
-                budget.check_time(Operation::Generate)?;
-                let mut cell = Cell::none();
-                for edge in graph.edges(StateId::from_index(node_idx)) {
-                    let below = &cells[(remaining - 1) * n_nodes + edge.target.index()];
-                    if !below.is_viable() {
-                        continue;
-                    }
-                    cell.strings += &below.strings * edge.size;
-                    cell.paths += &below.paths;
-                    let size = u128::from(edge.size);
-                    cell.min_product = cell.min_product.min(below.min_product.saturating_mul(size));
-                    cell.max_product = cell.max_product.max(below.max_product.saturating_mul(size));
+        let bytes =
+            cells.len() * size_of::<Cell>() + cells.iter().map(Cell::heap_bytes).sum::<usize>();
+        Counts { n_nodes: graph.n_nodes(), cells, bytes }
+    }
+
+    /// The longest remaining length the table holds.
+    pub(super) fn max_length(&self) -> usize {
+        self.cells.len() / self.n_nodes - 1
+    }
+
+    /// Extends the table by one remaining length.
+    pub(super) fn push_level(&mut self, graph: &Graph, budget: &Budget) -> Result<(), BudgetError> {
+        let level_bytes = self.n_nodes.saturating_mul(size_of::<Cell>());
+        budget.check_memory(Operation::Generate, self.bytes.saturating_add(level_bytes))?;
+        let below_start = self.cells.len() - self.n_nodes;
+        // One product buffer for the whole level, so that multiplying allocates rarely.
+        let mut term = BigUint::ZERO;
+        for node_idx in 0..self.n_nodes {
+            budget.check_time(Operation::Generate)?;
+            let mut cell = Cell::none();
+            for edge in graph.edges(StateId::from_index(node_idx)) {
+                let below = &self.cells[below_start + edge.target.index()];
+                if !below.is_viable() {
+                    continue;
                 }
-                bytes += cell.heap_bytes();
-                cells.push(cell);
+                if edge.size == 1 {
+                    cell.strings += &below.strings;
+                } else {
+                    term.clone_from(&below.strings);
+                    term *= edge.size;
+                    cell.strings += &term;
+                }
+                cell.paths += &below.paths;
+                let size = u128::from(edge.size);
+                cell.min_product = cell.min_product.min(below.min_product.saturating_mul(size));
+                cell.max_product = cell.max_product.max(below.max_product.saturating_mul(size));
             }
-            bytes += level_bytes;
-            budget.check_memory(Operation::Generate, bytes)?;
+            self.bytes += size_of::<Cell>() + cell.heap_bytes();
+            self.cells.push(cell);
         }
-        Ok(Counts { n_nodes, cells, bytes })
+        budget.check_memory(Operation::Generate, self.bytes)
     }
 
     /// The paths of exactly `remaining` characters from `node`; `remaining` must be at most

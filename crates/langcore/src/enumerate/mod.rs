@@ -36,9 +36,12 @@
 //!
 //! # Algorithm
 //! Preparation: the restriction (one product and minimization, or one minimization without
-//! a charset), the graph, then the count tables up to the effective longest length (the
-//! smaller of `max_length` and the language's longest string): O(max_length × edges)
-//! big-integer operations. Cost of a page after that:
+//! a charset), the graph, then the count tables, one length at a time, up to the first
+//! length where the page ends (the band's strings, or paths for the round orders, reach
+//! `offset + limit`), at most the smaller of `max_length` and the longest string:
+//! O(L × edges) big-integer operations for `L` lengths. The first page of an infinite
+//! language is cheap, a deep one costs the tables up to its length. Cost of a page after
+//! that:
 //! - sweep: O(max_length × edges) to find the offset, independent of how deep it is, then
 //!   O(1) amortised per string plus O(length × edges) per new path;
 //! - interleave and shuffled, offset in round 0 (below the number of paths, which is
@@ -111,13 +114,18 @@ struct Language {
     graph: Graph,
     counts: Counts,
     min_length: usize,
-    /// At most the requested maximum and the longest string of the language.
+    /// At most the requested maximum and the longest string of the language, and no longer
+    /// than the page needs (see [`Language::new`]).
     max_length: usize,
 }
 
 impl Language {
     /// The language of `dfa` restricted to `options`' charset, or `None` when it has no
     /// string in the length band.
+    ///
+    /// The count tables stop at the first length where the band's strings (sweep) or
+    /// paths (round orders) reach `offset + limit`: the page lies entirely in the lengths up
+    /// to there (in round 0 for the round orders), and it ends before looking further.
     fn new(
         dfa: &Dfa,
         options: &GenerateOptions,
@@ -137,7 +145,27 @@ impl Language {
             return Ok(None);
         }
         let Some(graph) = Graph::new(&restricted) else { return Ok(None) };
-        let counts = Counts::new(&graph, max_length, budget)?;
+        // The tables only need to reach the length where the strings (sweep) or paths (round
+        // 0 of the other orders) of the band first cover positions up to `offset + limit`.
+        let needed = BigUint::from(options.offset()) + options.limit();
+        let mut counts = Counts::new(&graph);
+        let mut covered = BigUint::ZERO;
+        for length in 0..=max_length {
+            if length > 0 {
+                counts.push_level(&graph, budget)?;
+            }
+            if length >= min_length {
+                let cell = counts.cell(graph.start(), length);
+                covered += match options.path_order() {
+                    PathOrder::Sweep => &cell.strings,
+                    PathOrder::Interleave | PathOrder::Shuffled => &cell.paths,
+                };
+                if covered >= needed {
+                    break;
+                }
+            }
+        }
+        let max_length = counts.max_length();
         Ok(Some(Language { graph, counts, min_length, max_length }))
     }
 

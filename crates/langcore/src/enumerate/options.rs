@@ -8,9 +8,15 @@
 //! The defaults are those of the wire contract's `generate/strings`, except `limit`, which
 //! the contract requires and which defaults to [`DEFAULT_LIMIT`] here.
 //!
+//! # Algorithm
+//! None: plain data with O(1) setters (the charset is moved, not copied).
+//!
 //! # Invariants
 //! Options are plain data: any combination is valid. Empty answers come from the data
 //! (`limit` 0, `max_length < min_length`, an offset past the end), never an error.
+//!
+//! # Budgets
+//! None here; the engine checks the budget it is given.
 
 use crate::alphabet::CharSet;
 
@@ -77,7 +83,7 @@ pub enum CharOrder {
 /// assert_eq!(strings, ["ba", "bb", "bc"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GenerateOptions {
     limit: usize,
     offset: u64,

@@ -4,8 +4,8 @@
 //! A path is a sequence of [`Step`]s, each an edge chosen at a node. Its strings are numbered
 //! like an odometer: one digit per position, the first position most significant, digit `d`
 //! at a position standing for member `σ(d)` of that edge's label, where `σ` is the identity
-//! for [`CharOrder::Ascending`] and a [`Shuffle`] drawn from the seed, the path and the
-//! position for [`CharOrder::Shuffled`]. [`Spelling`] holds those `σ` for one path.
+//! for [`CharOrder::Ascending`] and, for [`CharOrder::Shuffled`], the `i`-th [`Shuffle`]
+//! drawn for the seed and the path: one generator per path, one draw per position. [`Spelling`] holds those `σ` for one path.
 //!
 //! # Algorithm
 //! The path's identity is a 64-bit hash of its length and edge indices; building a
@@ -23,7 +23,7 @@
 
 use super::graph::{Edge, Graph};
 use super::options::{CharOrder, GenerateOptions};
-use super::shuffle::{Shuffle, mix};
+use super::shuffle::{Shuffle, Shuffles, mix};
 use crate::state_id::StateId;
 
 /// The [`Shuffle`] context tag of character orders.
@@ -68,13 +68,8 @@ impl Spelling {
         let shuffles = match options.char_order() {
             CharOrder::Ascending => Vec::new(),
             CharOrder::Shuffled => {
-                let identity = path_identity(steps);
-                (0u64..)
-                    .take(steps.len())
-                    .map(|position| {
-                        Shuffle::new(&[CHAR_ORDER_TAG, options.seed(), identity, position])
-                    })
-                    .collect()
+                let context = [CHAR_ORDER_TAG, options.seed(), path_identity(steps)];
+                Shuffles::new(&context).take(steps.len()).collect()
             }
         };
         Spelling { shuffles }

@@ -1,8 +1,9 @@
 //! Seeded bijections of `[0, n)`: the pseudo-random orders of shuffled generation.
 //!
 //! # Algorithm
-//! [`Shuffle::new`] hashes its context words (a tag, the seed, and what the order is for)
-//! into the state and stream of a [`Pcg64`] and draws [`ROUNDS`] round keys from it.
+//! [`Shuffles::new`] hashes its context words (a tag, the seed, and what the order is for)
+//! into the state and stream of a [`Pcg64`]; each [`Shuffle`] drawn from it takes the next
+//! [`ROUNDS`] round keys ([`Shuffle::new`] is the first one).
 //! [`Shuffle::index`] is a balanced Feistel network on `2h` bits, the fewest (at least 2)
 //! that hold `n − 1`, with round function `F(k, R) = mix(R ⊕ k) mod 2^h` (`mix` is the
 //! SplitMix64 finalizer, chained over the 64-bit words of `R` for big numbers), followed by
@@ -43,9 +44,15 @@ pub(super) struct Shuffle {
     keys: [u64; ROUNDS],
 }
 
-impl Shuffle {
-    /// The shuffle drawn for `context`; equal contexts give equal shuffles.
-    pub(super) fn new(context: &[u64]) -> Shuffle {
+/// The endless sequence of shuffles drawn for one context, each from the next round keys
+/// of the same generator: the shuffles of a path's positions in one draw.
+pub(super) struct Shuffles {
+    rng: Pcg64,
+}
+
+impl Shuffles {
+    /// The shuffles drawn for `context`; equal contexts give equal sequences.
+    pub(super) fn new(context: &[u64]) -> Shuffles {
         // Four independent chains over the words: the digits of pi as starting points.
         let mut hash = [
             0x243F_6A88_85A3_08D3,
@@ -59,8 +66,23 @@ impl Shuffle {
             }
         }
         let [state_hi, state_lo, stream_hi, stream_lo] = hash.map(u128::from);
-        let mut rng = Pcg64::new(state_hi << 64 | state_lo, stream_hi << 64 | stream_lo);
-        Shuffle { keys: std::array::from_fn(|_| rng.next_u64()) }
+        Shuffles { rng: Pcg64::new(state_hi << 64 | state_lo, stream_hi << 64 | stream_lo) }
+    }
+}
+
+impl Iterator for Shuffles {
+    type Item = Shuffle;
+
+    fn next(&mut self) -> Option<Shuffle> {
+        Some(Shuffle { keys: std::array::from_fn(|_| self.rng.next_u64()) })
+    }
+}
+
+impl Shuffle {
+    /// The first shuffle drawn for `context`.
+    pub(super) fn new(context: &[u64]) -> Shuffle {
+        let mut shuffles = Shuffles::new(context);
+        Shuffle { keys: std::array::from_fn(|_| shuffles.rng.next_u64()) }
     }
 
     /// The image of `x` under this shuffle of `[0, n)`; requires `x < n`.

@@ -48,7 +48,9 @@ fn product(graph: &Graph, steps: &[Step]) -> u128 {
 /// The whole sequence of `pattern` under `options` (offset and limit ignored), by the
 /// definitions of the orders.
 fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
-    let Some(language) = Language::new(&dfa(pattern), options, &Budget::unlimited()).unwrap()
+    // Every length: the tables of a page stop where the page ends.
+    let everything = options.clone().with_offset(0).with_limit(usize::MAX);
+    let Some(language) = Language::new(&dfa(pattern), &everything, &Budget::unlimited()).unwrap()
     else {
         return Vec::new();
     };
