@@ -48,6 +48,11 @@ pub enum PathOrder {
     Shuffled,
 }
 
+impl PathOrder {
+    /// Every path order.
+    pub const ALL: [PathOrder; 3] = [PathOrder::Sweep, PathOrder::Interleave, PathOrder::Shuffled];
+}
+
 /// How the strings of one path are ordered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CharOrder {
@@ -59,6 +64,11 @@ pub enum CharOrder {
     /// The same odometer, but each position of each path goes through its set in a
     /// pseudo-random order drawn from the seed, the path and the position.
     Shuffled,
+}
+
+impl CharOrder {
+    /// Every character order.
+    pub const ALL: [CharOrder; 2] = [CharOrder::Ascending, CharOrder::Shuffled];
 }
 
 /// What [`Dfa::generate`](crate::Dfa::generate) produces: one page of the strings of a

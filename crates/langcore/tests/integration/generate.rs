@@ -21,14 +21,10 @@ const MAX_PAGES: usize = 32;
 /// The charset of the random properties.
 const BRUTE_CHARS: [char; 4] = ['a', 'b', 'c', 'd'];
 
-const ALL_ORDERS: [(PathOrder, CharOrder); 6] = [
-    (PathOrder::Sweep, CharOrder::Ascending),
-    (PathOrder::Sweep, CharOrder::Shuffled),
-    (PathOrder::Interleave, CharOrder::Ascending),
-    (PathOrder::Interleave, CharOrder::Shuffled),
-    (PathOrder::Shuffled, CharOrder::Ascending),
-    (PathOrder::Shuffled, CharOrder::Shuffled),
-];
+/// Every (path order, character order) pair.
+fn all_orders() -> impl Iterator<Item = (PathOrder, CharOrder)> {
+    PathOrder::ALL.into_iter().flat_map(|path| CharOrder::ALL.map(move |chars| (path, chars)))
+}
 
 fn dfa(pattern: &str) -> Dfa {
     Dfa::from_regex_with(pattern, &Budget::unlimited()).unwrap()
@@ -213,7 +209,7 @@ proptest! {
         seed in any::<u64>(),
         page_size in 1usize..8,
     ) {
-        for order in ALL_ORDERS {
+        for order in all_orders() {
             check_generation(&pattern, min, max, order, seed, page_size)?;
         }
     }
@@ -223,7 +219,7 @@ proptest! {
 fn every_page_size_tiles_the_sequence() {
     let dfa = dfa("[ab]{0,2}|c+|d[ab]c");
     let base = GenerateOptions::default().with_max_length(3);
-    for order in ALL_ORDERS {
+    for order in all_orders() {
         let options = with_order(&base, order);
         let whole = generate(&dfa, &options.clone().with_limit(100));
         assert_eq!(whole.len(), 1 + 2 + 4 + 1 + 1 + 1 + 2, "{order:?}");
@@ -236,7 +232,7 @@ fn every_page_size_tiles_the_sequence() {
 #[test]
 fn equivalent_patterns_give_identical_sequences() {
     for (left, right) in [("(a|b)*", "(a*b*)*"), ("[ab]{2}", "aa|ab|ba|bb")] {
-        for order in ALL_ORDERS {
+        for order in all_orders() {
             for seed in [0, 1, 99] {
                 let options = with_order(&GenerateOptions::default(), order)
                     .with_max_length(6)
@@ -324,7 +320,7 @@ fn realistic_patterns_in_every_order() {
             Cardinality::Finite(count) => u64::try_from(count).unwrap_or(u64::MAX),
             Cardinality::Infinite => u64::MAX,
         };
-        for order in ALL_ORDERS {
+        for order in all_orders() {
             for offset in [0, 50_000, 1_000_000_000_000] {
                 let options = with_order(&GenerateOptions::default(), order)
                     .with_limit(100)
