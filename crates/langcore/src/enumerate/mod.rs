@@ -5,7 +5,7 @@
 //! `offset .. offset + limit` of an order fixed by the language and the
 //! [`GenerateOptions`]. One concept per file:
 //! - `options.rs`: [`GenerateOptions`], [`PathOrder`], [`CharOrder`].
-//! - `graph.rs`: the labelled edges of the DFA, and the tables W (strings) and P (paths)
+//! - `counts.rs`: the labelled edges of the DFA, and the tables W (strings) and P (paths)
 //!   per node and remaining length.
 //! - `path.rs`: a path's odometer and the characters it spells in either character order.
 //! - `sweep.rs`: [`PathOrder::Sweep`].
@@ -36,7 +36,7 @@
 //!
 //! # Algorithm
 //! Preparation: the restriction (one product and minimization, or one minimization without
-//! a charset), the graph, then the count tables, one length at a time, up to the first
+//! a charset), the nodes and edges, then the count tables, one length at a time, up to the first
 //! length where the page ends (the band's strings, or paths for the round orders, reach
 //! `offset + limit`), at most the smaller of `max_length` and the longest string:
 //! O(L × edges) big-integer operations for `L` lengths. The first page of an infinite
@@ -62,7 +62,7 @@
 //! string; the count tables and threshold memo against the memory limit. The restriction
 //! checks its own operations ([`Operation::Product`], [`Operation::Minimize`]).
 
-mod graph;
+mod counts;
 mod options;
 mod path;
 mod rounds;
@@ -79,7 +79,7 @@ use std::ops::RangeInclusive;
 
 use num_bigint::BigUint;
 
-use self::graph::{Counts, Graph};
+use self::counts::{Counts, Routes};
 use crate::alphabet::{CharSet, Classes};
 use crate::analysis;
 use crate::budget::{Budget, BudgetError};
@@ -108,10 +108,10 @@ pub(crate) fn generate(
     Ok(strings)
 }
 
-/// The restricted language, ready to page through: its graph, its count tables and the
+/// The restricted language, ready to page through: its edges, its count tables and the
 /// lengths that hold strings.
 struct Language {
-    graph: Graph,
+    routes: Routes,
     counts: Counts,
     min_length: usize,
     /// At most the requested maximum and the longest string of the language, and no longer
@@ -144,18 +144,18 @@ impl Language {
         if max_length < min_length {
             return Ok(None);
         }
-        let Some(graph) = Graph::new(&restricted) else { return Ok(None) };
+        let Some(routes) = Routes::new(&restricted) else { return Ok(None) };
         // The tables only need to reach the length where the strings (sweep) or paths (round
         // 0 of the other orders) of the band first cover positions up to `offset + limit`.
         let needed = BigUint::from(options.offset()) + options.limit();
-        let mut counts = Counts::new(&graph);
+        let mut counts = Counts::new(&routes);
         let mut covered = BigUint::ZERO;
         for length in 0..=max_length {
             if length > 0 {
-                counts.push_level(&graph, budget)?;
+                counts.push_level(&routes, budget)?;
             }
             if length >= min_length {
-                let cell = counts.cell(graph.start(), length);
+                let cell = counts.cell(routes.start(), length);
                 covered += match options.path_order() {
                     PathOrder::Sweep => &cell.strings,
                     PathOrder::Interleave | PathOrder::Shuffled => &cell.paths,
@@ -166,7 +166,7 @@ impl Language {
             }
         }
         let max_length = counts.max_length();
-        Ok(Some(Language { graph, counts, min_length, max_length }))
+        Ok(Some(Language { routes, counts, min_length, max_length }))
     }
 
     /// The lengths generated, ascending.

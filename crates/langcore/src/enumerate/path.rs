@@ -1,4 +1,4 @@
-//! One path through the graph and the strings it spells, in either character order.
+//! One path through the edges of a DFA and the strings it spells, in either character order.
 //!
 //! # Overview
 //! A path is a sequence of [`Step`]s, each an edge chosen at a node. Its strings are numbered
@@ -21,7 +21,7 @@
 //! # Budgets
 //! None: callers check the deadline once per string.
 
-use super::graph::{Edge, Graph};
+use super::counts::{Edge, Routes};
 use super::options::{CharOrder, GenerateOptions};
 use super::shuffle::{Shuffle, Shuffles, mix};
 use crate::state_id::StateId;
@@ -38,17 +38,17 @@ pub(super) struct Step {
 
 impl Step {
     /// The edge this step takes.
-    pub(super) fn edge<'g>(&self, graph: &'g Graph) -> &'g Edge {
-        &graph.edges(self.node)[self.edge]
+    pub(super) fn edge<'g>(&self, routes: &'g Routes) -> &'g Edge {
+        &routes.edges(self.node)[self.edge]
     }
 }
 
 /// The digits of `index` in the mixed radix of `steps`' label sizes, the first position
 /// most significant; `index` must be below the product of the sizes.
-pub(super) fn digits_of(graph: &Graph, steps: &[Step], mut index: u128) -> Vec<u64> {
+pub(super) fn digits_of(routes: &Routes, steps: &[Step], mut index: u128) -> Vec<u64> {
     let mut digits = vec![0; steps.len()];
     for (digit, step) in digits.iter_mut().zip(steps).rev() {
-        let size = u128::from(step.edge(graph).size);
+        let size = u128::from(step.edge(routes).size);
         // The remainder is below the size, a u64.
         *digit = u64::try_from(index % size).unwrap_or_default();
         index /= size;
@@ -78,12 +78,12 @@ impl Spelling {
     /// The character that digit `digit` stands for at `position` of the path `steps`.
     pub(super) fn char_at(
         &self,
-        graph: &Graph,
+        routes: &Routes,
         steps: &[Step],
         position: usize,
         digit: u64,
     ) -> char {
-        let edge = steps[position].edge(graph);
+        let edge = steps[position].edge(routes);
         let index =
             self.shuffles.get(position).map_or(digit, |shuffle| shuffle.index(digit, edge.size));
         // `index < edge.size`, so the member exists.
@@ -91,9 +91,9 @@ impl Spelling {
     }
 
     /// The string that `digits` stand for on the path `steps`.
-    pub(super) fn spell(&self, graph: &Graph, steps: &[Step], digits: &[u64]) -> String {
+    pub(super) fn spell(&self, routes: &Routes, steps: &[Step], digits: &[u64]) -> String {
         (0..steps.len())
-            .map(|position| self.char_at(graph, steps, position, digits[position]))
+            .map(|position| self.char_at(routes, steps, position, digits[position]))
             .collect()
     }
 }

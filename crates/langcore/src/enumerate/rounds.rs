@@ -71,8 +71,8 @@ pub(super) fn generate(
             PathOrder::Sweep | PathOrder::Interleave => turn.index.clone(),
         };
         let steps = path_with_rank(language, &mut thresholds, &turn, rank)?;
-        let digits = digits_of(&language.graph, &steps, turn.round);
-        out.push(Spelling::new(&steps, options).spell(&language.graph, &steps, &digits));
+        let digits = digits_of(&language.routes, &steps, turn.round);
+        out.push(Spelling::new(&steps, options).spell(&language.routes, &steps, &digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
             return Ok(out);
         }
@@ -96,7 +96,7 @@ impl Turn {
         thresholds: &mut Thresholds<'_>,
         offset: u64,
     ) -> Result<Option<Turn>, BudgetError> {
-        let start = language.graph.start();
+        let start = language.routes.start();
         let offset_big = BigUint::from(offset);
         let first_round: BigUint =
             language.lengths().map(|length| &language.counts.cell(start, length).paths).sum();
@@ -140,7 +140,7 @@ impl Turn {
         if self.index < self.n_paths {
             return Ok(true);
         }
-        let start = language.graph.start();
+        let start = language.routes.start();
         let later_lengths = language.lengths().skip_while(|&length| length <= self.length);
         let next_round_lengths = language.lengths().map(|length| (self.round + 1, length));
         for (round, length) in
@@ -164,14 +164,14 @@ fn path_with_rank(
     turn: &Turn,
     mut rank: BigUint,
 ) -> Result<Vec<Step>, BudgetError> {
-    let graph = &language.graph;
+    let routes = &language.routes;
     let mut steps = Vec::with_capacity(turn.length);
-    let mut node = graph.start();
+    let mut node = routes.start();
     // The strings the rest of the path needs more than of.
     let mut threshold = turn.round;
     for remaining in (0..turn.length).rev() {
-        let edges = graph.edges(node).iter().enumerate();
-        let n_paths = |&(_, edge): &(usize, &super::graph::Edge)| {
+        let edges = routes.edges(node).iter().enumerate();
+        let n_paths = |&(_, edge): &(usize, &super::counts::Edge)| {
             thresholds.paths_above(edge.target, remaining, threshold / u128::from(edge.size))
         };
         // The rank is below the number of qualifying paths from here, so an edge holds it.

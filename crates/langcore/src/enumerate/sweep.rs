@@ -1,7 +1,7 @@
 //! Sweep order: shortest paths first, lexicographically, each expanded completely.
 //!
 //! # Algorithm
-//! *Finding the string at an offset* (unranking) uses the string counts W of `graph.rs`:
+//! *Finding the string at an offset* (unranking) uses the string counts W of `counts.rs`:
 //! 1. Skip whole lengths: subtract W(start, ℓ) for ℓ = min, min + 1, … while the offset is
 //!    at least that.
 //! 2. Descend from the start. At node `s` with `r` characters to go, the strings starting
@@ -35,7 +35,7 @@ use std::convert::Infallible;
 
 use num_bigint::BigUint;
 
-use super::graph::Edge;
+use super::counts::Edge;
 use super::options::GenerateOptions;
 use super::path::{Spelling, Step};
 use super::{Language, find_block};
@@ -74,23 +74,23 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// The cursor at sweep position `offset`, or `None` past the last string.
     fn at(language: &'a Language, options: &'a GenerateOptions, offset: u64) -> Option<Self> {
-        let graph = &language.graph;
+        let routes = &language.routes;
         let mut rest = BigUint::from(offset);
         let strings_of_length = |&length: &usize| {
-            Ok::<_, Infallible>(&language.counts.cell(graph.start(), length).strings)
+            Ok::<_, Infallible>(&language.counts.cell(routes.start(), length).strings)
         };
         let Ok(length) = find_block(language.lengths(), &mut rest, strings_of_length);
         let length = length?;
         let mut steps = Vec::with_capacity(length);
         let mut remainders = Vec::with_capacity(length);
-        let mut node = graph.start();
+        let mut node = routes.start();
         for remaining in (0..length).rev() {
             let block = |&(_, edge): &(usize, &Edge)| {
                 Ok::<_, Infallible>(
                     &language.counts.cell(edge.target, remaining).strings * edge.size,
                 )
             };
-            let Ok(found) = find_block(graph.edges(node).iter().enumerate(), &mut rest, block);
+            let Ok(found) = find_block(routes.edges(node).iter().enumerate(), &mut rest, block);
             let (edge_idx, edge) = found?;
             // `rest % size < size`, a u64.
             remainders.push(u64::try_from(&rest % edge.size).unwrap_or_default());
@@ -100,11 +100,11 @@ impl<'a> Cursor<'a> {
         }
         let mut within_path = BigUint::ZERO;
         for (step, &remainder) in steps.iter().zip(&remainders).rev() {
-            within_path = within_path * step.edge(graph).size + remainder;
+            within_path = within_path * step.edge(routes).size + remainder;
         }
         let mut digits = vec![0; length];
         for (digit, step) in digits.iter_mut().zip(&steps).rev() {
-            let size = step.edge(graph).size;
+            let size = step.edge(routes).size;
             *digit = u64::try_from(&within_path % size).unwrap_or_default();
             within_path /= size;
         }
@@ -122,16 +122,16 @@ impl<'a> Cursor<'a> {
 
     /// Moves to the next string in sweep order; `false` after the last one.
     fn advance(&mut self) -> bool {
-        let graph = &self.language.graph;
+        let routes = &self.language.routes;
         for position in (0..self.steps.len()).rev() {
             self.digits[position] += 1;
-            if self.digits[position] < self.steps[position].edge(graph).size {
+            if self.digits[position] < self.steps[position].edge(routes).size {
                 self.chars[position] =
-                    self.spelling.char_at(graph, &self.steps, position, self.digits[position]);
+                    self.spelling.char_at(routes, &self.steps, position, self.digits[position]);
                 return true;
             }
             self.digits[position] = 0;
-            self.chars[position] = self.spelling.char_at(graph, &self.steps, position, 0);
+            self.chars[position] = self.spelling.char_at(routes, &self.steps, position, 0);
         }
         self.next_path()
     }
@@ -149,7 +149,7 @@ impl<'a> Cursor<'a> {
                 return true;
             }
         }
-        let start = self.language.graph.start();
+        let start = self.language.routes.start();
         let next_length = self
             .language
             .lengths()
@@ -164,14 +164,14 @@ impl<'a> Cursor<'a> {
     /// Extends the path with first viable edges to `length` steps, and moves to its first
     /// string.
     fn complete(&mut self, length: usize) {
-        let graph = &self.language.graph;
-        let mut node = self.steps.last().map_or(graph.start(), |step| step.edge(graph).target);
+        let routes = &self.language.routes;
+        let mut node = self.steps.last().map_or(routes.start(), |step| step.edge(routes).target);
         while self.steps.len() < length {
             let remaining = length - self.steps.len() - 1;
             // The path so far can reach acceptance in `length` steps, so some edge is viable.
             let Some(edge) = self.first_viable_edge(node, 0, remaining) else { break };
             self.steps.push(Step { node, edge });
-            node = self.steps[self.steps.len() - 1].edge(graph).target;
+            node = self.steps[self.steps.len() - 1].edge(routes).target;
         }
         self.digits = vec![0; self.steps.len()];
         self.spelling = Spelling::new(&self.steps, self.options);
@@ -181,17 +181,17 @@ impl<'a> Cursor<'a> {
     /// The first edge of `node` from number `from` on whose target can reach acceptance in
     /// exactly `remaining` characters.
     fn first_viable_edge(&self, node: StateId, from: usize, remaining: usize) -> Option<usize> {
-        let edges = self.language.graph.edges(node);
+        let edges = self.language.routes.edges(node);
         (from..edges.len())
             .find(|&edge| self.language.counts.cell(edges[edge].target, remaining).is_viable())
     }
 
     /// Recomputes every character from the digits.
     fn respell(&mut self) {
-        let graph = &self.language.graph;
+        let routes = &self.language.routes;
         self.chars = (0..self.steps.len())
             .map(|position| {
-                self.spelling.char_at(graph, &self.steps, position, self.digits[position])
+                self.spelling.char_at(routes, &self.steps, position, self.digits[position])
             })
             .collect();
     }

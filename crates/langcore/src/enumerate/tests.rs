@@ -19,19 +19,19 @@ fn run(pattern: &str, options: &GenerateOptions) -> Vec<String> {
 }
 
 /// Every path of `length` characters from the start, in lexicographic order.
-fn paths_of_length(graph: &Graph, length: usize) -> Vec<Vec<Step>> {
+fn paths_of_length(routes: &Routes, length: usize) -> Vec<Vec<Step>> {
     let mut done = Vec::new();
     let mut stack = vec![Vec::new()];
     while let Some(prefix) = stack.pop() {
-        let node = prefix.last().map_or(graph.start(), |step: &Step| step.edge(graph).target);
+        let node = prefix.last().map_or(routes.start(), |step: &Step| step.edge(routes).target);
         if prefix.len() == length {
-            if graph.is_accepting(node) {
+            if routes.is_accepting(node) {
                 done.push(prefix);
             }
             continue;
         }
         // Pushed in reverse so that the first edge is expanded first.
-        for edge in (0..graph.edges(node).len()).rev() {
+        for edge in (0..routes.edges(node).len()).rev() {
             let mut longer = prefix.clone();
             longer.push(Step { node, edge });
             stack.push(longer);
@@ -41,8 +41,8 @@ fn paths_of_length(graph: &Graph, length: usize) -> Vec<Vec<Step>> {
 }
 
 /// The number of strings of a path.
-fn product(graph: &Graph, steps: &[Step]) -> u128 {
-    steps.iter().map(|step| u128::from(step.edge(graph).size)).product()
+fn product(routes: &Routes, steps: &[Step]) -> u128 {
+    steps.iter().map(|step| u128::from(step.edge(routes).size)).product()
 }
 
 /// The whole sequence of `pattern` under `options` (offset and limit ignored), by the
@@ -54,17 +54,17 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
     else {
         return Vec::new();
     };
-    let graph = &language.graph;
+    let routes = &language.routes;
     let spell = |steps: &[Step], index: u128| {
-        Spelling::new(steps, options).spell(graph, steps, &digits_of(graph, steps, index))
+        Spelling::new(steps, options).spell(routes, steps, &digits_of(routes, steps, index))
     };
     let by_length: Vec<(usize, Vec<Vec<Step>>)> =
-        language.lengths().map(|length| (length, paths_of_length(graph, length))).collect();
+        language.lengths().map(|length| (length, paths_of_length(routes, length))).collect();
     let mut out = Vec::new();
     if options.path_order() == PathOrder::Sweep {
         for (_, paths) in &by_length {
             for steps in paths {
-                out.extend((0..product(graph, steps)).map(|index| spell(steps, index)));
+                out.extend((0..product(routes, steps)).map(|index| spell(steps, index)));
             }
         }
         return out;
@@ -73,7 +73,7 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
         let before = out.len();
         for (length, paths) in &by_length {
             let still: Vec<&Vec<Step>> =
-                paths.iter().filter(|steps| product(graph, steps) > round).collect();
+                paths.iter().filter(|steps| product(routes, steps) > round).collect();
             let n = u64::try_from(still.len()).unwrap();
             for index in 0..n {
                 let rank = match options.path_order() {

@@ -40,7 +40,7 @@ use std::collections::HashMap;
 use num_bigint::BigUint;
 
 use super::Language;
-use super::graph::Cell;
+use super::counts::Cell;
 use crate::analysis::heap_bytes;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
@@ -100,7 +100,7 @@ impl<'a> Thresholds<'a> {
     /// The number of strings in the rounds before round `round`, over the lengths of the
     /// language: Σ over its paths `p` of min(Π(p), round).
     pub(super) fn strings_before(&mut self, round: u128) -> Result<BigUint, BudgetError> {
-        let start = self.language.graph.start();
+        let start = self.language.routes.start();
         let mut total = BigUint::ZERO;
         for length in self.language.lengths() {
             let key = (start, length, round);
@@ -132,7 +132,7 @@ impl<'a> Thresholds<'a> {
     fn children(&self, (node, remaining, threshold): Key) -> impl Iterator<Item = (Key, u64)> + 'a {
         let counts = &self.language.counts;
         let below = remaining.checked_sub(1);
-        self.language.graph.edges(node).iter().filter_map(move |edge| {
+        self.language.routes.edges(node).iter().filter_map(move |edge| {
             let below = below.filter(|&below| counts.cell(edge.target, below).is_viable())?;
             Some(((edge.target, below, threshold / u128::from(edge.size)), edge.size))
         })

@@ -1,9 +1,10 @@
 //! The labelled edges of a canonical DFA, and the tables counting its paths and strings.
 //!
 //! # Overview
-//! - [`Graph`]: the useful states of the DFA (reachable and able to accept) as *nodes*, each
+//! - [`Routes`]: the useful states of the DFA (reachable and able to accept) as *nodes*, each
 //!   with its *edges*: for every useful target, the union of the classes leading there, a
 //!   [`CharSet`] label. A node's edges are ordered by the smallest character of their label.
+//!   Paths are sequences of these edges.
 //! - [`Counts`]: for every node `s` and remaining length `r` up to the longest length
 //!   generated, a [`Cell`]: W(s, r), the number of strings of exactly `r` characters that
 //!   lead from `s` to acceptance, P(s, r), the number of paths doing so, and the smallest and
@@ -80,9 +81,9 @@ impl Edge {
     }
 }
 
-/// The useful part of a DFA as nodes with labelled, ordered edges.
+/// The useful part of a DFA as nodes with labelled, ordered edges: what paths are made of.
 #[derive(Clone, Debug)]
-pub(super) struct Graph {
+pub(super) struct Routes {
     /// The edges of node `n` are `edges[offsets[n]..offsets[n + 1]]`.
     offsets: Vec<usize>,
     edges: Vec<Edge>,
@@ -90,9 +91,9 @@ pub(super) struct Graph {
     start: StateId,
 }
 
-impl Graph {
-    /// The graph of `dfa`'s useful states, or `None` when its language is empty.
-    pub(super) fn new(dfa: &Dfa) -> Option<Graph> {
+impl Routes {
+    /// The nodes and edges of `dfa`'s useful states, or `None` when its language is empty.
+    pub(super) fn new(dfa: &Dfa) -> Option<Routes> {
         let trim = Trim::new(dfa);
         if !trim.is_useful(dfa.start()) {
             return None;
@@ -134,7 +135,7 @@ impl Graph {
             offsets.push(edges.len());
         }
         let start = node_of[dfa.start().index()]?;
-        Some(Graph { offsets, edges, accepting, start })
+        Some(Routes { offsets, edges, accepting, start })
     }
 
     pub(super) fn n_nodes(&self) -> usize {
@@ -203,16 +204,16 @@ pub(super) struct Counts {
 }
 
 impl Counts {
-    /// The cells of `graph` for remaining length 0: acceptance.
-    pub(super) fn new(graph: &Graph) -> Counts {
-        let cells: Vec<Cell> = graph
+    /// The cells of every node of `routes` for remaining length 0: acceptance.
+    pub(super) fn new(routes: &Routes) -> Counts {
+        let cells: Vec<Cell> = routes
             .accepting
             .iter()
             .map(|&accepting| if accepting { Cell::unit() } else { Cell::none() })
             .collect();
         let bytes =
             cells.len() * size_of::<Cell>() + cells.iter().map(Cell::heap_bytes).sum::<usize>();
-        Counts { n_nodes: graph.n_nodes(), cells, bytes }
+        Counts { n_nodes: routes.n_nodes(), cells, bytes }
     }
 
     /// The longest remaining length the table holds.
@@ -221,7 +222,11 @@ impl Counts {
     }
 
     /// Extends the table by one remaining length.
-    pub(super) fn push_level(&mut self, graph: &Graph, budget: &Budget) -> Result<(), BudgetError> {
+    pub(super) fn push_level(
+        &mut self,
+        routes: &Routes,
+        budget: &Budget,
+    ) -> Result<(), BudgetError> {
         let level_bytes = self.n_nodes.saturating_mul(size_of::<Cell>());
         budget.check_memory(Operation::Generate, self.bytes.saturating_add(level_bytes))?;
         let below_start = self.cells.len() - self.n_nodes;
@@ -230,7 +235,7 @@ impl Counts {
         for node_idx in 0..self.n_nodes {
             budget.check_time(Operation::Generate)?;
             let mut cell = Cell::none();
-            for edge in graph.edges(StateId::from_index(node_idx)) {
+            for edge in routes.edges(StateId::from_index(node_idx)) {
                 let below = &self.cells[below_start + edge.target.index()];
                 if !below.is_viable() {
                     continue;
