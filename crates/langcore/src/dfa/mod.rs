@@ -490,8 +490,12 @@ impl Dfa {
     /// the language (after restriction to the charset) and the options, never on how the
     /// DFA was built, so pages of any size concatenate without gaps or repeats, and
     /// equivalent DFAs give identical pages. [`GenerateOptions`], [`PathOrder`](crate::PathOrder)
-    /// and [`CharOrder`](crate::CharOrder) define the orders. Deep offsets cost no more than shallow ones in sweep
-    /// order, and in the other orders as long as the offset is below the number of paths.
+    /// and [`CharOrder`](crate::CharOrder) define the orders.
+    ///
+    /// Skipped strings are counted, never built: a page costs count tables up to the length
+    /// it reaches, then a walk down the automaton per page (sweep) or per string (the other
+    /// orders), whatever the offset. In the interleaved orders, offsets past the first round
+    /// (one string per path) also search for their round by counting paths by size.
     ///
     /// # Errors
     /// When building the restricted automaton or the count tables (one big integer per state

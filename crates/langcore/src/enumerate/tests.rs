@@ -272,12 +272,14 @@ fn equivalent_dfas_give_identical_pages() {
 #[test]
 fn budgets_stop_generation() {
     let options = GenerateOptions::default();
+    // Strings of exactly 100 characters: the tables hold 101 lengths of 101 nodes each.
     let wide = dfa(".{0,100}");
-    let small = Budget::unlimited().with_max_memory(10_000);
+    let small = Budget::unlimited().with_max_memory(100_000);
     assert_eq!(
-        generate(&wide, &options, &small),
-        Err(Error::Budget(BudgetError::TooMuchMemory { op: Operation::Generate, limit: 10_000 }))
+        generate(&wide, &options.clone().with_min_length(100), &small),
+        Err(Error::Budget(BudgetError::TooMuchMemory { op: Operation::Generate, limit: 100_000 }))
     );
+    assert_eq!(generate(&wide, &options.clone().with_limit(1), &small), Ok(vec![String::new()]));
     let passed = Budget::unlimited().with_deadline(std::time::Instant::now());
     let err = generate(&dfa("[a-z]{3}"), &options, &passed).unwrap_err();
     assert!(matches!(err, Error::Budget(BudgetError::Timeout { .. })), "{err:?}");
