@@ -159,6 +159,8 @@ pub enum Operation {
     EpsilonRemoval,
     /// Turning an automaton into a pattern.
     ToRegex,
+    /// Generating the strings of a language: count tables and paging.
+    Generate,
 }
 
 impl fmt::Display for Operation {
@@ -175,6 +177,7 @@ impl fmt::Display for Operation {
             Operation::Cardinality => "counting",
             Operation::EpsilonRemoval => "ε-move removal",
             Operation::ToRegex => "conversion to a pattern",
+            Operation::Generate => "string generation",
         })
     }
 }

@@ -84,6 +84,11 @@ fn merge_classes(
         }
         group_of_class.push(group);
     }
+    if group_sets.len() == dfa.classes.len() {
+        // No two classes merged: group `i` is class `i`, and the classes are canonical already.
+        let identity = (0..group_sets.len()).map(ClassId::new).collect();
+        return Ok((dfa.classes.clone(), identity));
+    }
     let labels: Vec<&CharSet> = group_sets.iter().collect();
     // The groups are disjoint and cover the alphabet, so each is exactly one new class.
     let (classes, classes_of_group) = Classes::new(&labels, budget)?;

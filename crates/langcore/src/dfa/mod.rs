@@ -26,6 +26,7 @@ use crate::alphabet::{ClassId, Classes};
 use crate::analysis::{self, Cardinality};
 use crate::budget::{Budget, BudgetError};
 use crate::dot;
+use crate::enumerate::{self, GenerateOptions};
 use crate::error::Error;
 use crate::graph::{self, Graph};
 use crate::nfa::Nfa;
@@ -572,5 +573,53 @@ impl Dfa {
     /// ```
     pub fn to_dot(&self, budget: &Budget) -> Result<String, BudgetError> {
         dot::to_dot(self, budget)
+    }
+
+    // Strings of the language.
+
+    /// One page of the strings of the language, in the order `options` chooses: up to
+    /// `options.limit()` distinct strings, skipping the first `options.offset()`.
+    ///
+    /// Every string is in the language, has a length in `options`' band and only characters
+    /// of its charset; only such strings count for the offset. The order depends only on
+    /// the language (after restriction to the charset) and the options, never on how the
+    /// DFA was built, so pages of any size concatenate without gaps or repeats, and
+    /// equivalent DFAs give identical pages. [`GenerateOptions`], [`PathOrder`](crate::PathOrder)
+    /// and [`CharOrder`](crate::CharOrder) define the orders.
+    ///
+    /// Skipped strings are counted, never built: a page costs count tables up to the length
+    /// it reaches, then a walk down the automaton per page (sweep) or per string (the other
+    /// orders), whatever the offset. In the interleaved orders, offsets past the first round
+    /// (one string per path) also search for their round by counting paths by size.
+    ///
+    /// # Errors
+    /// When building the restricted automaton or the count tables (one big integer per state
+    /// and length up to the longest length generated) exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, CharOrder, Dfa, GenerateOptions, PathOrder};
+    ///
+    /// let budget = Budget::default();
+    /// let words = Dfa::from_regex("[a-z]{8}")?;
+    /// let page = GenerateOptions::default().with_limit(2).with_offset(10_000_000_000);
+    /// // 10^10 is "bgjqzrkq" in base 26, with a..z as the digits.
+    /// assert_eq!(words.generate(&page, &budget)?, ["bgjqzrkq", "bgjqzrkr"]);
+    ///
+    /// let ids = Dfa::from_regex("x[0-9]{2}|y[0-9]")?;
+    /// let first = GenerateOptions::default().with_limit(4);
+    /// assert_eq!(ids.generate(&first, &budget)?, ["y0", "y1", "y2", "y3"]);
+    /// let mixed = first.with_path_order(PathOrder::Interleave);
+    /// assert_eq!(ids.generate(&mixed, &budget)?, ["y0", "x00", "y1", "x01"]);
+    /// let seeded = mixed.with_char_order(CharOrder::Shuffled).with_seed(7);
+    /// assert_eq!(ids.generate(&seeded, &budget)?, ids.generate(&seeded, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn generate(
+        &self,
+        options: &GenerateOptions,
+        budget: &Budget,
+    ) -> Result<Vec<String>, Error> {
+        enumerate::generate(self, options, budget)
     }
 }

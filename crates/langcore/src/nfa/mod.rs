@@ -13,7 +13,7 @@
 mod build;
 mod embed;
 
-pub(crate) use build::compile_repetition;
+pub(crate) use build::{class_set, compile_repetition};
 pub(crate) use embed::Fragment;
 
 use std::collections::HashMap;
