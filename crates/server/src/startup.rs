@@ -82,6 +82,7 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
     routes::account::configure(cfg);
     routes::analyze::configure(cfg);
     routes::compute::configure(cfg);
+    routes::generate::configure(cfg);
     cfg.default_service(web::to(routes::not_found::not_found));
 }
 

@@ -6,6 +6,7 @@
 pub(crate) mod account;
 pub(crate) mod analyze;
 pub(crate) mod compute;
+pub(crate) mod generate;
 pub(crate) mod health;
 pub(crate) mod not_found;
 

@@ -3,6 +3,7 @@
 mod analyze;
 mod compute;
 mod e2e;
+mod generate;
 mod isolation;
 mod support;
 mod transport;
