@@ -48,13 +48,28 @@ use crate::to_regex;
 /// assert!(!a.matches("abc"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Dfa {
     classes: Classes,
     table: Vec<StateId>,
     accepting: Vec<bool>,
     start: StateId,
+    /// Known to be canonical (minimized, see the module invariants), so that minimizing
+    /// again is a copy. Not part of equality: it records history, not the automaton.
+    canonical: bool,
 }
+
+/// Equal automata: same classes, table, acceptance and start.
+impl PartialEq for Dfa {
+    fn eq(&self, other: &Dfa) -> bool {
+        self.start == other.start
+            && self.accepting == other.accepting
+            && self.classes == other.classes
+            && self.table == other.table
+    }
+}
+
+impl Eq for Dfa {}
 
 impl Dfa {
     /// The canonical minimal DFA of `pattern`, under the default [`Budget`].
@@ -87,31 +102,38 @@ impl Dfa {
     /// The empty language: no string at all. Canonical and minimal.
     pub fn empty() -> Dfa {
         Dfa::from_parts(Classes::single(), vec![StateId::from_index(0)], vec![false])
+            .into_canonical()
     }
 
     /// The language of all strings. Canonical and minimal.
     pub fn total() -> Dfa {
-        Dfa::empty().map_accepting(|accepting| !accepting)
+        Dfa::empty().complemented()
     }
 
     /// The language {""}: an accepting start that every character leaves for the dead state.
     /// Canonical and minimal.
     pub fn empty_string() -> Dfa {
         let dead = StateId::from_index(1);
-        Dfa::from_parts(Classes::single(), vec![dead, dead], vec![true, false])
+        Dfa::from_parts(Classes::single(), vec![dead, dead], vec![true, false]).into_canonical()
     }
 
     /// A DFA from its table, with state 0 as the start. The caller guarantees the table
     /// invariants (see the module docs).
     pub(crate) fn from_parts(classes: Classes, table: Vec<StateId>, accepting: Vec<bool>) -> Dfa {
         debug_assert_eq!(table.len(), classes.len() * accepting.len());
-        Dfa { classes, table, accepting, start: StateId::from_index(0) }
+        Dfa { classes, table, accepting, start: StateId::from_index(0), canonical: false }
     }
 
-    /// The same automaton with each state's acceptance replaced by `f(acceptance)`.
-    pub(crate) fn map_accepting(&self, f: impl Fn(bool) -> bool) -> Dfa {
+    /// Marks a DFA its builder knows to be canonical.
+    pub(crate) fn into_canonical(self) -> Dfa {
+        Dfa { canonical: true, ..self }
+    }
+
+    /// The same automaton with acceptance swapped: the complement. Canonical stays
+    /// canonical (complement keeps the state equivalence, the numbering and the columns).
+    pub(crate) fn complemented(&self) -> Dfa {
         Dfa {
-            accepting: self.accepting.iter().map(|&accepting| f(accepting)).collect(),
+            accepting: self.accepting.iter().map(|&accepting| !accepting).collect(),
             ..self.clone()
         }
     }
@@ -130,6 +152,9 @@ impl Dfa {
     /// # Errors
     /// When the deadline of `budget` passes.
     pub fn minimize(&self, budget: &Budget) -> Result<Dfa, BudgetError> {
+        if self.canonical {
+            return Ok(self.clone());
+        }
         canonical::minimize(self, budget)
     }
 

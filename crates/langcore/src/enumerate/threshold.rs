@@ -34,8 +34,8 @@
 //! [`Operation::Generate`]: the deadline once per memo entry computed, and the bytes of the
 //! memo together with the count table against the memory limit.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use num_bigint::BigUint;
 
@@ -73,7 +73,7 @@ pub(super) struct Thresholds<'a> {
 
 impl<'a> Thresholds<'a> {
     pub(super) fn new(language: &'a Language, budget: &'a Budget) -> Thresholds<'a> {
-        Thresholds { language, budget, memo: HashMap::new(), bytes: language.counts.bytes() }
+        Thresholds { language, budget, memo: HashMap::default(), bytes: language.counts.bytes() }
     }
 
     /// The number of paths of exactly `remaining` characters from `node` to acceptance with

@@ -16,7 +16,7 @@ mod embed;
 pub(crate) use build::{class_set, compile_repetition};
 pub(crate) use embed::Fragment;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use regex_syntax::hir::Hir;
 
@@ -256,7 +256,13 @@ pub(crate) struct NfaBuilder<'b> {
 impl<'b> NfaBuilder<'b> {
     /// A builder whose budget errors name `op`.
     pub(crate) fn new(budget: &'b Budget, op: Operation) -> NfaBuilder<'b> {
-        NfaBuilder { states: Vec::new(), labels: Vec::new(), label_ids: HashMap::new(), budget, op }
+        NfaBuilder {
+            states: Vec::new(),
+            labels: Vec::new(),
+            label_ids: HashMap::default(),
+            budget,
+            op,
+        }
     }
 
     /// Adds a state and returns its id.
