@@ -1,9 +1,12 @@
 //! Error codes of the v1 contract and the JSON error envelope.
 
+use std::fmt;
+
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// An `errorCode` of the contract.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, ToSchema)]
 #[non_exhaustive]
 pub enum ErrorCode {
     /// The body is not JSON or not the request's shape.
@@ -69,8 +72,50 @@ impl ErrorCode {
     }
 }
 
+/// A failed request: the contract's error code and a message for humans.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    code: ErrorCode,
+    message: String,
+}
+
+impl ApiError {
+    /// An error with `code` and a human-readable `message`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError { code, message: message.into() }
+    }
+
+    /// A [`ErrorCode::BadRequest`]: an invalid field value.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorCode::BadRequest, message)
+    }
+
+    /// The error code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// The human-readable message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The JSON envelope of this error.
+    pub fn to_body(&self) -> ErrorBody {
+        ErrorBody::new(self.code, self.message.clone())
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
 /// The error envelope: `{"success": false, "error": "<message>", "errorCode": "<Code>"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     success: bool,

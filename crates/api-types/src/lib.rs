@@ -1,14 +1,22 @@
-//! The relang v1 wire schema: error codes and the response envelope.
+//! The relang v1 wire schema: requests, responses, validation, error codes and OpenAPI.
 //!
 //! # Overview
-//! - [`ErrorCode`]: every `errorCode` of the contract, with its HTTP status. This table is
-//!   the only place that maps failures to statuses.
-//! - [`ErrorBody`]: the error envelope `{"success": false, "error": ..., "errorCode": ...}`.
+//! - [`request`]: every request body as it arrives (`TermRequest`, `TwoTermsRequest`,
+//!   `MultiTermsRequest`, `RepeatRequest`, `GenerateStringsRequest`), each with a `validate`
+//!   that returns checked values or the contract's error.
+//! - [`response`]: the success envelope and every `data` type.
+//! - [`ErrorCode`] with its HTTP status (the only such table), [`ApiError`] and
+//!   [`ErrorBody`], the error envelope.
+//! - [`ENDPOINTS`] and [`openapi`]: the endpoint table and the generated OpenAPI document.
 //!
-//! Request and response types for the endpoints join this crate with the endpoints.
+//! This crate knows nothing of automata or HTTP frameworks: it is the contract in types.
 
 #![deny(missing_docs)]
 
+mod endpoints;
 mod error;
+pub mod request;
+pub mod response;
 
-pub use error::{ErrorBody, ErrorCode};
+pub use endpoints::{ENDPOINTS, Endpoint, Method, openapi};
+pub use error::{ApiError, ErrorBody, ErrorCode};

@@ -155,8 +155,12 @@ pub enum Operation {
     Repeat,
     /// Counting the strings of a language.
     Cardinality,
+    /// Removing the ε-moves of an NFA to export it as a graph.
+    EpsilonRemoval,
     /// Turning an automaton into a pattern.
     ToRegex,
+    /// Generating the strings of a language: count tables and paging.
+    Generate,
 }
 
 impl fmt::Display for Operation {
@@ -171,7 +175,9 @@ impl fmt::Display for Operation {
             Operation::Concat => "concatenation",
             Operation::Repeat => "repetition",
             Operation::Cardinality => "counting",
+            Operation::EpsilonRemoval => "ε-move removal",
             Operation::ToRegex => "conversion to a pattern",
+            Operation::Generate => "string generation",
         })
     }
 }

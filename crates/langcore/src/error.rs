@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::budget::BudgetError;
+use crate::graph::GraphError;
 use crate::syntax::ParseError;
 
 /// Any failure of a langcore operation.
@@ -21,6 +22,9 @@ pub enum Error {
         /// The greatest number of copies asked for, below `min`.
         max: u32,
     },
+    /// A [`Graph`](crate::graph::Graph) does not fit the operation, such as a
+    /// nondeterministic graph given to [`Dfa::from_graph`](crate::Dfa::from_graph).
+    Graph(GraphError),
 }
 
 impl fmt::Display for Error {
@@ -31,6 +35,7 @@ impl fmt::Display for Error {
             Error::InvalidRepetition { min, max } => {
                 write!(f, "invalid repetition: min {min} is greater than max {max}")
             }
+            Error::Graph(err) => err.fmt(f),
         }
     }
 }
@@ -40,6 +45,7 @@ impl std::error::Error for Error {
         match self {
             Error::Parse(err) => Some(err),
             Error::Budget(err) => Some(err),
+            Error::Graph(err) => Some(err),
             Error::InvalidRepetition { .. } => None,
         }
     }
@@ -54,5 +60,11 @@ impl From<ParseError> for Error {
 impl From<BudgetError> for Error {
     fn from(err: BudgetError) -> Error {
         Error::Budget(err)
+    }
+}
+
+impl From<GraphError> for Error {
+    fn from(err: GraphError) -> Error {
+        Error::Graph(err)
     }
 }

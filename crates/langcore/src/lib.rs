@@ -18,11 +18,15 @@
 //!   canonical, so equivalent languages give equal values. Its methods build new languages
 //!   (boolean operations, [`Dfa::concat`], [`Dfa::repeat`]), relate two languages (subset,
 //!   equivalence, with witnesses) and answer questions about one: emptiness, lengths, and
-//!   the exact number of strings ([`Cardinality`]).
+//!   the exact number of strings ([`Cardinality`]). [`Dfa::generate`] pages through the
+//!   strings themselves, in orders chosen with [`GenerateOptions`].
 //! - Back from automata: [`Dfa::to_pattern`] writes a short pattern for the language, valid
 //!   in our dialect and in Python's `re`; [`Dfa::to_dot`] draws the minimal automaton.
 //! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
 //!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
+//! - [`graph`]: [`Graph`](graph::Graph), an automaton as plain data (states, acceptance,
+//!   labelled moves) for storage and exchange: [`Dfa::to_graph`], [`Dfa::from_graph`],
+//!   [`Nfa::to_graph`], [`Nfa::from_graph`].
 //! - [`Budget`]: the deadline and state limit every operation checks.
 //! - [`Error`]: the one error type, with a variant per phase.
 //!
@@ -54,6 +58,18 @@
 //! assert_eq!(pin.length(), (Some(4), Some(6)));
 //! assert_eq!(pin.cardinality(&Budget::default())?.to_string(), "1110000");
 //! assert!(!pin.is_empty() && !pin.is_total());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Page through the strings, however many there are: offsets are counted, not walked.
+//! ```
+//! use langcore::{Budget, Dfa, GenerateOptions, PathOrder};
+//!
+//! let codes = Dfa::from_regex("[A-Z]{2}-[0-9]{4}")?;
+//! let page = GenerateOptions::default().with_limit(3).with_offset(6_759_997);
+//! assert_eq!(codes.generate(&page, &Budget::default())?, ["ZZ-9997", "ZZ-9998", "ZZ-9999"]);
+//! let mixed = GenerateOptions::default().with_limit(3).with_path_order(PathOrder::Shuffled);
+//! assert_eq!(codes.generate(&mixed, &Budget::default())?.len(), 3);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -97,10 +113,14 @@
 //!   [`Budget::default`] (bounded), `from_regex_with` takes an explicit budget. Failures
 //!   are one [`Error`] enum: [`Error::Parse`], [`Error::Budget`], or an invalid argument
 //!   such as [`Error::InvalidRepetition`].
+//! - **Configuration.** Options with more than a couple of fields are value types with
+//!   documented defaults and by-value setters ([`GenerateOptions`], like [`Budget`]).
 //! - **Deterministic output.** Nothing depends on hashing order or on how a pattern was
-//!   written: a minimal [`Dfa`] is numbered canonically, and [`Dfa::to_pattern`] and
-//!   [`Dfa::to_dot`] depend only on the language (the pattern's search can stop early when
-//!   the budget runs out, and then returns the best pattern found so far).
+//!   written: a minimal [`Dfa`] is numbered canonically, and generated strings depend only
+//!   on the language and the options; seeded orders use a fixed generator (`rand_pcg`),
+//!   so a seed gives the same strings on every platform. [`Dfa::to_pattern`] and
+//!   [`Dfa::to_dot`] depend only on the language too (the pattern's search can stop early
+//!   when the budget runs out, and then returns the best pattern found so far).
 
 #![deny(missing_docs)]
 
@@ -109,7 +129,9 @@ mod analysis;
 mod budget;
 mod dfa;
 mod dot;
+mod enumerate;
 mod error;
+pub mod graph;
 mod nfa;
 mod ops;
 mod state_id;
@@ -121,6 +143,7 @@ pub use budget::{
     Budget, BudgetError, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation,
 };
 pub use dfa::Dfa;
+pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 pub use error::Error;
 pub use nfa::Nfa;
 pub use state_id::StateId;

@@ -32,4 +32,18 @@ impl StateId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The state at `index`, or `None` when `index` is not below [`StateId::LIMIT`]. For
+    /// building a [`Graph`](crate::graph::Graph) by hand; automata number their own states.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::StateId;
+    ///
+    /// assert_eq!(StateId::try_from_index(7).map(StateId::index), Some(7));
+    /// assert_eq!(StateId::try_from_index(StateId::LIMIT), None);
+    /// ```
+    pub fn try_from_index(index: usize) -> Option<StateId> {
+        (index < StateId::LIMIT).then(|| StateId::from_index(index))
+    }
 }

@@ -3,6 +3,8 @@
 //! # Overview
 //! [`parse`] turns a pattern of the relang dialect into a [`Hir`] that only holds
 //! regular-language constructs, or a [`ParseError`] that points at the offending span.
+//! [`parse_class`] reads a single character class of the same dialect (the `charset` of
+//! string generation) into a [`CharSet`].
 //!
 //! The dialect is Rust `regex` syntax with Unicode on, every pattern anchored at both ends,
 //! and `.` matching every character including `\n`. `[]` (the whole pattern) is the empty
@@ -25,28 +27,79 @@ use std::fmt;
 use std::ops::Range;
 
 use regex_syntax::ast::{self, AssertionKind, Ast};
-use regex_syntax::hir::Hir;
+use regex_syntax::hir::{Hir, HirKind};
+
+use crate::alphabet::CharSet;
+use crate::nfa::class_set;
 
 /// The deepest nesting of groups and repetitions a pattern may have.
 pub const NEST_LIMIT: u32 = 250;
+
+/// What a character class given where a class is expected must look like.
+const NOT_A_CLASS: &str =
+    "expected a single character class, such as [a-z], \\p{Greek}, \\d or one character";
 
 /// Parses `pattern` in the relang dialect.
 pub(crate) fn parse(pattern: &str) -> Result<Hir, ParseError> {
     if is_empty_class(pattern) {
         return Ok(Hir::fail());
     }
-    let ast = ast::parse::ParserBuilder::new()
+    let ast = parse_ast(pattern)?;
+    ast::visit(&ast, AnchorCheck { pattern, start: start_offset(pattern) })?;
+    translate(pattern, &ast)
+}
+
+/// Parses `class`, one character class of the dialect: a bracketed class (`[a-z]`,
+/// `[^\x00-\x1f]`, `[]` for the empty set), a Unicode or Perl class (`\p{Greek}`, `\d`),
+/// `.` (every character) or a single literal character. Anything else, even a pattern that
+/// means a set of single characters such as `a|b`, is an error spanning the whole input.
+pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
+    if class == "[]" {
+        return Ok(CharSet::empty());
+    }
+    let ast = parse_ast(class)?;
+    let whole = ast::Span::new(ast::Position::new(0, 1, 1), ast::Position::new(class.len(), 1, 1));
+    if !matches!(
+        ast,
+        Ast::Literal(_)
+            | Ast::Dot(_)
+            | Ast::ClassUnicode(_)
+            | Ast::ClassPerl(_)
+            | Ast::ClassBracketed(_)
+    ) {
+        return Err(ParseError::new(class, NOT_A_CLASS, &whole));
+    }
+    let hir = translate(class, &ast)?;
+    match hir.kind() {
+        HirKind::Class(set) => Ok(class_set(set)),
+        HirKind::Literal(literal) => {
+            let mut chars = std::str::from_utf8(&literal.0).unwrap_or_default().chars();
+            match (chars.next(), chars.next()) {
+                (Some(only), None) => Ok(CharSet::singleton(only)),
+                _ => Err(ParseError::new(class, NOT_A_CLASS, &whole)),
+            }
+        }
+        _ => Err(ParseError::new(class, NOT_A_CLASS, &whole)),
+    }
+}
+
+/// The AST of `pattern`, with nesting limited to [`NEST_LIMIT`].
+fn parse_ast(pattern: &str) -> Result<Ast, ParseError> {
+    ast::parse::ParserBuilder::new()
         .nest_limit(NEST_LIMIT)
         .build()
         .parse(pattern)
-        .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))?;
-    ast::visit(&ast, AnchorCheck { pattern, start: start_offset(pattern) })?;
+        .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
+}
+
+/// The HIR of a parsed pattern: Unicode on, `.` matching `\n` too.
+fn translate(pattern: &str, ast: &Ast) -> Result<Hir, ParseError> {
     regex_syntax::hir::translate::TranslatorBuilder::new()
         .unicode(true)
         .utf8(true)
         .dot_matches_new_line(true)
         .build()
-        .translate(pattern, &ast)
+        .translate(pattern, ast)
         .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
 }
 
@@ -226,6 +279,39 @@ mod tests {
             assert_eq!(parse(pattern), Ok(Hir::fail()));
         }
         assert!(parse("[]a]").is_ok(), "a class starting with ] stays a class");
+    }
+
+    #[track_caller]
+    fn check_class(class: &str, expected: &[(char, char)]) {
+        let set = parse_class(class).unwrap_or_else(|err| panic!("{class}: {err}"));
+        assert_eq!(set.ranges(), expected, "{class}");
+    }
+
+    #[test]
+    fn classes_parse_to_their_sets() {
+        check_class("[a-z]", &[('a', 'z')]);
+        check_class("[^\\x00-\\x1f]", &[('\u{20}', char::MAX)]);
+        check_class("x", &[('x', 'x')]);
+        check_class("é", &[('é', 'é')]);
+        check_class("\\.", &[('.', '.')]);
+        check_class(".", &[('\0', char::MAX)]);
+        check_class("[]", &[]);
+        let digits = parse_class("\\d").unwrap();
+        assert!(digits.contains('7') && digits.contains('٣') && !digits.contains('a'));
+        assert_eq!(parse_class("\\p{Greek}").unwrap().len(), 518);
+        assert!(parse_class("\\p{Greek}").unwrap().contains('λ'));
+    }
+
+    #[test]
+    fn anything_but_one_class_is_rejected() {
+        for class in ["", "ab", "[a-z]+", "a|b", "(a)", "^[a-z]$", "(?i)a", "[a-z]{2}"] {
+            let err = parse_class(class).unwrap_err();
+            assert!(err.message().contains("single character class"), "{class}: {err}");
+            assert_eq!(err.span(), 0..class.len(), "{class}");
+        }
+        let err = parse_class("[a-").unwrap_err();
+        assert!(err.message().contains("unclosed"), "{err}");
+        assert!(parse_class("\\p{Nope}").is_err());
     }
 
     #[test]

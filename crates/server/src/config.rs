@@ -1,6 +1,12 @@
 //! Server configuration from flags and `RELANG_*` environment variables.
+//!
+//! Every value has a default that works on a laptop, so `cargo run --release -p server`
+//! needs no configuration. [`Config::check`] rejects inconsistent values at start-up;
+//! handlers never read the environment.
 
 use std::net::SocketAddr;
+
+use fair_codec::{KeyError, Keyring};
 
 /// How to run the server. Every flag can also be set through its environment variable.
 #[derive(Clone, Debug, clap::Parser)]
@@ -9,6 +15,85 @@ pub struct Config {
     /// Address and port to listen on.
     #[arg(long, env = "RELANG_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
+
+    /// HTTP worker threads (0: one per core).
+    #[arg(long, env = "RELANG_WORKERS", default_value_t = 0)]
+    pub workers: usize,
+
+    /// Engine threads: how many requests compute at once, off the HTTP workers (0: one per core).
+    #[arg(long, env = "RELANG_ENGINE_THREADS", default_value_t = 0)]
+    pub engine_threads: usize,
+
+    /// Compute budget of a request without `execution.timeout`, in milliseconds.
+    #[arg(long, env = "RELANG_DEFAULT_TIMEOUT_MS", default_value_t = 5_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub default_timeout_ms: u64,
+
+    /// The largest `execution.timeout` a request may ask for, in milliseconds.
+    #[arg(long, env = "RELANG_MAX_TIMEOUT_MS", default_value_t = 30_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_timeout_ms: u64,
+
+    /// The most states one automaton may have.
+    #[arg(long, env = "RELANG_MAX_STATES", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: u64,
+
+    /// The most terms one request may carry.
+    #[arg(long, env = "RELANG_MAX_TERMS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(2..))]
+    pub max_terms: u64,
+
+    /// The largest request body, in bytes.
+    #[arg(long, env = "RELANG_BODY_LIMIT", default_value_t = 1 << 20)]
+    pub body_limit: usize,
+
+    /// The secret that signs FAIR values (at least 32 bytes). Without it, a fixed, public
+    /// development key is used: fine on a laptop, never in production.
+    #[arg(long, env = "RELANG_FAIR_KEY", hide_env_values = true)]
+    pub fair_key: Option<String>,
+
+    /// Former signing keys, comma-separated: FAIR values they signed are still accepted.
+    #[arg(long, env = "RELANG_FAIR_OLD_KEYS", value_delimiter = ',', hide_env_values = true)]
+    pub fair_old_keys: Vec<String>,
+}
+
+impl Config {
+    /// Checks that the values fit together.
+    ///
+    /// # Errors
+    /// A message naming the values that conflict.
+    pub fn check(&self) -> Result<(), String> {
+        if self.default_timeout_ms > self.max_timeout_ms {
+            return Err(format!(
+                "the default timeout ({} ms) is above the maximum timeout ({} ms)",
+                self.default_timeout_ms, self.max_timeout_ms
+            ));
+        }
+        Ok(())
+    }
+
+    /// The FAIR keyring: the configured keys, or the development key when none is set.
+    ///
+    /// # Errors
+    /// When a key is too short.
+    pub fn keyring(&self) -> Result<Keyring, KeyError> {
+        let keyring = match &self.fair_key {
+            Some(key) => Keyring::new(key.as_bytes())?,
+            None => Keyring::development(),
+        };
+        self.fair_old_keys
+            .iter()
+            .try_fold(keyring, |keyring, key| keyring.with_verifying_key(key.as_bytes()))
+    }
+
+    /// The number of engine threads, with 0 resolved to the number of cores.
+    pub fn engine_threads(&self) -> usize {
+        match self.engine_threads {
+            0 => std::thread::available_parallelism().map_or(2, usize::from),
+            threads => threads,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -18,13 +103,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_to_loopback_8080() {
+    fn defaults_work_without_configuration() {
         let config = Config::try_parse_from(["relang-server"]).unwrap();
         assert_eq!(config.bind, "127.0.0.1:8080".parse().unwrap());
+        assert_eq!((config.default_timeout_ms, config.max_timeout_ms), (5_000, 30_000));
+        assert_eq!(
+            (config.max_states, config.max_terms, config.body_limit),
+            (100_000, 10, 1 << 20)
+        );
+        assert_eq!(config.check(), Ok(()));
+        assert!(config.engine_threads() >= 1);
     }
 
     #[test]
-    fn rejects_a_bad_address() {
+    fn fair_keys_come_from_configuration() {
+        let development = Config::try_parse_from(["relang-server"]).unwrap().keyring().unwrap();
+        assert!(development.is_development());
+        let key = "k".repeat(32);
+        let old = "o".repeat(40);
+        let config =
+            Config::try_parse_from(["relang-server", "--fair-key", &key, "--fair-old-keys", &old])
+                .unwrap();
+        let keyring = config.keyring().unwrap();
+        assert!(!keyring.is_development());
+        assert_eq!(keyring.n_keys(), 2);
+        let short = Config::try_parse_from(["relang-server", "--fair-key", "short"]).unwrap();
+        assert!(short.keyring().is_err());
+    }
+
+    #[test]
+    fn rejects_bad_values() {
         assert!(Config::try_parse_from(["relang-server", "--bind", "nowhere"]).is_err());
+        assert!(Config::try_parse_from(["relang-server", "--max-terms", "1"]).is_err());
+        assert!(Config::try_parse_from(["relang-server", "--default-timeout-ms", "0"]).is_err());
+        let config = Config::try_parse_from([
+            "relang-server",
+            "--default-timeout-ms",
+            "9",
+            "--max-timeout-ms",
+            "8",
+        ])
+        .unwrap();
+        assert!(config.check().unwrap_err().contains("above the maximum"));
     }
 }

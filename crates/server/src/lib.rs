@@ -6,9 +6,12 @@
 #![deny(missing_docs)]
 
 mod config;
+mod engine;
 mod error;
 mod routes;
 mod startup;
+mod state;
+mod terms;
 
 pub use config::Config;
-pub use startup::{Application, configure_app};
+pub use startup::{Application, service};

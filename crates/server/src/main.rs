@@ -1,14 +1,25 @@
 //! `relang-server`: parse the configuration, start the service, report fatal errors.
 
+use std::io::IsTerminal;
+
 use clap::Parser;
 use server::{Application, Config};
+use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::format::FmtSpan;
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    // One line per request when its span closes: method, path, status and latency.
+    tracing_subscriber::fmt()
+        .with_span_events(FmtSpan::CLOSE)
+        .with_ansi(std::io::stdout().is_terminal())
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .init();
     let config = Config::parse();
     let app = Application::build(&config)?;
-    log::info!("relang-server listening on http://{}", app.local_addr());
+    tracing::info!(address = %app.local_addr(), "relang-server listening");
     app.run().await?;
     Ok(())
 }

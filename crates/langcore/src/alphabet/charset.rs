@@ -26,6 +26,8 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::syntax::ParseError;
+
 /// The first surrogate code point: scalar values from here on have rank `value - SURROGATE_LEN`.
 const SURROGATE_START: u32 = 0xD800;
 /// The number of surrogate code points, U+D800..=U+DFFF.
@@ -53,8 +55,14 @@ pub(crate) fn pred(c: char) -> Option<char> {
     unrank(rank(c).checked_sub(1)?)
 }
 
+/// The scalar value `offset` places after `c` (U+E000 one place after U+D7FF), or `None`
+/// past U+10FFFF.
+pub(crate) fn nth_after(c: char, offset: u64) -> Option<char> {
+    unrank(rank(c).checked_add(u32::try_from(offset).ok()?)?)
+}
+
 /// The number of scalar values in `lo..=hi`; requires `lo <= hi`.
-fn span_len(&(lo, hi): &(char, char)) -> u64 {
+pub(crate) fn span_len(&(lo, hi): &(char, char)) -> u64 {
     u64::from(rank(hi) - rank(lo)) + 1
 }
 
@@ -128,6 +136,29 @@ impl CharSet {
             push_merged(&mut out, lo, hi);
         }
         CharSet { ranges: out }
+    }
+
+    /// The set that one character class of the pattern dialect denotes: a bracketed class
+    /// (`[a-z]`, `[^\x00-\x1f]`, `[]` for the empty set), a Unicode or Perl class
+    /// (`\p{Greek}`, `\d`, `\w`), `.` for every character, or a single literal character.
+    /// This is how the `charset` of string generation is given.
+    ///
+    /// # Errors
+    /// A [`ParseError`] for invalid syntax, and for anything that is not exactly one class,
+    /// even a pattern that denotes a set of single characters such as `a|b`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert_eq!(CharSet::parse("[a-f0-9]")?, CharSet::from_ranges([('0', '9'), ('a', 'f')]));
+    /// assert!(CharSet::parse(r"\p{Greek}")?.contains('λ'));
+    /// assert_eq!(CharSet::parse("x")?, CharSet::singleton('x'));
+    /// assert!(CharSet::parse("[a-z]+").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse(class: &str) -> Result<CharSet, ParseError> {
+        crate::syntax::parse_class(class)
     }
 
     /// The canonical ranges: sorted, disjoint, non-adjacent (U+D7FF and U+E000 are adjacent).

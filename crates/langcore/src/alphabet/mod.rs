@@ -34,4 +34,5 @@ mod charset;
 mod classes;
 
 pub use charset::CharSet;
+pub(crate) use charset::{nth_after, span_len};
 pub use classes::{ClassId, Classes};

@@ -101,7 +101,7 @@ pub(crate) fn cardinality(dfa: &Dfa, budget: &Budget) -> Result<Cardinality, Bud
 }
 
 /// The bytes of the digits of `count`, in 64-bit words.
-fn heap_bytes(count: &BigUint) -> usize {
+pub(crate) fn heap_bytes(count: &BigUint) -> usize {
     usize::try_from(count.bits().div_ceil(64) * 8).unwrap_or(usize::MAX)
 }
 

@@ -32,7 +32,7 @@ mod length;
 
 pub(crate) use basic::{is_empty, is_empty_string, is_total};
 pub use cardinality::Cardinality;
-pub(crate) use cardinality::cardinality;
+pub(crate) use cardinality::{cardinality, heap_bytes};
 pub(crate) use length::length;
 
 use crate::dfa::Dfa;
@@ -87,14 +87,14 @@ impl<T> Adjacency<T> {
 }
 
 /// The useful states of a DFA (reachable and co-reachable) and the edges between them.
-struct Trim {
+pub(crate) struct Trim {
     useful: Vec<bool>,
     /// The edges of each state; empty for useless states.
     edges: Adjacency<Edge>,
 }
 
 impl Trim {
-    fn new(dfa: &Dfa) -> Trim {
+    pub(crate) fn new(dfa: &Dfa) -> Trim {
         let reachable = reachable(dfa);
         let all_edges = grouped_edges(dfa, &reachable);
         let predecessors = predecessors(&all_edges, dfa.n_states());
@@ -121,7 +121,7 @@ impl Trim {
         Trim { useful, edges }
     }
 
-    fn is_useful(&self, state: StateId) -> bool {
+    pub(crate) fn is_useful(&self, state: StateId) -> bool {
         self.useful[state.index()]
     }
 

@@ -13,7 +13,7 @@
 //! # Invariants
 //! The result depends only on the language: two DFAs of the same language give equal results.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{Dfa, minimize};
 use crate::alphabet::{CharSet, ClassId, Classes};
@@ -70,7 +70,7 @@ fn merge_classes(
     quotient: &Quotient,
     budget: &Budget,
 ) -> Result<(Classes, Vec<ClassId>), BudgetError> {
-    let mut group_of_column: HashMap<Vec<u32>, usize> = HashMap::new();
+    let mut group_of_column: HashMap<Vec<u32>, usize> = HashMap::default();
     let mut group_sets: Vec<CharSet> = Vec::new();
     let mut group_of_class = Vec::with_capacity(quotient.n_classes);
     for (class, set) in dfa.classes.iter() {
@@ -83,6 +83,11 @@ fn merge_classes(
             group_sets[group] = group_sets[group].union(set);
         }
         group_of_class.push(group);
+    }
+    if group_sets.len() == dfa.classes.len() {
+        // No two classes merged: group `i` is class `i`, and the classes are canonical already.
+        let identity = (0..group_sets.len()).map(ClassId::new).collect();
+        return Ok((dfa.classes.clone(), identity));
     }
     let labels: Vec<&CharSet> = group_sets.iter().collect();
     // The groups are disjoint and cover the alphabet, so each is exactly one new class.
@@ -124,5 +129,5 @@ fn renumber(
         next += 1;
     }
     let accepting = order.iter().map(|&state| quotient.accepting[state as usize]).collect();
-    Ok(Dfa::from_parts(classes, table, accepting))
+    Ok(Dfa::from_parts(classes, table, accepting).into_canonical())
 }

@@ -15,7 +15,7 @@
 //! table) and the deadline ([`Operation::Determinize`]); every processed state is checked
 //! against the deadline, which bounds the time between checks by the work of one state.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::Dfa;
 use crate::alphabet::Classes;
@@ -72,7 +72,7 @@ impl<'n> Subsets<'n> {
         Subsets {
             nfa,
             sets: Vec::new(),
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             scratch: ClosureScratch::new(nfa.n_states()),
             closure: Vec::new(),
             n_classes,

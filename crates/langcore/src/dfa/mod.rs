@@ -26,7 +26,9 @@ use crate::alphabet::{ClassId, Classes};
 use crate::analysis::{self, Cardinality};
 use crate::budget::{Budget, BudgetError};
 use crate::dot;
+use crate::enumerate::{self, GenerateOptions};
 use crate::error::Error;
+use crate::graph::{self, Graph};
 use crate::nfa::Nfa;
 use crate::ops;
 use crate::ops::product::BoolOp;
@@ -46,13 +48,28 @@ use crate::to_regex;
 /// assert!(!a.matches("abc"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Dfa {
     classes: Classes,
     table: Vec<StateId>,
     accepting: Vec<bool>,
     start: StateId,
+    /// Known to be canonical (minimized, see the module invariants), so that minimizing
+    /// again is a copy. Not part of equality: it records history, not the automaton.
+    canonical: bool,
 }
+
+/// Equal automata: same classes, table, acceptance and start.
+impl PartialEq for Dfa {
+    fn eq(&self, other: &Dfa) -> bool {
+        self.start == other.start
+            && self.accepting == other.accepting
+            && self.classes == other.classes
+            && self.table == other.table
+    }
+}
+
+impl Eq for Dfa {}
 
 impl Dfa {
     /// The canonical minimal DFA of `pattern`, under the default [`Budget`].
@@ -85,31 +102,38 @@ impl Dfa {
     /// The empty language: no string at all. Canonical and minimal.
     pub fn empty() -> Dfa {
         Dfa::from_parts(Classes::single(), vec![StateId::from_index(0)], vec![false])
+            .into_canonical()
     }
 
     /// The language of all strings. Canonical and minimal.
     pub fn total() -> Dfa {
-        Dfa::empty().map_accepting(|accepting| !accepting)
+        Dfa::empty().complemented()
     }
 
     /// The language {""}: an accepting start that every character leaves for the dead state.
     /// Canonical and minimal.
     pub fn empty_string() -> Dfa {
         let dead = StateId::from_index(1);
-        Dfa::from_parts(Classes::single(), vec![dead, dead], vec![true, false])
+        Dfa::from_parts(Classes::single(), vec![dead, dead], vec![true, false]).into_canonical()
     }
 
     /// A DFA from its table, with state 0 as the start. The caller guarantees the table
     /// invariants (see the module docs).
     pub(crate) fn from_parts(classes: Classes, table: Vec<StateId>, accepting: Vec<bool>) -> Dfa {
         debug_assert_eq!(table.len(), classes.len() * accepting.len());
-        Dfa { classes, table, accepting, start: StateId::from_index(0) }
+        Dfa { classes, table, accepting, start: StateId::from_index(0), canonical: false }
     }
 
-    /// The same automaton with each state's acceptance replaced by `f(acceptance)`.
-    pub(crate) fn map_accepting(&self, f: impl Fn(bool) -> bool) -> Dfa {
+    /// Marks a DFA its builder knows to be canonical.
+    pub(crate) fn into_canonical(self) -> Dfa {
+        Dfa { canonical: true, ..self }
+    }
+
+    /// The same automaton with acceptance swapped: the complement. Canonical stays
+    /// canonical (complement keeps the state equivalence, the numbering and the columns).
+    pub(crate) fn complemented(&self) -> Dfa {
         Dfa {
-            accepting: self.accepting.iter().map(|&accepting| f(accepting)).collect(),
+            accepting: self.accepting.iter().map(|&accepting| !accepting).collect(),
             ..self.clone()
         }
     }
@@ -128,6 +152,9 @@ impl Dfa {
     /// # Errors
     /// When the deadline of `budget` passes.
     pub fn minimize(&self, budget: &Budget) -> Result<Dfa, BudgetError> {
+        if self.canonical {
+            return Ok(self.clone());
+        }
         canonical::minimize(self, budget)
     }
 
@@ -481,6 +508,46 @@ impl Dfa {
         analysis::cardinality(self, budget)
     }
 
+    // Exchange.
+
+    /// This DFA as a [`Graph`], compact for storage: only states that can still accept,
+    /// numbered breadth first from the start (state 0); no moves into the dead state; the
+    /// classes leading from a state to one target merged into one label. The graph is
+    /// deterministic, and for a canonical DFA it depends only on the language.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let graph = Dfa::from_regex("[a-z]+@[a-z]+")?.to_graph();
+    /// assert_eq!(graph.n_states(), 4, "no dead state");
+    /// assert_eq!(graph.n_moves(), 5, "one move per target: `[a-z]` loops on two states");
+    /// assert!(graph.is_deterministic());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_graph(&self) -> Graph {
+        graph::dfa_to_graph(self)
+    }
+
+    /// The canonical minimal DFA of a deterministic `graph`, completed with a dead state.
+    ///
+    /// # Errors
+    /// [`Error::Graph`] with [`GraphError::NotDeterministic`](crate::graph::GraphError) when
+    /// a state has two moves on a common character (use [`Nfa::from_graph`] for those), and
+    /// [`Error::Budget`] when determinization or minimization exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let dfa = Dfa::from_regex("(abc|de){2}")?;
+    /// assert_eq!(Dfa::from_graph(&dfa.to_graph(), &Budget::default())?, dfa);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_graph(graph: &Graph, budget: &Budget) -> Result<Dfa, Error> {
+        graph::dfa_from_graph(graph, budget)
+    }
+
     // Conversions.
 
     /// A short pattern for the language, valid in our dialect and in Python's `re`.
@@ -531,5 +598,53 @@ impl Dfa {
     /// ```
     pub fn to_dot(&self, budget: &Budget) -> Result<String, BudgetError> {
         dot::to_dot(self, budget)
+    }
+
+    // Strings of the language.
+
+    /// One page of the strings of the language, in the order `options` chooses: up to
+    /// `options.limit()` distinct strings, skipping the first `options.offset()`.
+    ///
+    /// Every string is in the language, has a length in `options`' band and only characters
+    /// of its charset; only such strings count for the offset. The order depends only on
+    /// the language (after restriction to the charset) and the options, never on how the
+    /// DFA was built, so pages of any size concatenate without gaps or repeats, and
+    /// equivalent DFAs give identical pages. [`GenerateOptions`], [`PathOrder`](crate::PathOrder)
+    /// and [`CharOrder`](crate::CharOrder) define the orders.
+    ///
+    /// Skipped strings are counted, never built: a page costs count tables up to the length
+    /// it reaches, then a walk down the automaton per page (sweep) or per string (the other
+    /// orders), whatever the offset. In the interleaved orders, offsets past the first round
+    /// (one string per path) also search for their round by counting paths by size.
+    ///
+    /// # Errors
+    /// When building the restricted automaton or the count tables (one big integer per state
+    /// and length up to the longest length generated) exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, CharOrder, Dfa, GenerateOptions, PathOrder};
+    ///
+    /// let budget = Budget::default();
+    /// let words = Dfa::from_regex("[a-z]{8}")?;
+    /// let page = GenerateOptions::default().with_limit(2).with_offset(10_000_000_000);
+    /// // 10^10 is "bgjqzrkq" in base 26, with a..z as the digits.
+    /// assert_eq!(words.generate(&page, &budget)?, ["bgjqzrkq", "bgjqzrkr"]);
+    ///
+    /// let ids = Dfa::from_regex("x[0-9]{2}|y[0-9]")?;
+    /// let first = GenerateOptions::default().with_limit(4);
+    /// assert_eq!(ids.generate(&first, &budget)?, ["y0", "y1", "y2", "y3"]);
+    /// let mixed = first.with_path_order(PathOrder::Interleave);
+    /// assert_eq!(ids.generate(&mixed, &budget)?, ["y0", "x00", "y1", "x01"]);
+    /// let seeded = mixed.with_char_order(CharOrder::Shuffled).with_seed(7);
+    /// assert_eq!(ids.generate(&seeded, &budget)?, ids.generate(&seeded, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn generate(
+        &self,
+        options: &GenerateOptions,
+        budget: &Budget,
+    ) -> Result<Vec<String>, Error> {
+        enumerate::generate(self, options, budget)
     }
 }

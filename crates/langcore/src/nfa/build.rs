@@ -131,7 +131,7 @@ fn compile_loop(
 }
 
 /// The characters of a HIR class. Byte classes only occur for ASCII in UTF-8 mode.
-fn class_set(class: &Class) -> CharSet {
+pub(crate) fn class_set(class: &Class) -> CharSet {
     match class {
         Class::Unicode(class) => {
             CharSet::from_ranges(class.ranges().iter().map(|range| (range.start(), range.end())))

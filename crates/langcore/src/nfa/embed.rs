@@ -32,6 +32,7 @@ use super::{NfaBuilder, State};
 use crate::alphabet::CharSet;
 use crate::budget::BudgetError;
 use crate::dfa::Dfa;
+use crate::graph::{Graph, GraphState};
 use crate::state_id::StateId;
 
 /// The trimmed part of a DFA, ready to be copied into NFA builders any number of times.
@@ -139,6 +140,17 @@ impl Fragment {
             }
         }
         Ok(copy_ids[0])
+    }
+
+    /// The trimmed states as a [`Graph`], numbered alike: the entry is the start, state 0.
+    pub(crate) fn to_graph(&self) -> Graph {
+        let states = self.states.iter().map(|state| GraphState {
+            accepting: state.accepting,
+            moves: (state.moves.iter())
+                .map(|(label, target)| (label.clone(), StateId::from_index(*target)))
+                .collect(),
+        });
+        Graph::from_parts(StateId::from_index(0), states.collect())
     }
 }
 

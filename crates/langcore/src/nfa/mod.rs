@@ -13,16 +13,17 @@
 mod build;
 mod embed;
 
-pub(crate) use build::compile_repetition;
+pub(crate) use build::{class_set, compile_repetition};
 pub(crate) use embed::Fragment;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use regex_syntax::hir::Hir;
 
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::error::Error;
+use crate::graph::{self, Graph};
 use crate::state_id::StateId;
 use crate::syntax;
 
@@ -172,6 +173,44 @@ impl Nfa {
             scratch.stack.extend_from_slice(&self.state(state_id).epsilons);
         }
     }
+
+    /// The NFA of `graph`: the same states and moves, without ε-moves. Infallible: the
+    /// graph's size was checked when it was built.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Nfa};
+    ///
+    /// let graph = Nfa::from_regex("ab|ac")?.to_graph(&Budget::default())?;
+    /// let nfa = Nfa::from_graph(&graph);
+    /// assert!(nfa.matches("ac") && !nfa.matches("a"));
+    /// assert_eq!(Dfa::from_nfa(&nfa, &Budget::default())?, Dfa::from_regex("a[bc]")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_graph(graph: &Graph) -> Nfa {
+        graph::nfa_from_graph(graph)
+    }
+
+    /// The [`Graph`] of this NFA with its ε-moves removed: each kept state has the moves of
+    /// its ε-closure and accepts when the closure does; states that no move reaches are
+    /// dropped, and the start becomes state 0.
+    ///
+    /// # Errors
+    /// When the deadline or the memory limit of `budget` runs out
+    /// ([`Operation::EpsilonRemoval`]); the graph can be quadratic in the NFA.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Nfa};
+    ///
+    /// let graph = Nfa::from_regex("a*b")?.to_graph(&Budget::default())?;
+    /// assert!(graph.n_states() <= Nfa::from_regex("a*b")?.n_states());
+    /// assert!(Nfa::from_graph(&graph).matches("aab"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_graph(&self, budget: &Budget) -> Result<Graph, BudgetError> {
+        graph::nfa_to_graph(self, budget)
+    }
 }
 
 /// Reusable memory for [`Nfa::closure`]: a visited mark per state that is reset in O(1) by
@@ -217,7 +256,13 @@ pub(crate) struct NfaBuilder<'b> {
 impl<'b> NfaBuilder<'b> {
     /// A builder whose budget errors name `op`.
     pub(crate) fn new(budget: &'b Budget, op: Operation) -> NfaBuilder<'b> {
-        NfaBuilder { states: Vec::new(), labels: Vec::new(), label_ids: HashMap::new(), budget, op }
+        NfaBuilder {
+            states: Vec::new(),
+            labels: Vec::new(),
+            label_ids: HashMap::default(),
+            budget,
+            op,
+        }
     }
 
     /// Adds a state and returns its id.
@@ -269,5 +314,13 @@ impl<'b> NfaBuilder<'b> {
 
     pub(crate) fn finish(self, start: StateId) -> Nfa {
         Nfa { states: self.states, labels: self.labels, start }
+    }
+
+    /// Adds a state without checking the budget, for automata whose size was checked
+    /// before: the caller guarantees fewer than [`StateId::LIMIT`] states in all.
+    pub(crate) fn add_unchecked(&mut self, state: State) -> StateId {
+        let id = StateId::from_index(self.states.len());
+        self.states.push(state);
+        id
     }
 }

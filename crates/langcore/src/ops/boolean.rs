@@ -31,14 +31,14 @@ pub(crate) fn difference(left: &Dfa, right: &Dfa, budget: &Budget) -> Result<Dfa
 
 /// All strings not in `dfa`.
 pub(crate) fn complement(dfa: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
-    dfa.map_accepting(|accepting| !accepting).minimize(budget)
+    dfa.complemented().minimize(budget)
 }
 
 /// Combines `operands` left to right with `op`, which has `neutral` as its neutral element.
 fn fold(operands: &[&Dfa], op: BoolOp, neutral: Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
     let Some((first, rest)) = operands.split_first() else { return Ok(neutral) };
     // The absorbing element: once there, the result cannot change any more.
-    let absorbing = neutral.map_accepting(|accepting| !accepting);
+    let absorbing = neutral.complemented();
     let mut acc = first.minimize(budget)?;
     for operand in rest {
         if acc == absorbing {

@@ -24,7 +24,7 @@
 //! Every new pair is checked against the state limit, the table memory and the deadline
 //! ([`Operation::Product`]).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::alphabet::{CharSet, ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
@@ -159,7 +159,7 @@ impl<'a> PairWalk<'a> {
         let classes = PairClasses::new(left.classes(), right.classes(), budget)?;
         let start = (left.start(), right.start());
         let pairs = vec![start];
-        let ids = HashMap::from([(start, StateId::from_index(0))]);
+        let ids = HashMap::from_iter([(start, StateId::from_index(0))]);
         Ok(PairWalk { left, right, budget, classes, pairs, ids })
     }
 

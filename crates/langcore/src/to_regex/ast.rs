@@ -21,7 +21,7 @@
 //! - `Info::size` is exactly the length of what `render.rs` writes for the node on its own;
 //!   a parent adds 2 for parentheses where the child's [`Prec`] asks for them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::alphabet::CharSet;
 

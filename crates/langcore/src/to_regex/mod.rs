@@ -49,7 +49,7 @@ mod simplify;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ast::{Exprs, NodeId};
 use eliminate::{Gnfa, Order};
@@ -110,7 +110,7 @@ pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetErr
                 Err(err) => return Err(err),
             };
             let candidate = if reversed && exprs.info(candidate).depth <= 2 * NEST_LIMIT {
-                exprs.reverse(candidate, &mut HashMap::new())
+                exprs.reverse(candidate, &mut HashMap::default())
             } else if reversed {
                 continue;
             } else {

@@ -39,7 +39,7 @@
 //! alternation deeper than [`SOFT_DEPTH`]: factoring is optional, and deep nesting would
 //! make the pattern unreadable and, past `NEST_LIMIT`, unparsable.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::ast::{Exprs, Kind, NodeId};
 use crate::alphabet::CharSet;

@@ -4,6 +4,7 @@ mod analysis;
 mod budget;
 mod corpus;
 mod dialect;
+mod generate;
 mod minimal;
 mod ops_boolean;
 mod ops_sequence;

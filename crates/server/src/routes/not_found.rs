@@ -3,8 +3,11 @@
 use actix_web::HttpRequest;
 use api_types::ErrorCode;
 
-use crate::error::ApiError;
+use crate::error::HttpError;
 
-pub(crate) async fn not_found(req: HttpRequest) -> Result<&'static str, ApiError> {
-    Err(ApiError::new(ErrorCode::NotFound, format!("no route for {} {}", req.method(), req.path())))
+pub(crate) async fn not_found(req: HttpRequest) -> Result<&'static str, HttpError> {
+    Err(HttpError::new(
+        ErrorCode::NotFound,
+        format!("no route for {} {}", req.method(), req.path()),
+    ))
 }

@@ -1,0 +1,266 @@
+//! The table of every v1 endpoint, and the OpenAPI 3 document generated from it.
+//!
+//! # Overview
+//! [`ENDPOINTS`] lists method, path, request and response types of each endpoint; the
+//! server's tests check that it routes every one, and [`openapi`] turns the table and the
+//! schema types of this crate into the OpenAPI document served at `/openapi.json`. The
+//! document is therefore generated, never written by hand.
+
+use utoipa::OpenApi;
+use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem, PathsBuilder};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::{
+    ContentBuilder, InfoBuilder, ObjectBuilder, Ref, Required, ResponseBuilder, ResponsesBuilder,
+    Type,
+};
+
+use crate::error::{ErrorBody, ErrorCode};
+use crate::request::{
+    ExecutionOptions, FairOptions, GenerateStringsRequest, MultiTermsRequest, RepeatRequest,
+    RequestOptions, ResponseOptions, Term, TermRequest, TwoTermsRequest,
+};
+use crate::response::{
+    AccountLimits, AccountLimitsTag, Boolean, BooleanTag, Cardinality, FairMetadata,
+    GeneratedStrings, GeneratedStringsTag, Length, LengthTag, StringTag, Strings, StringsTag,
+    TermOutput, Text,
+};
+
+/// The HTTP method of an endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// `GET`, without a body.
+    Get,
+    /// `POST`, with a JSON body.
+    Post,
+}
+
+/// One endpoint of the v1 API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Endpoint {
+    /// The method.
+    pub method: Method,
+    /// The full path, starting with `/v1/`.
+    pub path: &'static str,
+    /// What it does, in one line.
+    pub summary: &'static str,
+    /// The schema name of the request body, if any.
+    pub request: Option<&'static str>,
+    /// The schema name of `data` in a successful response.
+    pub response: &'static str,
+}
+
+const fn post(
+    path: &'static str,
+    summary: &'static str,
+    request: &'static str,
+    response: &'static str,
+) -> Endpoint {
+    Endpoint { method: Method::Post, path, summary, request: Some(request), response }
+}
+
+/// Every endpoint of the contract.
+pub const ENDPOINTS: [Endpoint; 19] = [
+    Endpoint {
+        method: Method::Get,
+        path: "/v1/account/limits",
+        summary: "The limits of the calling token, or the server's defaults when auth is off.",
+        request: None,
+        response: "AccountLimits",
+    },
+    post(
+        "/v1/analyze/cardinality",
+        "The number of strings of the language.",
+        "TermRequest",
+        "Cardinality",
+    ),
+    post(
+        "/v1/analyze/deterministic",
+        "Whether the term's automaton is deterministic.",
+        "TermRequest",
+        "Boolean",
+    ),
+    post("/v1/analyze/dot", "A Graphviz drawing of the minimal automaton.", "TermRequest", "Text"),
+    post("/v1/analyze/empty", "Whether the language has no string.", "TermRequest", "Boolean"),
+    post(
+        "/v1/analyze/empty_string",
+        "Whether the language is exactly {\"\"}.",
+        "TermRequest",
+        "Boolean",
+    ),
+    post(
+        "/v1/analyze/equivalent",
+        "Whether two terms have the same strings.",
+        "TwoTermsRequest",
+        "Boolean",
+    ),
+    post("/v1/analyze/length", "The shortest and longest string lengths.", "TermRequest", "Length"),
+    post("/v1/analyze/pattern", "A regex for the language.", "TermRequest", "Text"),
+    post(
+        "/v1/analyze/subset",
+        "Whether terms[0] is a subset of terms[1].",
+        "TwoTermsRequest",
+        "Boolean",
+    ),
+    post("/v1/analyze/total", "Whether the language has every string.", "TermRequest", "Boolean"),
+    post("/v1/compute/complement", "Every string not in the term.", "TermRequest", "TermOutput"),
+    post(
+        "/v1/compute/concat",
+        "The terms one after another, in order.",
+        "MultiTermsRequest",
+        "TermOutput",
+    ),
+    post(
+        "/v1/compute/determinize",
+        "A deterministic FAIR of the term.",
+        "TermRequest",
+        "TermOutput",
+    ),
+    post("/v1/compute/difference", "terms[0] minus terms[1].", "TwoTermsRequest", "TermOutput"),
+    post(
+        "/v1/compute/intersection",
+        "The strings in every term.",
+        "MultiTermsRequest",
+        "TermOutput",
+    ),
+    post("/v1/compute/repeat", "The term repeated min..=max times.", "RepeatRequest", "TermOutput"),
+    post("/v1/compute/union", "The strings in any term.", "MultiTermsRequest", "TermOutput"),
+    post(
+        "/v1/generate/strings",
+        "Strings of the language, paged.",
+        "GenerateStringsRequest",
+        "GeneratedStrings",
+    ),
+];
+
+/// The schema types, collected by utoipa's derive.
+#[derive(OpenApi)]
+#[openapi(components(schemas(
+    Term,
+    RequestOptions,
+    ResponseOptions,
+    FairOptions,
+    ExecutionOptions,
+    TermRequest,
+    TwoTermsRequest,
+    MultiTermsRequest,
+    RepeatRequest,
+    GenerateStringsRequest,
+    BooleanTag,
+    Boolean,
+    StringTag,
+    Text,
+    Cardinality,
+    LengthTag,
+    Length,
+    TermOutput,
+    FairMetadata,
+    GeneratedStringsTag,
+    GeneratedStrings,
+    StringsTag,
+    Strings,
+    AccountLimitsTag,
+    AccountLimits,
+    ErrorCode,
+    ErrorBody,
+)))]
+struct Schemas;
+
+/// The statuses an endpoint can fail with, and what they mean.
+const ERROR_STATUSES: [(&str, &str); 8] = [
+    ("400", "Invalid request or budget exceeded; see errorCode."),
+    ("401", "Missing, malformed or unknown token."),
+    ("403", "Quota exceeded."),
+    ("404", "Unknown path."),
+    ("405", "Wrong method."),
+    ("413", "Body too large."),
+    ("429", "Rate limited; see Retry-After."),
+    ("500", "A bug."),
+];
+
+/// The OpenAPI 3 document of the v1 API.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let mut doc = Schemas::openapi();
+    doc.info = InfoBuilder::new()
+        .title("relang")
+        .version(env!("CARGO_PKG_VERSION"))
+        .description(Some(
+            "Regular languages as values; wire-compatible with the RegexSolver v1 API.",
+        ))
+        .build();
+    let mut paths = PathsBuilder::new();
+    for endpoint in ENDPOINTS {
+        let success = ObjectBuilder::new()
+            .property("success", ObjectBuilder::new().schema_type(Type::Boolean))
+            .required("success")
+            .property("data", Ref::from_schema_name(endpoint.response))
+            .required("data");
+        let mut responses = ResponsesBuilder::new().response(
+            "200",
+            ResponseBuilder::new()
+                .description("Success.")
+                .content("application/json", ContentBuilder::new().schema(Some(success)).build()),
+        );
+        for (status, description) in ERROR_STATUSES {
+            responses = responses.response(
+                status,
+                ResponseBuilder::new().description(description).content(
+                    "application/json",
+                    ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build(),
+                ),
+            );
+        }
+        let mut operation = OperationBuilder::new()
+            .summary(Some(endpoint.summary))
+            .operation_id(Some(endpoint.path.trim_start_matches("/v1/").replace('/', "_")))
+            .responses(responses.build());
+        let method = match endpoint.method {
+            Method::Get => HttpMethod::Get,
+            Method::Post => HttpMethod::Post,
+        };
+        if let Some(request) = endpoint.request {
+            operation = operation.request_body(Some(
+                RequestBodyBuilder::new()
+                    .required(Some(Required::True))
+                    .content(
+                        "application/json",
+                        ContentBuilder::new().schema(Some(Ref::from_schema_name(request))).build(),
+                    )
+                    .build(),
+            ));
+        }
+        paths = paths.path(endpoint.path, PathItem::new(method, operation));
+    }
+    doc.paths = paths.build();
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_endpoint_refers_to_known_schemas() {
+        let doc = openapi();
+        let schemas = doc.components.as_ref().map(|c| c.schemas.clone()).unwrap_or_default();
+        for endpoint in ENDPOINTS {
+            for name in endpoint.request.into_iter().chain([endpoint.response]) {
+                assert!(schemas.contains_key(name), "{}: no schema {name}", endpoint.path);
+            }
+            assert!(doc.paths.paths.contains_key(endpoint.path), "{}", endpoint.path);
+        }
+        assert_eq!(doc.paths.paths.len(), ENDPOINTS.len(), "paths are unique");
+    }
+
+    #[test]
+    fn document_is_openapi_3_json() {
+        let json = serde_json::to_value(openapi()).unwrap();
+        assert!(json["openapi"].as_str().unwrap().starts_with("3."));
+        assert_eq!(
+            json["paths"]["/v1/analyze/cardinality"]["post"]["requestBody"]["content"]["application/json"]
+                ["schema"]["$ref"],
+            "#/components/schemas/TermRequest"
+        );
+        let cardinality = &json["components"]["schemas"]["Cardinality"];
+        assert!(cardinality.to_string().contains("bigInteger"), "{cardinality}");
+    }
+}

@@ -1,0 +1,632 @@
+//! Request bodies as they arrive on the wire, and their validation into checked values.
+//!
+//! # Overview
+//! Each `*Request` type is the JSON shape of one request family. Deserializing it only
+//! checks the shape: required fields, JSON types, strict integers (`26.0` and `"26"` are
+//! not integers). Ranges, enumerations and term counts are checked by `validate`, which
+//! returns the contract's error code, so every rule lives in one place:
+//! - a body that does not have the shape: `InvalidJson` (the server's JSON extractor),
+//! - `terms` counts: `TooFewTerms` / `TooManyTerms`,
+//! - `execution.timeout` above the caller's maximum: `TimeoutTooLarge`,
+//! - `limit` outside 1..=100: `InvalidNumberOfStringsToGenerate`,
+//! - any other range or enumeration: `BadRequest`.
+//!
+//! # Invariants
+//! Unknown fields are ignored everywhere (clients send fields we do not know); `metadata` on
+//! an input term is ignored.
+
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ErrorCode};
+
+/// The only `options.schemaVersion` this server speaks.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// A term as it arrives: a pattern or a FAIR value.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct Term {
+    /// `regex` or `fair`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The pattern or the FAIR text.
+    pub value: String,
+}
+
+/// A checked input term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TermInput {
+    /// A pattern of the relang dialect.
+    Regex(String),
+    /// An opaque FAIR value.
+    Fair(String),
+}
+
+impl Term {
+    fn validate(self) -> Result<TermInput, ApiError> {
+        match self.kind.as_str() {
+            "regex" => Ok(TermInput::Regex(self.value)),
+            "fair" => Ok(TermInput::Fair(self.value)),
+            other => Err(ApiError::bad_request(format!(
+                "unknown term type {other:?}: expected \"regex\" or \"fair\""
+            ))),
+        }
+    }
+}
+
+/// `options`, accepted on every request.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestOptions {
+    /// The schema version the client expects; only 1 is accepted.
+    pub schema_version: Option<i64>,
+    /// How to return terms.
+    pub response: Option<ResponseOptions>,
+    /// Compute limits for this request.
+    pub execution: Option<ExecutionOptions>,
+}
+
+/// `options.response`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct ResponseOptions {
+    /// `any` (default), `regex` or `fair`.
+    pub format: Option<String>,
+    /// Options for `fair` output.
+    pub fair: Option<FairOptions>,
+}
+
+/// `options.response.fair`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct FairOptions {
+    /// Whether a returned FAIR must be deterministic.
+    pub deterministic: Option<bool>,
+}
+
+/// `options.execution`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct ExecutionOptions {
+    /// Compute budget in milliseconds, at least 1.
+    pub timeout: Option<i64>,
+}
+
+/// The form of a returned term.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResponseFormat {
+    /// Whatever form is cheapest while faithful.
+    #[default]
+    Any,
+    /// A pattern.
+    Regex,
+    /// A FAIR value.
+    Fair,
+}
+
+/// Checked options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The form of returned terms.
+    pub format: ResponseFormat,
+    /// Whether a returned FAIR must be deterministic.
+    pub deterministic: bool,
+    /// The requested compute budget in milliseconds; `None` for the server default.
+    pub timeout_ms: Option<u64>,
+}
+
+/// The caller's limits that validation enforces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most terms one request may carry.
+    pub max_terms: usize,
+    /// The largest `execution.timeout`, in milliseconds.
+    pub max_timeout_ms: u64,
+}
+
+impl RequestOptions {
+    fn validate(options: Option<RequestOptions>, limits: &Limits) -> Result<Options, ApiError> {
+        let options = options.unwrap_or_default();
+        if let Some(version) = options.schema_version
+            && version != SCHEMA_VERSION
+        {
+            return Err(ApiError::bad_request(format!(
+                "unsupported schemaVersion {version}: this server speaks {SCHEMA_VERSION}"
+            )));
+        }
+        let response = options.response.unwrap_or_default();
+        let format = match response.format.as_deref() {
+            None | Some("any") => ResponseFormat::Any,
+            Some("regex") => ResponseFormat::Regex,
+            Some("fair") => ResponseFormat::Fair,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown response format {other:?}: expected \"any\", \"regex\" or \"fair\""
+                )));
+            }
+        };
+        let deterministic = response.fair.and_then(|fair| fair.deterministic).unwrap_or(false);
+        let timeout_ms = match options.execution.and_then(|execution| execution.timeout) {
+            None => None,
+            Some(timeout) if timeout < 1 => {
+                return Err(ApiError::bad_request(format!(
+                    "execution.timeout must be at least 1 ms, got {timeout}"
+                )));
+            }
+            Some(timeout) if timeout.unsigned_abs() > limits.max_timeout_ms => {
+                return Err(ApiError::new(
+                    ErrorCode::TimeoutTooLarge,
+                    format!(
+                        "execution.timeout {timeout} ms is above the maximum of {} ms",
+                        limits.max_timeout_ms
+                    ),
+                ));
+            }
+            Some(timeout) => Some(timeout.unsigned_abs()),
+        };
+        Ok(Options { format, deterministic, timeout_ms })
+    }
+}
+
+/// A request about one term.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct TermRequest {
+    /// The term.
+    pub term: Term,
+    /// Options.
+    pub options: Option<RequestOptions>,
+}
+
+impl TermRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken.
+    pub fn validate(self, limits: &Limits) -> Result<(TermInput, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        Ok((self.term.validate()?, options))
+    }
+}
+
+/// A request about exactly two terms.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct TwoTermsRequest {
+    /// Exactly two terms.
+    pub terms: Vec<Term>,
+    /// Options.
+    pub options: Option<RequestOptions>,
+}
+
+impl TwoTermsRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken.
+    pub fn validate(self, limits: &Limits) -> Result<([TermInput; 2], Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        let [first, second] = check_term_count(self.terms, 2, 2)?;
+        Ok(([first, second], options))
+    }
+}
+
+/// A request combining two or more terms.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct MultiTermsRequest {
+    /// Between 2 and the caller's `maxTermsCount` terms.
+    pub terms: Vec<Term>,
+    /// Options.
+    pub options: Option<RequestOptions>,
+}
+
+impl MultiTermsRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken.
+    pub fn validate(self, limits: &Limits) -> Result<(Vec<TermInput>, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        let terms = check_term_count(self.terms, 2, limits.max_terms)?;
+        Ok((terms, options))
+    }
+}
+
+/// Checks that there are `min..=max` terms, validates each, and collects them into `T` (a
+/// `Vec` or an array of the exact count).
+fn check_term_count<T>(terms: Vec<Term>, min: usize, max: usize) -> Result<T, ApiError>
+where
+    T: TryFrom<Vec<TermInput>>,
+{
+    let count = terms.len();
+    if count < min {
+        let expected =
+            if min == max { format!("exactly {min}") } else { format!("at least {min}") };
+        return Err(ApiError::new(
+            ErrorCode::TooFewTerms,
+            format!("{count} terms given, {expected} needed"),
+        ));
+    }
+    if count > max {
+        let expected = if min == max { format!("exactly {max}") } else { format!("at most {max}") };
+        return Err(ApiError::new(
+            ErrorCode::TooManyTerms,
+            format!("{count} terms given, {expected} allowed"),
+        ));
+    }
+    let terms: Vec<TermInput> = terms.into_iter().map(Term::validate).collect::<Result<_, _>>()?;
+    T::try_from(terms).map_err(|_| ApiError::new(ErrorCode::InternalError, "term count mismatch"))
+}
+
+/// `/compute/repeat`: the term repeated `min..=max` times.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct RepeatRequest {
+    /// The term to repeat.
+    pub term: Term,
+    /// Fewest repetitions, at least 0.
+    pub min: i64,
+    /// Most repetitions; omitted or null for unbounded.
+    #[serde(default)]
+    pub max: Option<i64>,
+    /// Options.
+    pub options: Option<RequestOptions>,
+}
+
+/// A checked repetition range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RepeatRange {
+    /// Fewest repetitions.
+    pub min: u32,
+    /// Most repetitions; `None` for unbounded.
+    pub max: Option<u32>,
+}
+
+impl RepeatRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken.
+    pub fn validate(self, limits: &Limits) -> Result<(TermInput, RepeatRange, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        let min = count_field("min", self.min, 0, u32::MAX.into())?;
+        let max = self.max.map(|max| count_field("max", max, 0, u32::MAX.into())).transpose()?;
+        if let Some(max) = max
+            && max < min
+        {
+            return Err(ApiError::bad_request(format!("max ({max}) is less than min ({min})")));
+        }
+        Ok((self.term.validate()?, RepeatRange { min, max }, options))
+    }
+}
+
+/// `value` as a `u32` inside `min..=max`, or a `BadRequest` naming `field`.
+fn count_field(field: &str, value: i64, min: u32, max: i64) -> Result<u32, ApiError> {
+    if value < i64::from(min) || value > max {
+        return Err(ApiError::bad_request(format!(
+            "{field} must be between {min} and {max}, got {value}"
+        )));
+    }
+    u32::try_from(value).map_err(|_| ApiError::bad_request(format!("{field} is too large")))
+}
+
+/// `/generate/strings`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerateStringsRequest {
+    /// The term whose strings to generate.
+    pub term: Term,
+    /// How many strings, 1..=100.
+    pub limit: i64,
+    /// How many strings to skip, at least 0 (default 0).
+    pub offset: Option<i64>,
+    /// Shortest length, at least 0 (default 0).
+    pub min_length: Option<i64>,
+    /// Longest length, 1..=100 (default 100).
+    pub max_length: Option<i64>,
+    /// `sweep` (default), `interleave` or `shuffled`.
+    pub path_order: Option<String>,
+    /// `ascending` (default) or `shuffled`.
+    pub character_order: Option<String>,
+    /// Seed of the shuffled orders, at least 0 (default 0).
+    pub seed: Option<i64>,
+    /// A character class every generated character must be in.
+    pub charset: Option<String>,
+    /// Options.
+    pub options: Option<RequestOptions>,
+}
+
+/// The order in which paths of the automaton are visited.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathOrder {
+    /// Shortest paths first, each expanded completely.
+    #[default]
+    Sweep,
+    /// Every path yields one string before any yields a second.
+    Interleave,
+    /// Like interleave, paths of one length in an order drawn from the seed.
+    Shuffled,
+}
+
+/// The order of the strings within one path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CharacterOrder {
+    /// Positions count up from the low end of each set.
+    #[default]
+    Ascending,
+    /// A seeded permutation per path.
+    Shuffled,
+}
+
+/// Checked generation parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateParams {
+    /// How many strings, 1..=100.
+    pub limit: usize,
+    /// How many strings to skip.
+    pub offset: u64,
+    /// Shortest length.
+    pub min_length: u32,
+    /// Longest length, 1..=100.
+    pub max_length: u32,
+    /// Path order.
+    pub path_order: PathOrder,
+    /// Character order.
+    pub character_order: CharacterOrder,
+    /// Seed of the shuffled orders.
+    pub seed: u64,
+    /// A character class restricting the characters, if any.
+    pub charset: Option<String>,
+}
+
+/// The largest `limit` of one generate request.
+pub const MAX_GENERATE_LIMIT: i64 = 100;
+/// The largest `maxLength` of one generate request.
+pub const MAX_GENERATE_LENGTH: i64 = 100;
+
+impl GenerateStringsRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken.
+    pub fn validate(
+        self,
+        limits: &Limits,
+    ) -> Result<(TermInput, GenerateParams, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        if !(1..=MAX_GENERATE_LIMIT).contains(&self.limit) {
+            return Err(ApiError::new(
+                ErrorCode::InvalidNumberOfStringsToGenerate,
+                format!("limit must be between 1 and {MAX_GENERATE_LIMIT}, got {}", self.limit),
+            ));
+        }
+        let non_negative = |field: &str, value: Option<i64>| match value {
+            Some(value) if value < 0 => {
+                Err(ApiError::bad_request(format!("{field} must be at least 0, got {value}")))
+            }
+            value => Ok(value.map_or(0, i64::unsigned_abs)),
+        };
+        let offset = non_negative("offset", self.offset)?;
+        let seed = non_negative("seed", self.seed)?;
+        let min_length =
+            count_field("minLength", self.min_length.unwrap_or(0), 0, u32::MAX.into())?;
+        let max_length = count_field(
+            "maxLength",
+            self.max_length.unwrap_or(MAX_GENERATE_LENGTH),
+            1,
+            MAX_GENERATE_LENGTH,
+        )?;
+        let path_order = match self.path_order.as_deref() {
+            None | Some("sweep") => PathOrder::Sweep,
+            Some("interleave") => PathOrder::Interleave,
+            Some("shuffled") => PathOrder::Shuffled,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown pathOrder {other:?}: expected \"sweep\", \"interleave\" or \"shuffled\""
+                )));
+            }
+        };
+        let character_order = match self.character_order.as_deref() {
+            None | Some("ascending") => CharacterOrder::Ascending,
+            Some("shuffled") => CharacterOrder::Shuffled,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown characterOrder {other:?}: expected \"ascending\" or \"shuffled\""
+                )));
+            }
+        };
+        let params = GenerateParams {
+            limit: self.limit.unsigned_abs() as usize,
+            offset,
+            min_length,
+            max_length,
+            path_order,
+            character_order,
+            seed,
+            charset: self.charset,
+        };
+        Ok((self.term.validate()?, params, options))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::de::DeserializeOwned;
+    use serde_json::json;
+
+    use super::*;
+
+    const LIMITS: Limits = Limits { max_terms: 10, max_timeout_ms: 5_000 };
+
+    fn parse<T: DeserializeOwned>(body: serde_json::Value) -> T {
+        serde_json::from_value(body).unwrap()
+    }
+
+    #[track_caller]
+    fn check_error(
+        result: Result<impl std::fmt::Debug, ApiError>,
+        code: ErrorCode,
+        message_part: &str,
+    ) {
+        let err = result.unwrap_err();
+        assert_eq!(err.code(), code, "{err}");
+        assert!(err.message().contains(message_part), "{err}");
+    }
+
+    fn term_request(options: serde_json::Value) -> Result<(TermInput, Options), ApiError> {
+        parse::<TermRequest>(
+            json!({ "term": { "type": "regex", "value": "a" }, "options": options }),
+        )
+        .validate(&LIMITS)
+    }
+
+    #[test]
+    fn defaults_apply_and_unknown_fields_are_ignored() {
+        let request: TermRequest = parse(json!({
+            "term": { "type": "fair", "value": "x", "metadata": { "deterministic": true } },
+            "extra": [1, 2],
+        }));
+        let (term, options) = request.validate(&LIMITS).unwrap();
+        assert_eq!(term, TermInput::Fair("x".into()));
+        assert_eq!(options, Options::default());
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let (_, options) = term_request(json!({
+            "schemaVersion": 1,
+            "response": { "format": "fair", "fair": { "deterministic": true } },
+            "execution": { "timeout": 5000 },
+        }))
+        .unwrap();
+        assert_eq!(
+            options,
+            Options { format: ResponseFormat::Fair, deterministic: true, timeout_ms: Some(5000) }
+        );
+        check_error(
+            term_request(json!({ "schemaVersion": 2 })),
+            ErrorCode::BadRequest,
+            "schemaVersion",
+        );
+        check_error(
+            term_request(json!({ "response": { "format": "xml" } })),
+            ErrorCode::BadRequest,
+            "xml",
+        );
+        check_error(
+            term_request(json!({ "execution": { "timeout": 0 } })),
+            ErrorCode::BadRequest,
+            "at least 1",
+        );
+        check_error(
+            term_request(json!({ "execution": { "timeout": 5001 } })),
+            ErrorCode::TimeoutTooLarge,
+            "5001",
+        );
+    }
+
+    #[test]
+    fn integers_are_strict() {
+        for timeout in [json!(26.0), json!("26"), json!(true)] {
+            let body = json!({ "term": { "type": "regex", "value": "a" }, "options": { "execution": { "timeout": timeout } } });
+            assert!(serde_json::from_value::<TermRequest>(body).is_err(), "{timeout}");
+        }
+    }
+
+    #[test]
+    fn term_types_are_closed() {
+        let request: TermRequest = parse(json!({ "term": { "type": "glob", "value": "*" } }));
+        check_error(request.validate(&LIMITS), ErrorCode::BadRequest, "glob");
+    }
+
+    #[test]
+    fn term_counts_are_checked() {
+        let terms = |n: usize| json!(vec![json!({ "type": "regex", "value": "a" }); n]);
+        let two = |n| parse::<TwoTermsRequest>(json!({ "terms": terms(n) })).validate(&LIMITS);
+        let multi = |n| parse::<MultiTermsRequest>(json!({ "terms": terms(n) })).validate(&LIMITS);
+        assert!(two(2).is_ok());
+        check_error(two(1), ErrorCode::TooFewTerms, "exactly 2");
+        check_error(two(3), ErrorCode::TooManyTerms, "exactly 2");
+        assert_eq!(multi(10).unwrap().0.len(), 10);
+        check_error(multi(0), ErrorCode::TooFewTerms, "at least 2");
+        check_error(multi(11), ErrorCode::TooManyTerms, "at most 10");
+    }
+
+    #[test]
+    fn repeat_ranges_are_checked() {
+        let repeat = |body: serde_json::Value| parse::<RepeatRequest>(body).validate(&LIMITS);
+        let term = json!({ "type": "regex", "value": "a" });
+        let (_, range, _) = repeat(json!({ "term": term, "min": 2, "max": null })).unwrap();
+        assert_eq!(range, RepeatRange { min: 2, max: None });
+        let (_, range, _) = repeat(json!({ "term": term, "min": 0 })).unwrap();
+        assert_eq!(range, RepeatRange { min: 0, max: None });
+        check_error(
+            repeat(json!({ "term": term, "min": 3, "max": 2 })),
+            ErrorCode::BadRequest,
+            "less than min",
+        );
+        check_error(
+            repeat(json!({ "term": term, "min": -1 })),
+            ErrorCode::BadRequest,
+            "min must be",
+        );
+        check_error(
+            repeat(json!({ "term": term, "min": 0, "max": 1i64 << 40 })),
+            ErrorCode::BadRequest,
+            "max must be",
+        );
+    }
+
+    #[test]
+    fn generate_parameters_are_checked() {
+        let generate = |extra: serde_json::Value| {
+            let mut body = json!({ "term": { "type": "regex", "value": "a" }, "limit": 10 });
+            body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            parse::<GenerateStringsRequest>(body).validate(&LIMITS)
+        };
+        let (_, params, _) = generate(json!({})).unwrap();
+        assert_eq!(
+            params,
+            GenerateParams {
+                limit: 10,
+                offset: 0,
+                min_length: 0,
+                max_length: 100,
+                path_order: PathOrder::Sweep,
+                character_order: CharacterOrder::Ascending,
+                seed: 0,
+                charset: None,
+            }
+        );
+        let (_, params, _) = generate(json!({
+            "offset": 7, "minLength": 2, "maxLength": 5, "pathOrder": "shuffled",
+            "characterOrder": "shuffled", "seed": 42, "charset": "[a-z]",
+        }))
+        .unwrap();
+        assert_eq!(
+            (params.offset, params.min_length, params.max_length, params.seed),
+            (7, 2, 5, 42)
+        );
+        assert_eq!(
+            (params.path_order, params.character_order),
+            (PathOrder::Shuffled, CharacterOrder::Shuffled)
+        );
+        for limit in [0, 101] {
+            check_error(
+                generate(json!({ "limit": limit })),
+                ErrorCode::InvalidNumberOfStringsToGenerate,
+                "limit",
+            );
+        }
+        check_error(generate(json!({ "maxLength": 101 })), ErrorCode::BadRequest, "maxLength");
+        check_error(generate(json!({ "maxLength": 0 })), ErrorCode::BadRequest, "maxLength");
+        check_error(generate(json!({ "offset": -1 })), ErrorCode::BadRequest, "offset");
+        check_error(generate(json!({ "pathOrder": "zigzag" })), ErrorCode::BadRequest, "zigzag");
+        check_error(
+            generate(json!({ "characterOrder": "random" })),
+            ErrorCode::BadRequest,
+            "random",
+        );
+    }
+
+    #[test]
+    fn surrogate_pair_escapes_decode() {
+        let request: TermRequest =
+            serde_json::from_str(r#"{"term":{"type":"regex","value":"\ud83d\ude00+"}}"#).unwrap();
+        assert_eq!(request.term.value, "😀+");
+    }
+}

@@ -1,0 +1,277 @@
+//! Response bodies: the success envelope and every `data` type, each tagged with `type`.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The success envelope: `{"success": true, "data": ...}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Success<T> {
+    success: bool,
+    data: T,
+}
+
+impl<T> Success<T> {
+    /// Wraps `data` in the envelope.
+    pub fn new(data: T) -> Success<T> {
+        Success { success: true, data }
+    }
+}
+
+/// Declares a unit enum whose one value serializes as a fixed `type` tag.
+macro_rules! type_tag {
+    ($(#[$doc:meta])* $name:ident = $tag:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, ToSchema)]
+        pub enum $name {
+            /// The only value.
+            #[default]
+            #[serde(rename = $tag)]
+            Tag,
+        }
+    };
+}
+
+type_tag!(
+    /// The tag `"boolean"`.
+    BooleanTag = "boolean"
+);
+type_tag!(
+    /// The tag `"string"`.
+    StringTag = "string"
+);
+type_tag!(
+    /// The tag `"length"`.
+    LengthTag = "length"
+);
+type_tag!(
+    /// The tag `"generatedStrings"`.
+    GeneratedStringsTag = "generatedStrings"
+);
+type_tag!(
+    /// The tag `"strings"`.
+    StringsTag = "strings"
+);
+type_tag!(
+    /// The tag `"accountLimits"`.
+    AccountLimitsTag = "accountLimits"
+);
+
+/// A yes/no answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Boolean {
+    /// Always `boolean`.
+    #[serde(rename = "type")]
+    pub kind: BooleanTag,
+    /// The answer.
+    pub value: bool,
+    /// (ext) For a false equivalence or subset: the shortest, then smallest, string that
+    /// shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness: Option<String>,
+}
+
+impl Boolean {
+    /// A plain answer.
+    pub fn new(value: bool) -> Boolean {
+        Boolean { kind: BooleanTag::Tag, value, witness: None }
+    }
+
+    /// The answer of a relation: true when there is no witness.
+    pub fn from_witness(witness: Option<String>) -> Boolean {
+        Boolean { kind: BooleanTag::Tag, value: witness.is_none(), witness }
+    }
+}
+
+/// A text answer: a pattern or DOT.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Text {
+    /// Always `string`.
+    #[serde(rename = "type")]
+    pub kind: StringTag,
+    /// The text.
+    pub value: String,
+}
+
+impl Text {
+    /// Wraps `value`.
+    pub fn new(value: String) -> Text {
+        Text { kind: StringTag::Tag, value }
+    }
+}
+
+/// The number of strings of a language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Cardinality {
+    /// A count every JSON client reads exactly (at most 2^53 - 1).
+    Integer {
+        /// The count.
+        value: u64,
+    },
+    /// A larger finite count; (ext) `value` holds its decimal digits.
+    BigInteger {
+        /// The count in decimal.
+        value: String,
+    },
+    /// Infinitely many strings.
+    Infinite,
+}
+
+/// The largest count sent as a JSON number: every JSON client reads it exactly.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+impl Cardinality {
+    /// A finite count given in decimal digits, as a JSON integer when that is exact.
+    pub fn finite(decimal: String) -> Cardinality {
+        match decimal.parse::<u64>() {
+            Ok(value) if value <= MAX_SAFE_INTEGER => Cardinality::Integer { value },
+            _ => Cardinality::BigInteger { value: decimal },
+        }
+    }
+}
+
+/// The shortest and longest string lengths.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Length {
+    /// Always `length`.
+    #[serde(rename = "type")]
+    pub kind: LengthTag,
+    /// The shortest length; null for the empty language.
+    pub min: Option<u64>,
+    /// The longest length; null for the empty language or an infinite one.
+    pub max: Option<u64>,
+}
+
+impl Length {
+    /// The length range `min..=max`.
+    pub fn new(min: Option<u64>, max: Option<u64>) -> Length {
+        Length { kind: LengthTag::Tag, min, max }
+    }
+}
+
+/// A returned term.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum TermOutput {
+    /// A pattern.
+    Regex {
+        /// The pattern.
+        value: String,
+    },
+    /// A FAIR value.
+    Fair {
+        /// The FAIR text.
+        value: String,
+        /// What the value holds.
+        metadata: FairMetadata,
+    },
+}
+
+/// `metadata` of a returned FAIR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct FairMetadata {
+    /// Whether the automaton is deterministic.
+    pub deterministic: bool,
+}
+
+/// Generated strings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct GeneratedStrings {
+    /// Always `generatedStrings`.
+    #[serde(rename = "type")]
+    pub kind: GeneratedStringsTag,
+    /// The strings.
+    pub strings: Strings,
+}
+
+/// The list inside [`GeneratedStrings`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Strings {
+    /// Always `strings`.
+    #[serde(rename = "type")]
+    pub kind: StringsTag,
+    /// The strings, in generation order.
+    pub value: Vec<String>,
+}
+
+impl GeneratedStrings {
+    /// Wraps `strings`.
+    pub fn new(strings: Vec<String>) -> GeneratedStrings {
+        GeneratedStrings {
+            kind: GeneratedStringsTag::Tag,
+            strings: Strings { kind: StringsTag::Tag, value: strings },
+        }
+    }
+}
+
+/// The limits of the calling token, or the server's defaults when auth is off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountLimits {
+    /// Always `accountLimits`.
+    #[serde(rename = "type")]
+    pub kind: AccountLimitsTag,
+    /// Requests allowed per period.
+    pub max_requests_count: u64,
+    /// Requests allowed per second; 0 for no rate limit.
+    pub max_requests_rate: u64,
+    /// Terms allowed in one request.
+    pub max_terms_count: u64,
+    /// The largest `execution.timeout`, in milliseconds.
+    pub max_timeout: u64,
+    /// The most states one automaton may have.
+    pub max_states_count: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[track_caller]
+    fn check(data: impl Serialize, expected: serde_json::Value) {
+        let envelope = serde_json::to_value(Success::new(data)).unwrap();
+        assert_eq!(envelope, json!({ "success": true, "data": expected }));
+    }
+
+    #[test]
+    fn every_data_type_has_its_tag() {
+        check(Boolean::new(true), json!({ "type": "boolean", "value": true }));
+        check(
+            Boolean::from_witness(Some("ab".into())),
+            json!({ "type": "boolean", "value": false, "witness": "ab" }),
+        );
+        check(Text::new("a+".into()), json!({ "type": "string", "value": "a+" }));
+        check(Length::new(Some(1), None), json!({ "type": "length", "min": 1, "max": null }));
+        check(Cardinality::Infinite, json!({ "type": "infinite" }));
+        check(
+            TermOutput::Fair {
+                value: "xyz".into(),
+                metadata: FairMetadata { deterministic: true },
+            },
+            json!({ "type": "fair", "value": "xyz", "metadata": { "deterministic": true } }),
+        );
+        check(TermOutput::Regex { value: "a".into() }, json!({ "type": "regex", "value": "a" }));
+        check(
+            GeneratedStrings::new(vec!["a".into()]),
+            json!({ "type": "generatedStrings", "strings": { "type": "strings", "value": ["a"] } }),
+        );
+    }
+
+    #[test]
+    fn cardinality_switches_to_decimal_text_above_2_pow_53() {
+        check(
+            Cardinality::finite("9007199254740991".into()),
+            json!({ "type": "integer", "value": 9007199254740991u64 }),
+        );
+        check(
+            Cardinality::finite("9007199254740992".into()),
+            json!({ "type": "bigInteger", "value": "9007199254740992" }),
+        );
+        check(
+            Cardinality::finite("1112064000000000000000000".into()),
+            json!({ "type": "bigInteger", "value": "1112064000000000000000000" }),
+        );
+    }
+}

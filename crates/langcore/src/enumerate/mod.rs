@@ -1,0 +1,205 @@
+//! String generation: the strings of a language in a documented order, one page at a time.
+//!
+//! # Overview
+//! [`Dfa::generate`] delegates to [`generate`], which returns the strings at positions
+//! `offset .. offset + limit` of an order fixed by the language and the
+//! [`GenerateOptions`]. One concept per file:
+//! - `options.rs`: [`GenerateOptions`], [`PathOrder`], [`CharOrder`].
+//! - `counts.rs`: the labelled edges of the DFA, and the tables W (strings) and P (paths)
+//!   per node and remaining length.
+//! - `path.rs`: a path's odometer and the characters it spells in either character order.
+//! - `sweep.rs`: [`PathOrder::Sweep`].
+//! - `rounds.rs`: [`PathOrder::Interleave`] and [`PathOrder::Shuffled`];
+//!   `threshold.rs` counts paths by their number of strings, for rounds after the first.
+//! - `shuffle.rs`: the seeded bijections behind every shuffled order.
+//!
+//! # Semantics
+//! 1. The language is first restricted to the charset (intersected with `[charset]*`) and
+//!    made canonical (minimized), so the output depends only on the language and the
+//!    options, never on how a term was written: equivalent terms give identical sequences.
+//!    The length band is *not* intersected into the automaton: lengths are selected by
+//!    counting per length, which is cheaper. (So two languages that agree only inside the
+//!    band may give different sequences; equal languages never do.)
+//! 2. A *path* is a sequence of edges from the start to an accepting state of that DFA,
+//!    where an edge is the set of all characters leading from one useful state to the
+//!    same useful state. A string lies on exactly one path; a path's strings are the
+//!    product of its edges. Within one length, paths are ordered lexicographically by
+//!    their edges, and a state's edges by their smallest character.
+//! 3. Sweep: lengths ascending, paths lexicographically, each path expanded completely
+//!    as an odometer (first position most significant). Interleave and shuffled: rounds,
+//!    see `rounds.rs`. The character order maps each odometer digit to a member of the
+//!    edge: ascending (identity) or a seeded bijection per path and position.
+//! 4. Only strings with a length in `[min_length, max_length]` and every character in the
+//!    charset exist for the order, so they alone count for `offset`. `max_length <
+//!    min_length`, `limit` 0 and an offset past the end give no strings; an infinite
+//!    language stops at `max_length`.
+//!
+//! # Algorithm
+//! Preparation: the restriction (one product and minimization, or one minimization without
+//! a charset), the nodes and edges, then the count tables, one length at a time, up to the first
+//! length where the page ends (the band's strings, or paths for the round orders, reach
+//! `offset + limit`), at most the smaller of `max_length` and the longest string:
+//! O(L × edges) big-integer operations for `L` lengths. The first page of an infinite
+//! language is cheap, a deep one costs the tables up to its length. Cost of a page after
+//! that:
+//! - sweep: O(max_length × edges) to find the offset, independent of how deep it is, then
+//!   O(1) amortised per string plus O(length × edges) per new path;
+//! - interleave and shuffled, offset in round 0 (below the number of paths, which is
+//!   astronomically large for most infinite languages): O(length × edges) big-integer
+//!   operations per string, independent of the offset;
+//! - interleave and shuffled, later rounds: a binary search over rounds, O(log offset)
+//!   threshold queries, each O(distinct (node, length, threshold) triples × edges); cheap
+//!   for languages with few paths (where later rounds are reached), but not bounded by
+//!   the table size in general (see `threshold.rs`).
+//!
+//! # Invariants
+//! - Output is a pure function of (language, options): no hashing order, clocks or global
+//!   RNG; seeded orders use `rand_pcg` (see `shuffle.rs`).
+//! - A page has no repeats, and pages of any size concatenate to the same sequence.
+//!
+//! # Budgets
+//! [`Operation::Generate`]: the deadline per table cell, per memoised threshold and per
+//! string; the count tables and threshold memo against the memory limit. The restriction
+//! checks its own operations ([`Operation::Product`], [`Operation::Minimize`]).
+
+mod counts;
+mod options;
+mod path;
+mod rounds;
+mod shuffle;
+mod sweep;
+#[cfg(test)]
+mod tests;
+mod threshold;
+
+pub use options::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
+
+use std::borrow::Borrow;
+use std::ops::RangeInclusive;
+
+use num_bigint::BigUint;
+
+use self::counts::{Counts, Routes};
+use crate::alphabet::{CharSet, Classes};
+use crate::analysis;
+use crate::budget::{Budget, BudgetError};
+use crate::dfa::Dfa;
+use crate::error::Error;
+use crate::state_id::StateId;
+
+/// The strings of `dfa`'s language at the positions `options` asks for (see the module docs).
+pub(crate) fn generate(
+    dfa: &Dfa,
+    options: &GenerateOptions,
+    budget: &Budget,
+) -> Result<Vec<String>, Error> {
+    if options.limit() == 0 || options.max_length() < options.min_length() {
+        return Ok(Vec::new());
+    }
+    let Some(language) = Language::new(dfa, options, budget)? else {
+        return Ok(Vec::new());
+    };
+    let strings = match options.path_order() {
+        PathOrder::Sweep => sweep::generate(&language, options, budget)?,
+        PathOrder::Interleave | PathOrder::Shuffled => {
+            rounds::generate(&language, options, budget)?
+        }
+    };
+    Ok(strings)
+}
+
+/// The restricted language, ready to page through: its edges, its count tables and the
+/// lengths that hold strings.
+struct Language {
+    routes: Routes,
+    counts: Counts,
+    min_length: usize,
+    /// At most the requested maximum and the longest string of the language, and no longer
+    /// than the page needs (see [`Language::new`]).
+    max_length: usize,
+}
+
+impl Language {
+    /// The language of `dfa` restricted to `options`' charset, or `None` when it has no
+    /// string in the length band.
+    ///
+    /// The count tables stop at the first length where the band's strings (sweep) or
+    /// paths (round orders) reach `offset + limit`: the page lies entirely in the lengths up
+    /// to there (in round 0 for the round orders), and it ends before looking further.
+    fn new(
+        dfa: &Dfa,
+        options: &GenerateOptions,
+        budget: &Budget,
+    ) -> Result<Option<Language>, BudgetError> {
+        let restricted = match options.charset() {
+            Some(charset) if !charset.is_full() => {
+                dfa.intersection(&strings_over(charset, budget)?, budget)?
+            }
+            _ => dfa.minimize(budget)?,
+        };
+        let (Some(shortest), longest) = analysis::length(&restricted) else { return Ok(None) };
+        let min_length = options.min_length().max(shortest);
+        let max_length =
+            longest.map_or(options.max_length(), |longest| longest.min(options.max_length()));
+        if max_length < min_length {
+            return Ok(None);
+        }
+        let Some(routes) = Routes::new(&restricted) else { return Ok(None) };
+        // The tables only need to reach the length where the strings (sweep) or paths (round
+        // 0 of the other orders) of the band first cover positions up to `offset + limit`.
+        let needed = BigUint::from(options.offset()) + options.limit();
+        let mut counts = Counts::new(&routes);
+        let mut covered = BigUint::ZERO;
+        for length in 0..=max_length {
+            if length > 0 {
+                counts.push_level(&routes, budget)?;
+            }
+            if length >= min_length {
+                let cell = counts.cell(routes.start(), length);
+                covered += match options.path_order() {
+                    PathOrder::Sweep => &cell.strings,
+                    PathOrder::Interleave | PathOrder::Shuffled => &cell.paths,
+                };
+                if covered >= needed {
+                    break;
+                }
+            }
+        }
+        let max_length = counts.max_length();
+        Ok(Some(Language { routes, counts, min_length, max_length }))
+    }
+
+    /// The lengths generated, ascending.
+    fn lengths(&self) -> RangeInclusive<usize> {
+        self.min_length..=self.max_length
+    }
+}
+
+/// The DFA of `[charset]*`: every string whose characters are all in `charset`.
+fn strings_over(charset: &CharSet, budget: &Budget) -> Result<Dfa, BudgetError> {
+    let (classes, inside) = Classes::new(&[charset], budget)?;
+    let (looping, dead) = (StateId::from_index(0), StateId::from_index(1));
+    let mut table = vec![dead; 2 * classes.len()];
+    for class in &inside[0] {
+        table[class.index()] = looping;
+    }
+    Ok(Dfa::from_parts(classes, table, vec![true, false]))
+}
+
+/// The first of `items` whose block holds position `rest`, where the blocks lie one after
+/// another with the sizes `size_of` gives; `rest` becomes the position inside that block.
+/// `None` (with `rest` reduced by all sizes) when `rest` is past the last block.
+fn find_block<T, S: Borrow<BigUint>, E>(
+    items: impl IntoIterator<Item = T>,
+    rest: &mut BigUint,
+    mut size_of: impl FnMut(&T) -> Result<S, E>,
+) -> Result<Option<T>, E> {
+    for item in items {
+        let size = size_of(&item)?;
+        if *rest < *size.borrow() {
+            return Ok(Some(item));
+        }
+        *rest -= size.borrow();
+    }
+    Ok(None)
+}

@@ -1,0 +1,207 @@
+//! The options of string generation: which page, which lengths and characters, which order.
+//!
+//! # Overview
+//! - [`GenerateOptions`]: a value type with documented defaults and by-value setters.
+//! - [`PathOrder`]: how paths (shapes of strings) take turns: `Sweep`, `Interleave`, `Shuffled`.
+//! - [`CharOrder`]: how the strings of one path are ordered: `Ascending` or `Shuffled`.
+//!
+//! The defaults are those of the wire contract's `generate/strings`, except `limit`, which
+//! the contract requires and which defaults to [`DEFAULT_LIMIT`] here.
+//!
+//! # Algorithm
+//! None: plain data with O(1) setters (the charset is moved, not copied).
+//!
+//! # Invariants
+//! Options are plain data: any combination is valid. Empty answers come from the data
+//! (`limit` 0, `max_length < min_length`, an offset past the end), never an error.
+//!
+//! # Budgets
+//! None here; the engine checks the budget it is given.
+
+use crate::alphabet::CharSet;
+
+/// The number of strings [`GenerateOptions::default`] asks for.
+pub const DEFAULT_LIMIT: usize = 10;
+
+/// The longest strings [`GenerateOptions::default`] generates, as on the wire.
+pub const DEFAULT_MAX_LENGTH: usize = 100;
+
+/// How the paths of a language take turns in the output.
+///
+/// A *path* is one route through the canonical minimal automaton from the start to an
+/// accepting state; each step is a set of characters (all characters leading to the same
+/// next state), and the strings of a path are the product of its sets. Every string of the
+/// language lies on exactly one path. Within one length, paths are ordered lexicographically
+/// by the smallest character of each step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PathOrder {
+    /// Shortest paths first, lexicographically within a length; each path is expanded
+    /// completely before the next one starts.
+    #[default]
+    Sweep,
+    /// In rounds: round `k` takes the `k`-th string (in the character order) of every path
+    /// that has more than `k` strings, shorter paths first and lexicographically within a
+    /// length. Every path gives one string before any gives a second.
+    Interleave,
+    /// Like [`Interleave`](PathOrder::Interleave), but within one length (and one round) the
+    /// paths come in a pseudo-random order drawn from the seed.
+    Shuffled,
+}
+
+impl PathOrder {
+    /// Every path order.
+    pub const ALL: [PathOrder; 3] = [PathOrder::Sweep, PathOrder::Interleave, PathOrder::Shuffled];
+}
+
+/// How the strings of one path are ordered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CharOrder {
+    /// An odometer over the path's character sets: the last position turns fastest, and each
+    /// position counts up from the smallest character of its set (`[a-z]{2}` gives `aa`,
+    /// `ab`, …, `az`, `ba`, …).
+    #[default]
+    Ascending,
+    /// The same odometer, but each position of each path goes through its set in a
+    /// pseudo-random order drawn from the seed, the path and the position.
+    Shuffled,
+}
+
+impl CharOrder {
+    /// Every character order.
+    pub const ALL: [CharOrder; 2] = [CharOrder::Ascending, CharOrder::Shuffled];
+}
+
+/// What [`Dfa::generate`](crate::Dfa::generate) produces: one page of the strings of a
+/// language, in a documented order.
+///
+/// The defaults are `limit` [`DEFAULT_LIMIT`], `offset` 0, lengths 0 to
+/// [`DEFAULT_MAX_LENGTH`], [`PathOrder::Sweep`], [`CharOrder::Ascending`], seed 0 and no
+/// charset (every character).
+///
+/// # Example
+/// ```
+/// use langcore::alphabet::CharSet;
+/// use langcore::{Budget, CharOrder, Dfa, GenerateOptions, PathOrder};
+///
+/// let options = GenerateOptions::default()
+///     .with_limit(3)
+///     .with_offset(26)
+///     .with_path_order(PathOrder::Sweep)
+///     .with_char_order(CharOrder::Ascending)
+///     .with_charset(Some(CharSet::parse("[a-z]")?));
+/// let strings = Dfa::from_regex(".{2}")?.generate(&options, &Budget::default())?;
+/// assert_eq!(strings, ["ba", "bb", "bc"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GenerateOptions {
+    limit: usize,
+    offset: u64,
+    min_length: usize,
+    max_length: usize,
+    path_order: PathOrder,
+    char_order: CharOrder,
+    seed: u64,
+    charset: Option<CharSet>,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        GenerateOptions {
+            limit: DEFAULT_LIMIT,
+            offset: 0,
+            min_length: 0,
+            max_length: DEFAULT_MAX_LENGTH,
+            path_order: PathOrder::Sweep,
+            char_order: CharOrder::Ascending,
+            seed: 0,
+            charset: None,
+        }
+    }
+}
+
+impl GenerateOptions {
+    /// Returns these options asking for at most `limit` strings (fewer at the end).
+    pub fn with_limit(self, limit: usize) -> Self {
+        GenerateOptions { limit, ..self }
+    }
+
+    /// Returns these options skipping the first `offset` strings of the order. Only strings
+    /// inside the length band and the charset count.
+    pub fn with_offset(self, offset: u64) -> Self {
+        GenerateOptions { offset, ..self }
+    }
+
+    /// Returns these options generating strings of at least `min_length` characters.
+    pub fn with_min_length(self, min_length: usize) -> Self {
+        GenerateOptions { min_length, ..self }
+    }
+
+    /// Returns these options generating strings of at most `max_length` characters. Below
+    /// `min_length`, nothing is generated.
+    pub fn with_max_length(self, max_length: usize) -> Self {
+        GenerateOptions { max_length, ..self }
+    }
+
+    /// Returns these options with paths taking turns in `path_order`.
+    pub fn with_path_order(self, path_order: PathOrder) -> Self {
+        GenerateOptions { path_order, ..self }
+    }
+
+    /// Returns these options with the strings of a path in `char_order`.
+    pub fn with_char_order(self, char_order: CharOrder) -> Self {
+        GenerateOptions { char_order, ..self }
+    }
+
+    /// Returns these options with `seed` for the shuffled orders; ascending and
+    /// non-shuffled orders ignore it.
+    pub fn with_seed(self, seed: u64) -> Self {
+        GenerateOptions { seed, ..self }
+    }
+
+    /// Returns these options generating only strings whose every character is in `charset`
+    /// (`None`: every character).
+    pub fn with_charset(self, charset: Option<CharSet>) -> Self {
+        GenerateOptions { charset, ..self }
+    }
+
+    /// The most strings to return.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// How many strings of the order to skip.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The shortest length to generate.
+    pub fn min_length(&self) -> usize {
+        self.min_length
+    }
+
+    /// The longest length to generate.
+    pub fn max_length(&self) -> usize {
+        self.max_length
+    }
+
+    /// How paths take turns.
+    pub fn path_order(&self) -> PathOrder {
+        self.path_order
+    }
+
+    /// How the strings of one path are ordered.
+    pub fn char_order(&self) -> CharOrder {
+        self.char_order
+    }
+
+    /// The seed of the shuffled orders.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The characters strings may use; `None` for all.
+    pub fn charset(&self) -> Option<&CharSet> {
+        self.charset.as_ref()
+    }
+}

@@ -1,0 +1,105 @@
+//! One path through the edges of a DFA and the strings it spells, in either character order.
+//!
+//! # Overview
+//! A path is a sequence of [`Step`]s, each an edge chosen at a node. Its strings are numbered
+//! like an odometer: one digit per position, the first position most significant, digit `d`
+//! at a position standing for member `σ(d)` of that edge's label, where `σ` is the identity
+//! for [`CharOrder::Ascending`] and, for [`CharOrder::Shuffled`], the `i`-th [`Shuffle`]
+//! drawn for the seed and the path: one generator per path, one draw per position. [`Spelling`] holds those `σ` for one path.
+//!
+//! # Algorithm
+//! The path's identity is a 64-bit hash of its length and edge indices; building a
+//! [`Spelling`] costs O(length) shuffle draws, and each character O(log ranges) to find the
+//! member of the label plus O(1) expected for the shuffle.
+//!
+//! # Invariants
+//! - Each `σ` is a bijection of the label's index space, so distinct digit vectors spell
+//!   distinct strings; distinct paths spell disjoint sets of strings (the DFA is
+//!   deterministic).
+//! - The identity depends only on the edge indices, which depend only on the language.
+//!
+//! # Budgets
+//! None: callers check the deadline once per string.
+
+use super::counts::{Edge, Routes};
+use super::options::{CharOrder, GenerateOptions};
+use super::shuffle::{Shuffle, Shuffles, mix};
+use crate::state_id::StateId;
+
+/// The [`Shuffle`] context tag of character orders.
+const CHAR_ORDER_TAG: u64 = u64::from_be_bytes(*b"\0\0\0chars");
+
+/// One step of a path: edge number `edge` of `node`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Step {
+    pub(super) node: StateId,
+    pub(super) edge: usize,
+}
+
+impl Step {
+    /// The edge this step takes.
+    pub(super) fn edge<'g>(&self, routes: &'g Routes) -> &'g Edge {
+        &routes.edges(self.node)[self.edge]
+    }
+}
+
+/// The digits of `index` in the mixed radix of `steps`' label sizes, the first position
+/// most significant; `index` must be below the product of the sizes.
+pub(super) fn digits_of(routes: &Routes, steps: &[Step], mut index: u128) -> Vec<u64> {
+    let mut digits = vec![0; steps.len()];
+    for (digit, step) in digits.iter_mut().zip(steps).rev() {
+        let size = u128::from(step.edge(routes).size);
+        // The remainder is below the size, a u64.
+        *digit = u64::try_from(index % size).unwrap_or_default();
+        index /= size;
+    }
+    digits
+}
+
+/// The character order of one path: a shuffle per position, or none for ascending order.
+#[derive(Clone, Debug)]
+pub(super) struct Spelling {
+    shuffles: Vec<Shuffle>,
+}
+
+impl Spelling {
+    /// The character order of the path `steps` under `options`.
+    pub(super) fn new(steps: &[Step], options: &GenerateOptions) -> Spelling {
+        let shuffles = match options.char_order() {
+            CharOrder::Ascending => Vec::new(),
+            CharOrder::Shuffled => {
+                let context = [CHAR_ORDER_TAG, options.seed(), path_identity(steps)];
+                Shuffles::new(&context).take(steps.len()).collect()
+            }
+        };
+        Spelling { shuffles }
+    }
+
+    /// The character that digit `digit` stands for at `position` of the path `steps`.
+    pub(super) fn char_at(
+        &self,
+        routes: &Routes,
+        steps: &[Step],
+        position: usize,
+        digit: u64,
+    ) -> char {
+        let edge = steps[position].edge(routes);
+        let index =
+            self.shuffles.get(position).map_or(digit, |shuffle| shuffle.index(digit, edge.size));
+        // `index < edge.size`, so the member exists.
+        edge.nth(index).unwrap_or_default()
+    }
+
+    /// The string that `digits` stand for on the path `steps`.
+    pub(super) fn spell(&self, routes: &Routes, steps: &[Step], digits: &[u64]) -> String {
+        (0..steps.len())
+            .map(|position| self.char_at(routes, steps, position, digits[position]))
+            .collect()
+    }
+}
+
+/// A hash of the path's length and edge choices, the same for the same path in every mode.
+fn path_identity(steps: &[Step]) -> u64 {
+    let as_word = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+    steps.iter().fold(mix(as_word(steps.len())), |hash, step| mix(hash ^ as_word(step.edge)))
+}

@@ -1,0 +1,147 @@
+//! `/v1/analyze/*`: questions about one or two terms.
+
+use actix_web::{HttpResponse, web};
+use api_types::request::{TermRequest, TwoTermsRequest};
+use api_types::response::{Boolean, Cardinality, Length, Success, Text};
+use langcore::{Budget, Dfa};
+use serde::Serialize;
+
+use crate::error::HttpError;
+use crate::routes::register;
+use crate::state::AppState;
+use crate::terms::{compile, is_deterministic};
+
+pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    register(cfg, "/v1/analyze/cardinality", web::post().to(cardinality));
+    register(cfg, "/v1/analyze/deterministic", web::post().to(deterministic));
+    register(cfg, "/v1/analyze/dot", web::post().to(dot));
+    register(cfg, "/v1/analyze/empty", web::post().to(empty));
+    register(cfg, "/v1/analyze/empty_string", web::post().to(empty_string));
+    register(cfg, "/v1/analyze/equivalent", web::post().to(equivalent));
+    register(cfg, "/v1/analyze/length", web::post().to(length));
+    register(cfg, "/v1/analyze/pattern", web::post().to(pattern));
+    register(cfg, "/v1/analyze/subset", web::post().to(subset));
+    register(cfg, "/v1/analyze/total", web::post().to(total));
+}
+
+/// Answers a question about the DFA of one term, on an engine thread.
+async fn about_one<T: Serialize + Send + 'static>(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+    question: fn(&Dfa, &Budget) -> Result<T, HttpError>,
+) -> Result<HttpResponse, HttpError> {
+    let (term, options) = body.into_inner().validate(&state.limits)?;
+    let codec = state.codec.clone();
+    let answer = state
+        .engine
+        .run(&options, move |budget| question(&compile(&term, &codec, budget)?, budget))
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
+}
+
+/// Answers a question about the DFAs of two terms, on an engine thread.
+async fn about_two<T: Serialize + Send + 'static>(
+    state: web::Data<AppState>,
+    body: web::Json<TwoTermsRequest>,
+    question: fn(&Dfa, &Dfa, &Budget) -> Result<T, HttpError>,
+) -> Result<HttpResponse, HttpError> {
+    let ([left, right], options) = body.into_inner().validate(&state.limits)?;
+    let codec = state.codec.clone();
+    let answer = state
+        .engine
+        .run(&options, move |budget| {
+            question(&compile(&left, &codec, budget)?, &compile(&right, &codec, budget)?, budget)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
+}
+
+async fn cardinality(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, budget| {
+        Ok(match dfa.cardinality(budget)? {
+            langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
+            langcore::Cardinality::Infinite => Cardinality::Infinite,
+        })
+    })
+    .await
+}
+
+async fn deterministic(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (term, options) = body.into_inner().validate(&state.limits)?;
+    let codec = state.codec.clone();
+    let answer =
+        state.engine.run(&options, move |budget| is_deterministic(&term, &codec, budget)).await?;
+    Ok(HttpResponse::Ok().json(Success::new(Boolean::new(answer))))
+}
+
+async fn dot(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, budget| Ok(Text::new(dfa.to_dot(budget)?))).await
+}
+
+async fn pattern(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, budget| Ok(Text::new(dfa.to_pattern(budget)?))).await
+}
+
+async fn empty(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_empty()))).await
+}
+
+async fn empty_string(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_empty_string()))).await
+}
+
+async fn total(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_total()))).await
+}
+
+async fn length(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_one(state, body, |dfa, _| {
+        let (min, max) = dfa.length();
+        Ok(Length::new(min.map(|len| len as u64), max.map(|len| len as u64)))
+    })
+    .await
+}
+
+async fn equivalent(
+    state: web::Data<AppState>,
+    body: web::Json<TwoTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_two(state, body, |left, right, budget| {
+        Ok(Boolean::from_witness(left.equivalence_witness(right, budget)?))
+    })
+    .await
+}
+
+async fn subset(
+    state: web::Data<AppState>,
+    body: web::Json<TwoTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    about_two(state, body, |left, right, budget| {
+        Ok(Boolean::from_witness(left.subset_witness(right, budget)?))
+    })
+    .await
+}

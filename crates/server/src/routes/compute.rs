@@ -1,0 +1,133 @@
+//! `/v1/compute/*`: new terms from existing ones, returned in the requested form.
+
+use actix_web::{HttpResponse, web};
+use api_types::request::{
+    MultiTermsRequest, Options, RepeatRequest, TermInput, TermRequest, TwoTermsRequest,
+};
+use api_types::response::Success;
+use fair_codec::FairCodec;
+use langcore::{Budget, Dfa};
+
+use crate::error::HttpError;
+use crate::routes::register;
+use crate::state::AppState;
+use crate::terms::{compile, fair, output};
+
+pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    register(cfg, "/v1/compute/complement", web::post().to(complement));
+    register(cfg, "/v1/compute/concat", web::post().to(concat));
+    register(cfg, "/v1/compute/determinize", web::post().to(determinize));
+    register(cfg, "/v1/compute/difference", web::post().to(difference));
+    register(cfg, "/v1/compute/intersection", web::post().to(intersection));
+    register(cfg, "/v1/compute/repeat", web::post().to(repeat));
+    register(cfg, "/v1/compute/union", web::post().to(union));
+}
+
+/// Runs `build` on an engine thread and returns its DFA in the form `options` ask for.
+async fn compute<F>(
+    state: web::Data<AppState>,
+    options: Options,
+    build: F,
+) -> Result<HttpResponse, HttpError>
+where
+    F: FnOnce(&FairCodec, &Budget) -> Result<Dfa, HttpError> + Send + 'static,
+{
+    let codec = state.codec.clone();
+    let answer = state
+        .engine
+        .run(&options, move |budget| output(&build(&codec, budget)?, &options, &codec, budget))
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
+}
+
+/// The DFAs of `terms`, in order.
+fn compile_all(
+    terms: &[TermInput],
+    codec: &FairCodec,
+    budget: &Budget,
+) -> Result<Vec<Dfa>, HttpError> {
+    terms.iter().map(|term| compile(term, codec, budget)).collect()
+}
+
+async fn union(
+    state: web::Data<AppState>,
+    body: web::Json<MultiTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (terms, options) = body.into_inner().validate(&state.limits)?;
+    compute(state, options, move |codec, budget| {
+        let dfas = compile_all(&terms, codec, budget)?;
+        Ok(Dfa::union_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
+    })
+    .await
+}
+
+async fn intersection(
+    state: web::Data<AppState>,
+    body: web::Json<MultiTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (terms, options) = body.into_inner().validate(&state.limits)?;
+    compute(state, options, move |codec, budget| {
+        let dfas = compile_all(&terms, codec, budget)?;
+        Ok(Dfa::intersection_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
+    })
+    .await
+}
+
+async fn concat(
+    state: web::Data<AppState>,
+    body: web::Json<MultiTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (terms, options) = body.into_inner().validate(&state.limits)?;
+    compute(state, options, move |codec, budget| {
+        let dfas = compile_all(&terms, codec, budget)?;
+        Ok(Dfa::concat_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
+    })
+    .await
+}
+
+async fn difference(
+    state: web::Data<AppState>,
+    body: web::Json<TwoTermsRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let ([left, right], options) = body.into_inner().validate(&state.limits)?;
+    compute(state, options, move |codec, budget| {
+        Ok(compile(&left, codec, budget)?.difference(&compile(&right, codec, budget)?, budget)?)
+    })
+    .await
+}
+
+async fn complement(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (term, options) = body.into_inner().validate(&state.limits)?;
+    compute(state, options, move |codec, budget| {
+        Ok(compile(&term, codec, budget)?.complement(budget)?)
+    })
+    .await
+}
+
+async fn repeat(
+    state: web::Data<AppState>,
+    body: web::Json<RepeatRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (term, range, options) = body.into_inner().validate(&state.limits)?;
+    compute(state, options, move |codec, budget| {
+        Ok(compile(&term, codec, budget)?.repeat(range.min, range.max, budget)?)
+    })
+    .await
+}
+
+/// Always a deterministic FAIR, whatever the requested format: that is what determinize is for.
+async fn determinize(
+    state: web::Data<AppState>,
+    body: web::Json<TermRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (term, options) = body.into_inner().validate(&state.limits)?;
+    let codec = state.codec.clone();
+    let answer = state
+        .engine
+        .run(&options, move |budget| Ok(fair(&compile(&term, &codec, budget)?, &codec)))
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
+}

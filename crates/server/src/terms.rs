@@ -1,0 +1,72 @@
+//! Terms in and out: patterns and FAIR values to automata, automata to the requested form.
+
+use api_types::ErrorCode;
+use api_types::request::{Options, ResponseFormat, TermInput};
+use api_types::response::{FairMetadata, TermOutput};
+use fair_codec::{DecodeError, FairCodec};
+use langcore::graph::Graph;
+use langcore::{Budget, Dfa, Nfa};
+
+use crate::error::HttpError;
+
+/// The canonical minimal DFA of `term`.
+pub(crate) fn compile(
+    term: &TermInput,
+    codec: &FairCodec,
+    budget: &Budget,
+) -> Result<Dfa, HttpError> {
+    match term {
+        TermInput::Regex(pattern) => Ok(Dfa::from_regex_with(pattern, budget)?),
+        TermInput::Fair(text) => {
+            let graph = decode(codec, text)?;
+            if graph.is_deterministic() {
+                Ok(Dfa::from_graph(&graph, budget)?)
+            } else {
+                Ok(Dfa::from_nfa(&Nfa::from_graph(&graph), budget)?)
+            }
+        }
+    }
+}
+
+/// Whether the automaton of `term` is deterministic: for a FAIR, the automaton it carries;
+/// for a pattern, its position automaton (the NFA without ε-moves), deterministic exactly
+/// when the pattern is one-unambiguous (`abc`, `a*b` yes; `ab|ac`, `(a|b)*abb` no).
+pub(crate) fn is_deterministic(
+    term: &TermInput,
+    codec: &FairCodec,
+    budget: &Budget,
+) -> Result<bool, HttpError> {
+    let graph = match term {
+        TermInput::Regex(pattern) => Nfa::from_regex_with(pattern, budget)?.to_graph(budget)?,
+        TermInput::Fair(text) => decode(codec, text)?,
+    };
+    Ok(graph.is_deterministic())
+}
+
+/// `dfa` in the form `options` ask for: a pattern for `regex`, a FAIR otherwise (it needs no
+/// conversion, so it is the cheapest faithful form for `any`).
+pub(crate) fn output(
+    dfa: &Dfa,
+    options: &Options,
+    codec: &FairCodec,
+    budget: &Budget,
+) -> Result<TermOutput, HttpError> {
+    match options.format {
+        ResponseFormat::Regex => Ok(TermOutput::Regex { value: dfa.to_pattern(budget)? }),
+        ResponseFormat::Any | ResponseFormat::Fair => Ok(fair(dfa, codec)),
+    }
+}
+
+/// `dfa` as a deterministic FAIR.
+pub(crate) fn fair(dfa: &Dfa, codec: &FairCodec) -> TermOutput {
+    TermOutput::Fair {
+        value: codec.encode(&dfa.to_graph()),
+        metadata: FairMetadata { deterministic: true },
+    }
+}
+
+fn decode(codec: &FairCodec, text: &str) -> Result<Graph, HttpError> {
+    codec
+        .decode(text)
+        .map_err(|err: DecodeError| HttpError::new(ErrorCode::FairSyntaxError, err.to_string()))
+}

@@ -1,0 +1,90 @@
+//! `/v1/analyze/*` answers and errors.
+
+use serde_json::json;
+
+use crate::support::{app, app_with, config, data, error, post, regex};
+
+#[actix_web::test]
+async fn one_term_questions() {
+    let app = app().await;
+    let ask = |path: &'static str, pattern: &'static str| {
+        let app = &app;
+        async move { data(post(app, path, json!({ "term": regex(pattern) })).await) }
+    };
+    assert_eq!(ask("/v1/analyze/empty", "[]").await, json!({ "type": "boolean", "value": true }));
+    assert_eq!(ask("/v1/analyze/empty", "a").await, json!({ "type": "boolean", "value": false }));
+    assert_eq!(
+        ask("/v1/analyze/empty_string", "").await,
+        json!({ "type": "boolean", "value": true })
+    );
+    assert_eq!(
+        ask("/v1/analyze/empty_string", "a?").await,
+        json!({ "type": "boolean", "value": false })
+    );
+    assert_eq!(ask("/v1/analyze/total", ".*").await, json!({ "type": "boolean", "value": true }));
+    assert_eq!(ask("/v1/analyze/total", "a*").await, json!({ "type": "boolean", "value": false }));
+    assert_eq!(
+        ask("/v1/analyze/length", "(abc)?d").await,
+        json!({ "type": "length", "min": 1, "max": 4 })
+    );
+    assert_eq!(
+        ask("/v1/analyze/length", "a+").await,
+        json!({ "type": "length", "min": 1, "max": null })
+    );
+    assert_eq!(
+        ask("/v1/analyze/length", "[]").await,
+        json!({ "type": "length", "min": null, "max": null })
+    );
+    assert_eq!(
+        ask("/v1/analyze/cardinality", "[ab]{3}").await,
+        json!({ "type": "integer", "value": 8 })
+    );
+    assert_eq!(ask("/v1/analyze/cardinality", "a*").await, json!({ "type": "infinite" }));
+    assert_eq!(
+        ask("/v1/analyze/cardinality", ".{3}").await,
+        json!({ "type": "bigInteger", "value": "1375274358112518144" })
+    );
+}
+
+#[actix_web::test]
+async fn relations_carry_a_witness_when_false() {
+    let app = app().await;
+    let ask = |path: &'static str, left: &'static str, right: &'static str| {
+        let app = &app;
+        async move { data(post(app, path, json!({ "terms": [regex(left), regex(right)] })).await) }
+    };
+    assert_eq!(
+        ask("/v1/analyze/equivalent", "(a|b)*", "(a*b*)*").await,
+        json!({ "type": "boolean", "value": true })
+    );
+    assert_eq!(
+        ask("/v1/analyze/equivalent", "a*", "a+").await,
+        json!({ "type": "boolean", "value": false, "witness": "" })
+    );
+    assert_eq!(
+        ask("/v1/analyze/subset", "abc", "[a-z]+").await,
+        json!({ "type": "boolean", "value": true })
+    );
+    assert_eq!(
+        ask("/v1/analyze/subset", "[a-z]+", "[a-y]*").await,
+        json!({ "type": "boolean", "value": false, "witness": "z" })
+    );
+}
+
+#[actix_web::test]
+async fn engine_errors_map_to_contract_codes() {
+    let app = app().await;
+    let body = |pattern: &str, timeout: u64| json!({ "term": regex(pattern), "options": { "execution": { "timeout": timeout } } });
+    error(post(&app, "/v1/analyze/empty", body("a(?=b)", 1000)).await, 400, "RegexSyntaxError");
+    error(
+        post(&app, "/v1/analyze/empty", body("(a|b)*a(a|b){30}", 1)).await,
+        400,
+        "TimeoutExceeded",
+    );
+    let small = app_with(config(&["--max-states", "1000"])).await;
+    let blowup = body("(a|b)*a(a|b){20}", 5000);
+    error(post(&small, "/v1/analyze/empty", blowup).await, 400, "AutomatonTooManyStates");
+    error(post(&app, "/v1/analyze/empty", body("a", 30_001)).await, 400, "TimeoutTooLarge");
+    let terms = json!({ "terms": [regex("a")] });
+    error(post(&app, "/v1/analyze/equivalent", terms).await, 400, "TooFewTerms");
+}

@@ -1,0 +1,9 @@
+//! HTTP tests of the real application: in process, and over a socket on port 0.
+
+mod analyze;
+mod compute;
+mod e2e;
+mod generate;
+mod isolation;
+mod support;
+mod transport;
