@@ -1,4 +1,7 @@
 //! The automaton-to-pattern corpus, `bench/to_regex_corpus.toml`, for tests and benches.
+//!
+//! Also compiled into langcore's `to_regex` bench and `relang-bench`'s `to_regex_lengths`
+//! example (by `#[path]`), so the file has one reader.
 
 use std::path::Path;
 
@@ -34,6 +37,19 @@ pub(crate) fn load() -> Vec<Language> {
 }
 
 impl Language {
+    /// How the language is built from its terms: `minimize`, `intersection`, `difference`
+    /// or `complement`.
+    #[allow(dead_code, reason = "read by the peer runner of crates/bench, not by the tests")]
+    pub(crate) fn operation(&self) -> &str {
+        &self.operation
+    }
+
+    /// The patterns the language is built from.
+    #[allow(dead_code, reason = "read by the peer runner of crates/bench, not by the tests")]
+    pub(crate) fn terms(&self) -> &[String] {
+        &self.terms
+    }
+
     /// The minimal DFA of the language: the operation applied to the terms.
     pub(crate) fn dfa(&self, budget: &Budget) -> Dfa {
         let terms: Vec<Dfa> = self
