@@ -26,7 +26,8 @@
 //! automata); the extra candidates and the search only run while the budget allows.
 //!
 //! # Budgets
-//! [`Operation::ToRegex`]. The first candidate must complete: if the deadline passes before
+//! [`Operation::ToRegex`]. The reversed language's automaton gets a quarter of the time left
+//! and is skipped past that. The first candidate must complete: if the deadline passes before
 //! it does, the conversion fails, and if its rendering would exceed the memory limit, it
 //! fails with [`BudgetError::TooMuchMemory`]. Afterwards every extra candidate is abandoned
 //! once its edges grow past a size limit (a few times the best so far), and running out of
@@ -49,6 +50,8 @@ mod simplify;
 #[cfg(test)]
 mod tests;
 
+use std::time::Instant;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use ast::{Exprs, NodeId};
@@ -62,6 +65,9 @@ use crate::syntax::NEST_LIMIT;
 
 /// Trial-removal orders only run on automata with at most this many states.
 const MAX_EXACT_ORDER_STATES: usize = 40;
+/// The reversed language's automaton may take at most this fraction (1/n) of the time left:
+/// it is an extra, and the elimination of the DFA itself must still have time.
+const REVERSAL_SHARE: u32 = 4;
 /// Once there is a candidate, automata this many times larger than the smallest are skipped.
 const LARGER_AUTOMATON_FACTOR: usize = 4;
 /// Extra candidates are abandoned once an edge is this many times the best size so far.
@@ -154,16 +160,26 @@ fn is_better(exprs: &Exprs, candidate: NodeId, best: NodeId) -> bool {
 }
 
 /// The trimmed minimal DFA of the reversed language of `fragment`, or `None` when it would
-/// have more than `max_states` states or exceed the memory limit.
+/// have more than `max_states` states, exceed the memory limit or take more than its share
+/// of the time left.
 fn reversed_fragment(
     fragment: &Fragment,
     budget: &Budget,
     max_states: usize,
 ) -> Result<Option<Fragment>, BudgetError> {
-    let capped = budget.with_max_states(max_states.min(budget.max_states()));
+    let mut capped = budget.with_max_states(max_states.min(budget.max_states()));
+    if let Some(deadline) = budget.deadline() {
+        let now = Instant::now();
+        capped =
+            capped.with_deadline(now + deadline.saturating_duration_since(now) / REVERSAL_SHARE);
+    }
     match reversed_nfa(fragment, &capped).and_then(|nfa| Dfa::from_nfa(&nfa, &capped)) {
         Ok(reversed) => Ok(Fragment::new(&reversed)),
         Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => Ok(None),
+        // Out of its share of the time, but the elimination still has the rest.
+        Err(BudgetError::Timeout { .. }) if budget.check_time(Operation::ToRegex).is_ok() => {
+            Ok(None)
+        }
         Err(err) => Err(err),
     }
 }
