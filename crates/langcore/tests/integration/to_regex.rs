@@ -49,8 +49,13 @@ fn inputs() -> impl Strategy<Value = Vec<String>> {
     })
 }
 
+/// Proptest cases: `quick` by default, ten times as many with `RELANG_SLOW_TESTS=1`.
+fn cases(quick: u32) -> u32 {
+    if std::env::var_os("RELANG_SLOW_TESTS").is_some() { 10 * quick } else { quick }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
 
     #[test]
     fn patterns_round_trip(input_pattern in pattern(), inputs in inputs()) {
@@ -59,7 +64,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig::with_cases(cases(500)))]
 
     #[test]
     fn operation_results_round_trip(left in pattern(), right in pattern(), inputs in inputs()) {
