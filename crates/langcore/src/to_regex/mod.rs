@@ -38,7 +38,8 @@
 //!   nesting stays within [`NEST_LIMIT`](crate::NEST_LIMIT) (otherwise the conversion fails
 //!   with [`BudgetError::TooDeep`]).
 //! - The result is a pure function of the language (the canonical minimal DFA), not of the
-//!   DFA's numbering or of timing, except when the budget cuts the search short.
+//!   DFA's numbering or of timing, except when the budget cuts the work short (a skipped
+//!   reversal, a candidate or a search round left out).
 //! - `[]` is the empty language (the contract's spelling, which Python's `re` rejects: a
 //!   client must special-case it), the empty string is {""}.
 
