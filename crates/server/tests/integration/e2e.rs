@@ -99,6 +99,13 @@ fn answers_requests_as_the_clients_send_them() {
     );
     assert_eq!((status, body["data"]["value"].clone()), (200, json!(true)));
 
+    // `"max": null` means unbounded.
+    let (status, body) = server.post(
+        "/v1/compute/repeat",
+        r#"{"term": {"type": "regex", "value": "ab"}, "min": 1, "max": null, "options": {"schemaVersion": 1, "response": {"format": "regex"}}}"#,
+    );
+    assert_eq!((status, body["data"].clone()), (200, json!({ "type": "regex", "value": "(ab)+" })));
+
     // Errors keep the envelope over the wire too.
     let (status, body) =
         server.post("/v1/analyze/empty", r#"{"term": {"type": "regex", "value": "a\\b"}}"#);
