@@ -82,7 +82,10 @@ async fn a_returned_fair_is_accepted_by_every_endpoint() {
             other => panic!("{}: no sample body for {other}", endpoint.path),
         };
         let (status, body) = post(&app, endpoint.path, request).await;
-        assert_eq!(status, 200, "{}: {body}", endpoint.path);
+        // FIXME: the generate route is held back until the enumeration engine is merged;
+        // expect 200 here again when it is.
+        let expected = if endpoint.path == "/v1/generate/strings" { 404 } else { 200 };
+        assert_eq!(status, expected, "{}: {body}", endpoint.path);
     }
     let pattern = data(post(&app, "/v1/analyze/pattern", json!({ "term": fair })).await);
     assert_eq!(pattern["value"], "ab|c+");
