@@ -5,6 +5,7 @@
 
 #![deny(missing_docs)]
 
+mod auth;
 mod config;
 mod engine;
 mod error;

@@ -1,0 +1,110 @@
+//! A caller's limits: what validation enforces, the budget of its requests, and the
+//! `AccountLimits` it is told about.
+//!
+//! # Invariants
+//! A caller's default timeout is the server's, cut to the caller's `maxTimeout`, so a
+//! request without `execution.timeout` never runs longer than allowed.
+
+use std::time::Duration;
+
+use api_types::request::{Limits, Options};
+use api_types::response::{AccountLimits, AccountLimitsTag, MAX_SAFE_INTEGER};
+use langcore::Budget;
+
+use crate::config::Config;
+
+/// A caller's limits as the contract names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TokenLimits {
+    /// Requests per quota period.
+    pub(crate) max_requests_count: u64,
+    /// Requests per second; 0 for no rate limit.
+    pub(crate) max_requests_rate: u32,
+    pub(crate) max_terms_count: u64,
+    /// Milliseconds.
+    pub(crate) max_timeout: u64,
+    pub(crate) max_states_count: u64,
+}
+
+impl TokenLimits {
+    /// No quota and no rate limit, with the given compute limits.
+    pub(crate) fn unlimited(max_terms: u64, max_timeout: u64, max_states: u64) -> TokenLimits {
+        TokenLimits {
+            // The largest count every JSON client reads exactly.
+            max_requests_count: MAX_SAFE_INTEGER,
+            max_requests_rate: 0,
+            max_terms_count: max_terms,
+            max_timeout,
+            max_states_count: max_states,
+        }
+    }
+}
+
+/// The limits that apply to one caller's requests.
+#[derive(Clone, Debug)]
+pub(crate) struct CallerLimits {
+    request: Limits,
+    max_states: usize,
+    default_timeout: Duration,
+    report: AccountLimits,
+}
+
+impl CallerLimits {
+    /// `limits`, with requests that give no timeout running for at most `default_timeout_ms`.
+    pub(crate) fn new(limits: TokenLimits, default_timeout_ms: u64) -> CallerLimits {
+        CallerLimits {
+            request: Limits {
+                max_terms: usize::try_from(limits.max_terms_count).unwrap_or(usize::MAX),
+                max_timeout_ms: limits.max_timeout,
+            },
+            max_states: usize::try_from(limits.max_states_count).unwrap_or(usize::MAX),
+            default_timeout: Duration::from_millis(default_timeout_ms.min(limits.max_timeout)),
+            report: AccountLimits {
+                kind: AccountLimitsTag::Tag,
+                max_requests_count: limits.max_requests_count,
+                max_requests_rate: u64::from(limits.max_requests_rate),
+                max_terms_count: limits.max_terms_count,
+                max_timeout: limits.max_timeout,
+                max_states_count: limits.max_states_count,
+            },
+        }
+    }
+
+    /// The server's own limits: every caller's when auth is off, the ceiling of every token.
+    pub(crate) fn server(config: &Config) -> CallerLimits {
+        let limits =
+            TokenLimits::unlimited(config.max_terms, config.max_timeout_ms, config.max_states);
+        CallerLimits::new(limits, config.default_timeout_ms)
+    }
+
+    /// What request validation enforces: terms and timeout.
+    pub(crate) fn request(&self) -> &Limits {
+        &self.request
+    }
+
+    /// The budget of a request with `options`; its deadline counts from now.
+    pub(crate) fn budget(&self, options: &Options) -> Budget {
+        let timeout = options.timeout_ms.map_or(self.default_timeout, Duration::from_millis);
+        Budget::new(timeout).with_max_states(self.max_states)
+    }
+
+    /// What `/v1/account/limits` reports.
+    pub(crate) fn report(&self) -> &AccountLimits {
+        &self.report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_caller_defaults_to_its_own_max_timeout_when_shorter() {
+        let limits = CallerLimits::new(TokenLimits::unlimited(3, 200, 1_000), 5_000);
+        assert_eq!(limits.default_timeout, Duration::from_millis(200));
+        assert_eq!(limits.request(), &Limits { max_terms: 3, max_timeout_ms: 200 });
+        assert_eq!(limits.budget(&Options::default()).max_states(), 1_000);
+        let patient = CallerLimits::new(TokenLimits::unlimited(3, 20_000, 1_000), 5_000);
+        assert_eq!(patient.default_timeout, Duration::from_millis(5_000));
+    }
+}
