@@ -2,8 +2,10 @@
 //! `AccountLimits` it is told about.
 //!
 //! # Invariants
-//! A caller's default timeout is the server's, cut to the caller's `maxTimeout`, so a
-//! request without `execution.timeout` never runs longer than allowed.
+//! A token's limits never exceed the server's (`--max-terms`, `--max-timeout-ms`,
+//! `--max-states`): the flags are the ceiling for every caller and the limits of everyone
+//! when auth is off. A caller's default timeout is the server's, cut to the caller's
+//! `maxTimeout`, so a request without `execution.timeout` never runs longer than allowed.
 
 use std::time::Duration;
 
@@ -13,7 +15,7 @@ use langcore::Budget;
 
 use crate::config::Config;
 
-/// A caller's limits as the contract names them.
+/// A caller's limits as the tokens file writes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct TokenLimits {
     /// Requests per quota period.
@@ -77,6 +79,29 @@ impl CallerLimits {
         CallerLimits::new(limits, config.default_timeout_ms)
     }
 
+    /// A token's limits, checked against the `server`'s.
+    ///
+    /// # Errors
+    /// A message naming the first limit out of range.
+    pub(crate) fn for_token(
+        limits: TokenLimits,
+        server: &CallerLimits,
+    ) -> Result<CallerLimits, String> {
+        let ceiling = &server.report;
+        let exact = "the largest count every JSON client reads exactly";
+        check("maxRequestsCount", limits.max_requests_count, 0, MAX_SAFE_INTEGER, exact)?;
+        let terms = "the server's --max-terms";
+        check("maxTermsCount", limits.max_terms_count, 2, ceiling.max_terms_count, terms)?;
+        let timeout = "the server's --max-timeout-ms";
+        check("maxTimeout", limits.max_timeout, 1, ceiling.max_timeout, timeout)?;
+        let states = "the server's --max-states";
+        check("maxStatesCount", limits.max_states_count, 1, ceiling.max_states_count, states)?;
+        Ok(CallerLimits::new(
+            limits,
+            server.default_timeout.as_millis().try_into().unwrap_or(u64::MAX),
+        ))
+    }
+
     /// What request validation enforces: terms and timeout.
     pub(crate) fn request(&self) -> &Limits {
         &self.request
@@ -94,17 +119,52 @@ impl CallerLimits {
     }
 }
 
+/// Checks that `value` of the field `name` is within `min..=max`, `max` being `ceiling`.
+fn check(name: &str, value: u64, min: u64, max: u64, ceiling: &str) -> Result<(), String> {
+    if value < min {
+        return Err(format!("{name} must be at least {min}, got {value}"));
+    }
+    if value > max {
+        return Err(format!("{name} {value} is above {ceiling} ({max})"));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_caller_defaults_to_its_own_max_timeout_when_shorter() {
-        let limits = CallerLimits::new(TokenLimits::unlimited(3, 200, 1_000), 5_000);
+    fn a_token_defaults_to_its_own_max_timeout_when_shorter() {
+        let server = CallerLimits::new(TokenLimits::unlimited(10, 30_000, 1_000), 5_000);
+        let token = TokenLimits { max_timeout: 200, ..TokenLimits::unlimited(3, 0, 1_000) };
+        let limits = CallerLimits::for_token(token, &server).unwrap();
         assert_eq!(limits.default_timeout, Duration::from_millis(200));
         assert_eq!(limits.request(), &Limits { max_terms: 3, max_timeout_ms: 200 });
         assert_eq!(limits.budget(&Options::default()).max_states(), 1_000);
-        let patient = CallerLimits::new(TokenLimits::unlimited(3, 20_000, 1_000), 5_000);
-        assert_eq!(patient.default_timeout, Duration::from_millis(5_000));
+        let patient = TokenLimits { max_timeout: 20_000, ..token };
+        let limits = CallerLimits::for_token(patient, &server).unwrap();
+        assert_eq!(limits.default_timeout, Duration::from_millis(5_000));
+    }
+
+    #[test]
+    fn token_limits_stay_within_the_servers() {
+        let server = CallerLimits::new(TokenLimits::unlimited(10, 30_000, 1_000), 5_000);
+        let token = TokenLimits::unlimited(10, 30_000, 1_000);
+        assert!(CallerLimits::for_token(token, &server).is_ok());
+        let err = |token| CallerLimits::for_token(token, &server).unwrap_err();
+        assert_eq!(
+            err(TokenLimits { max_states_count: 1_001, ..token }),
+            "maxStatesCount 1001 is above the server's --max-states (1000)"
+        );
+        assert_eq!(
+            err(TokenLimits { max_timeout: 0, ..token }),
+            "maxTimeout must be at least 1, got 0"
+        );
+        assert_eq!(
+            err(TokenLimits { max_requests_count: MAX_SAFE_INTEGER + 1, ..token }),
+            "maxRequestsCount 9007199254740992 is above the largest count every JSON client reads \
+             exactly (9007199254740991)"
+        );
     }
 }
