@@ -5,5 +5,6 @@ mod auth;
 mod compute;
 mod e2e;
 mod isolation;
+mod python_client;
 mod support;
 mod transport;

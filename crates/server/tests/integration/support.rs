@@ -221,6 +221,10 @@ impl RunningServer {
         RunningServer { child, addr, log }
     }
 
+    pub(crate) fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
     pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
