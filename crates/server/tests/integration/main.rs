@@ -6,5 +6,6 @@ mod compute;
 mod e2e;
 mod isolation;
 mod python_client;
+mod redis_quota;
 mod support;
 mod transport;
