@@ -4,9 +4,13 @@
 //! needs no configuration. [`Config::check`] rejects inconsistent values at start-up;
 //! handlers never read the environment.
 
+use std::fmt;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use fair_codec::{KeyError, Keyring};
+
+use crate::auth::QuotaPeriod;
 
 /// How to run the server. Every flag can also be set through its environment variable.
 #[derive(Clone, Debug, clap::Parser)]
@@ -56,7 +60,52 @@ pub struct Config {
     /// Former signing keys, comma-separated: FAIR values they signed are still accepted.
     #[arg(long, env = "RELANG_FAIR_OLD_KEYS", value_delimiter = ',', hide_env_values = true)]
     pub fair_old_keys: Vec<String>,
+
+    /// A TOML file of bearer-token digests and their limits: turns auth on. Reloaded on
+    /// SIGHUP. Without it, every request is accepted with the limits above.
+    #[arg(long, env = "RELANG_TOKENS_FILE")]
+    pub tokens_file: Option<PathBuf>,
+
+    /// How long a token's maxRequestsCount lasts: `month` (calendar months, UTC) or a number
+    /// of seconds (windows counted from the Unix epoch; 86400 = UTC days).
+    #[arg(long, env = "RELANG_QUOTA_PERIOD", default_value = "month")]
+    pub quota_period: QuotaPeriod,
+
+    /// Keep quota counters in this Redis (`redis://[:PASSWORD@]HOST:PORT[/DB]`), shared by every
+    /// replica and kept across restarts. Without it they live in this process's memory.
+    #[arg(long, env = "RELANG_REDIS_URL", hide_env_values = true)]
+    pub redis_url: Option<String>,
+
+    /// Something to do instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
 }
+
+/// Subcommands of `relang-server`.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Subcommand)]
+pub enum Command {
+    /// Print the SHA-256 digest of the token read from standard input, for the tokens file
+    /// (the same as `printf %s TOKEN | sha256sum`).
+    HashToken,
+}
+
+/// A configuration the server cannot run with.
+#[derive(Debug)]
+pub struct ConfigError(String);
+
+impl ConfigError {
+    pub(crate) fn new(message: impl fmt::Display) -> ConfigError {
+        ConfigError(message.to_string())
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 impl Config {
     /// Checks that the values fit together.
@@ -69,6 +118,11 @@ impl Config {
                 "the default timeout ({} ms) is above the maximum timeout ({} ms)",
                 self.default_timeout_ms, self.max_timeout_ms
             ));
+        }
+        if self.redis_url.is_some() && self.tokens_file.is_none() {
+            return Err("a Redis URL is set but no tokens file: without tokens there are no \
+                        quotas to count"
+                .to_owned());
         }
         Ok(())
     }
@@ -129,6 +183,31 @@ mod tests {
         assert_eq!(keyring.n_keys(), 2);
         let short = Config::try_parse_from(["relang-server", "--fair-key", "short"]).unwrap();
         assert!(short.keyring().is_err());
+    }
+
+    #[test]
+    fn accounts_come_from_configuration() {
+        let config = Config::try_parse_from(["relang-server"]).unwrap();
+        assert_eq!((config.tokens_file, config.redis_url), (None, None));
+        assert_eq!((config.quota_period, config.command), (QuotaPeriod::Month, None));
+        let config = Config::try_parse_from([
+            "relang-server",
+            "--tokens-file",
+            "/etc/relang/tokens.toml",
+            "--quota-period",
+            "86400",
+            "--redis-url",
+            "redis://127.0.0.1:6379",
+        ])
+        .unwrap();
+        assert_eq!(config.quota_period.to_string(), "86400");
+        assert_eq!(config.check(), Ok(()));
+        let hash = Config::try_parse_from(["relang-server", "hash-token"]).unwrap();
+        assert_eq!(hash.command, Some(Command::HashToken));
+        assert!(Config::try_parse_from(["relang-server", "--quota-period", "weekly"]).is_err());
+        let redis_alone =
+            Config::try_parse_from(["relang-server", "--redis-url", "redis://localhost"]).unwrap();
+        assert!(redis_alone.check().unwrap_err().contains("no tokens file"));
     }
 
     #[test]

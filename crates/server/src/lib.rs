@@ -1,10 +1,11 @@
 //! The relang HTTP service: configuration, routing and the JSON error envelope.
 //!
-//! `main.rs` only parses [`Config`] and runs an [`Application`]; tests build the same
-//! application on port 0.
+//! `main.rs` only parses [`Config`] and runs an [`Application`] (or [`hash_token`] for the
+//! `hash-token` subcommand); tests build the same application on port 0.
 
 #![deny(missing_docs)]
 
+mod auth;
 mod config;
 mod engine;
 mod error;
@@ -13,5 +14,6 @@ mod startup;
 mod state;
 mod terms;
 
-pub use config::Config;
+pub use auth::{QuotaPeriod, hash_token};
+pub use config::{Command, Config, ConfigError};
 pub use startup::{Application, service};

@@ -1,4 +1,4 @@
-//! Building and running the HTTP server.
+//! Building and running the HTTP server, and reloading the tokens file on SIGHUP.
 
 use std::net::{SocketAddr, TcpListener};
 
@@ -6,9 +6,9 @@ use actix_web::dev::Server;
 use actix_web::error::JsonPayloadError;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use api_types::ErrorCode;
-use fair_codec::KeyError;
+use tokio::signal::unix::{Signal, SignalKind, signal};
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::error::HttpError;
 use crate::routes;
 use crate::state::AppState;
@@ -17,6 +17,9 @@ use crate::state::AppState;
 pub struct Application {
     server: Server,
     local_addr: SocketAddr,
+    state: web::Data<AppState>,
+    /// Registered while building, so a SIGHUP never kills a server that logged its address.
+    hangups: Signal,
 }
 
 impl Application {
@@ -26,7 +29,7 @@ impl Application {
     /// When the configuration is inconsistent or the address cannot be bound.
     pub fn build(config: &Config) -> std::io::Result<Application> {
         config.check().map_err(std::io::Error::other)?;
-        let service = service(config).map_err(std::io::Error::other)?;
+        let state = web::Data::new(AppState::new(config).map_err(std::io::Error::other)?);
         if config.fair_key.is_none() {
             tracing::warn!(
                 "no FAIR key configured (--fair-key / RELANG_FAIR_KEY): signing with the public \
@@ -35,6 +38,7 @@ impl Application {
         }
         let listener = TcpListener::bind(config.bind)?;
         let local_addr = listener.local_addr()?;
+        let service = configure_with(state.clone(), config.body_limit);
         let mut server = HttpServer::new(move || {
             App::new().wrap(tracing_actix_web::TracingLogger::default()).configure(service.clone())
         });
@@ -42,7 +46,8 @@ impl Application {
             server = server.workers(config.workers);
         }
         let server = server.listen(listener)?.run();
-        Ok(Application { server, local_addr })
+        let hangups = signal(SignalKind::hangup())?;
+        Ok(Application { server, local_addr, state, hangups })
     }
 
     /// The address the server listens on.
@@ -50,26 +55,47 @@ impl Application {
         self.local_addr
     }
 
-    /// Serves requests until the server is stopped (SIGTERM and SIGINT stop it gracefully).
+    /// Serves requests until the server is stopped (SIGTERM and SIGINT stop it gracefully);
+    /// SIGHUP reloads the tokens file.
     ///
     /// # Errors
     /// When the server fails while running.
     pub async fn run(self) -> std::io::Result<()> {
-        self.server.await
+        let reloader = actix_web::rt::spawn(reload_tokens_on_hangup(self.state, self.hangups));
+        let result = self.server.await;
+        reloader.abort();
+        result
     }
 }
 
-/// The service for `App::configure`: every route with its shared state. The server and the
-/// in-process tests use the same.
+/// Reloads the tokens file at every SIGHUP. Requests keep being served meanwhile; a file
+/// that cannot be used is logged and the previous tokens stay.
+async fn reload_tokens_on_hangup(state: web::Data<AppState>, mut hangups: Signal) {
+    while hangups.recv().await.is_some() {
+        match state.auth.reload() {
+            Ok(Some(tokens)) => tracing::info!(tokens, "SIGHUP: tokens file reloaded"),
+            Ok(None) => tracing::info!("SIGHUP: no tokens file to reload (auth is off)"),
+            Err(err) => tracing::error!(%err, "SIGHUP: keeping the previous tokens"),
+        }
+    }
+}
+
+/// The service for `App::configure`: every route with its shared state. The in-process
+/// tests use it; [`Application`] does the same with a state it keeps for reloads.
 ///
 /// # Errors
-/// When a configured FAIR key is too short.
+/// When a configured FAIR key is too short, or the tokens file or Redis URL is unusable.
 pub fn service(
     config: &Config,
-) -> Result<impl Fn(&mut web::ServiceConfig) + Clone + Send + 'static, KeyError> {
-    let state = web::Data::new(AppState::new(config)?);
-    let body_limit = config.body_limit;
-    Ok(move |cfg: &mut web::ServiceConfig| configure_app(cfg, state.clone(), body_limit))
+) -> Result<impl Fn(&mut web::ServiceConfig) + Clone + Send + 'static, ConfigError> {
+    Ok(configure_with(web::Data::new(AppState::new(config)?), config.body_limit))
+}
+
+fn configure_with(
+    state: web::Data<AppState>,
+    body_limit: usize,
+) -> impl Fn(&mut web::ServiceConfig) + Clone + Send + 'static {
+    move |cfg: &mut web::ServiceConfig| configure_app(cfg, state.clone(), body_limit)
 }
 
 fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_limit: usize) {

@@ -6,6 +6,7 @@ use api_types::response::{Boolean, Cardinality, Length, Success, Text};
 use langcore::{Budget, Dfa};
 use serde::Serialize;
 
+use crate::auth::Caller;
 use crate::error::HttpError;
 use crate::routes::register;
 use crate::state::AppState;
@@ -27,14 +28,17 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
 /// Answers a question about the DFA of one term, on an engine thread.
 async fn about_one<T: Serialize + Send + 'static>(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
     question: fn(&Dfa, &Budget) -> Result<T, HttpError>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(&state.limits)?;
+    let (term, options) = body.into_inner().validate(caller.limits())?;
     let codec = state.codec.clone();
     let answer = state
         .engine
-        .run(&options, move |budget| question(&compile(&term, &codec, budget)?, budget))
+        .run(caller.budget(&options), move |budget| {
+            question(&compile(&term, &codec, budget)?, budget)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(Success::new(answer)))
 }
@@ -42,14 +46,15 @@ async fn about_one<T: Serialize + Send + 'static>(
 /// Answers a question about the DFAs of two terms, on an engine thread.
 async fn about_two<T: Serialize + Send + 'static>(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TwoTermsRequest>,
     question: fn(&Dfa, &Dfa, &Budget) -> Result<T, HttpError>,
 ) -> Result<HttpResponse, HttpError> {
-    let ([left, right], options) = body.into_inner().validate(&state.limits)?;
+    let ([left, right], options) = body.into_inner().validate(caller.limits())?;
     let codec = state.codec.clone();
     let answer = state
         .engine
-        .run(&options, move |budget| {
+        .run(caller.budget(&options), move |budget| {
             question(&compile(&left, &codec, budget)?, &compile(&right, &codec, budget)?, budget)
         })
         .await?;
@@ -58,9 +63,10 @@ async fn about_two<T: Serialize + Send + 'static>(
 
 async fn cardinality(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, body, |dfa, budget| {
+    about_one(state, caller, body, |dfa, budget| {
         Ok(match dfa.cardinality(budget)? {
             langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
             langcore::Cardinality::Infinite => Cardinality::Infinite,
@@ -71,55 +77,64 @@ async fn cardinality(
 
 async fn deterministic(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(&state.limits)?;
+    let (term, options) = body.into_inner().validate(caller.limits())?;
     let codec = state.codec.clone();
-    let answer =
-        state.engine.run(&options, move |budget| is_deterministic(&term, &codec, budget)).await?;
+    let answer = state
+        .engine
+        .run(caller.budget(&options), move |budget| is_deterministic(&term, &codec, budget))
+        .await?;
     Ok(HttpResponse::Ok().json(Success::new(Boolean::new(answer))))
 }
 
 async fn dot(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, body, |dfa, budget| Ok(Text::new(dfa.to_dot(budget)?))).await
+    about_one(state, caller, body, |dfa, budget| Ok(Text::new(dfa.to_dot(budget)?))).await
 }
 
 async fn pattern(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, body, |dfa, budget| Ok(Text::new(dfa.to_pattern(budget)?))).await
+    about_one(state, caller, body, |dfa, budget| Ok(Text::new(dfa.to_pattern(budget)?))).await
 }
 
 async fn empty(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_empty()))).await
+    about_one(state, caller, body, |dfa, _| Ok(Boolean::new(dfa.is_empty()))).await
 }
 
 async fn empty_string(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_empty_string()))).await
+    about_one(state, caller, body, |dfa, _| Ok(Boolean::new(dfa.is_empty_string()))).await
 }
 
 async fn total(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, body, |dfa, _| Ok(Boolean::new(dfa.is_total()))).await
+    about_one(state, caller, body, |dfa, _| Ok(Boolean::new(dfa.is_total()))).await
 }
 
 async fn length(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, body, |dfa, _| {
+    about_one(state, caller, body, |dfa, _| {
         let (min, max) = dfa.length();
         Ok(Length::new(min.map(|len| len as u64), max.map(|len| len as u64)))
     })
@@ -128,9 +143,10 @@ async fn length(
 
 async fn equivalent(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TwoTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_two(state, body, |left, right, budget| {
+    about_two(state, caller, body, |left, right, budget| {
         Ok(Boolean::from_witness(left.equivalence_witness(right, budget)?))
     })
     .await
@@ -138,9 +154,10 @@ async fn equivalent(
 
 async fn subset(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TwoTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_two(state, body, |left, right, budget| {
+    about_two(state, caller, body, |left, right, budget| {
         Ok(Boolean::from_witness(left.subset_witness(right, budget)?))
     })
     .await

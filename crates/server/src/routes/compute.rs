@@ -8,6 +8,7 @@ use api_types::response::Success;
 use fair_codec::FairCodec;
 use langcore::{Budget, Dfa};
 
+use crate::auth::Caller;
 use crate::error::HttpError;
 use crate::routes::register;
 use crate::state::AppState;
@@ -26,6 +27,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
 /// Runs `build` on an engine thread and returns its DFA in the form `options` ask for.
 async fn compute<F>(
     state: web::Data<AppState>,
+    caller: Caller,
     options: Options,
     build: F,
 ) -> Result<HttpResponse, HttpError>
@@ -35,7 +37,9 @@ where
     let codec = state.codec.clone();
     let answer = state
         .engine
-        .run(&options, move |budget| output(&build(&codec, budget)?, &options, &codec, budget))
+        .run(caller.budget(&options), move |budget| {
+            output(&build(&codec, budget)?, &options, &codec, budget)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(Success::new(answer)))
 }
@@ -51,10 +55,11 @@ fn compile_all(
 
 async fn union(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (terms, options) = body.into_inner().validate(&state.limits)?;
-    compute(state, options, move |codec, budget| {
+    let (terms, options) = body.into_inner().validate(caller.limits())?;
+    compute(state, caller, options, move |codec, budget| {
         let dfas = compile_all(&terms, codec, budget)?;
         Ok(Dfa::union_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
     })
@@ -63,10 +68,11 @@ async fn union(
 
 async fn intersection(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (terms, options) = body.into_inner().validate(&state.limits)?;
-    compute(state, options, move |codec, budget| {
+    let (terms, options) = body.into_inner().validate(caller.limits())?;
+    compute(state, caller, options, move |codec, budget| {
         let dfas = compile_all(&terms, codec, budget)?;
         Ok(Dfa::intersection_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
     })
@@ -75,10 +81,11 @@ async fn intersection(
 
 async fn concat(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (terms, options) = body.into_inner().validate(&state.limits)?;
-    compute(state, options, move |codec, budget| {
+    let (terms, options) = body.into_inner().validate(caller.limits())?;
+    compute(state, caller, options, move |codec, budget| {
         let dfas = compile_all(&terms, codec, budget)?;
         Ok(Dfa::concat_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
     })
@@ -87,10 +94,11 @@ async fn concat(
 
 async fn difference(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TwoTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let ([left, right], options) = body.into_inner().validate(&state.limits)?;
-    compute(state, options, move |codec, budget| {
+    let ([left, right], options) = body.into_inner().validate(caller.limits())?;
+    compute(state, caller, options, move |codec, budget| {
         Ok(compile(&left, codec, budget)?.difference(&compile(&right, codec, budget)?, budget)?)
     })
     .await
@@ -98,10 +106,11 @@ async fn difference(
 
 async fn complement(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(&state.limits)?;
-    compute(state, options, move |codec, budget| {
+    let (term, options) = body.into_inner().validate(caller.limits())?;
+    compute(state, caller, options, move |codec, budget| {
         Ok(compile(&term, codec, budget)?.complement(budget)?)
     })
     .await
@@ -109,10 +118,11 @@ async fn complement(
 
 async fn repeat(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<RepeatRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, range, options) = body.into_inner().validate(&state.limits)?;
-    compute(state, options, move |codec, budget| {
+    let (term, range, options) = body.into_inner().validate(caller.limits())?;
+    compute(state, caller, options, move |codec, budget| {
         Ok(compile(&term, codec, budget)?.repeat(range.min, range.max, budget)?)
     })
     .await
@@ -121,13 +131,16 @@ async fn repeat(
 /// Always a deterministic FAIR, whatever the requested format: that is what determinize is for.
 async fn determinize(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(&state.limits)?;
+    let (term, options) = body.into_inner().validate(caller.limits())?;
     let codec = state.codec.clone();
     let answer = state
         .engine
-        .run(&options, move |budget| Ok(fair(&compile(&term, &codec, budget)?, &codec)))
+        .run(caller.budget(&options), move |budget| {
+            Ok(fair(&compile(&term, &codec, budget)?, &codec))
+        })
         .await?;
     Ok(HttpResponse::Ok().json(Success::new(answer)))
 }

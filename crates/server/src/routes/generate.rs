@@ -6,6 +6,7 @@ use api_types::response::{GeneratedStrings, Success};
 use langcore::GenerateOptions;
 use langcore::alphabet::CharSet;
 
+use crate::auth::Caller;
 use crate::error::HttpError;
 use crate::routes::register;
 use crate::state::AppState;
@@ -17,13 +18,14 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
 
 async fn strings(
     state: web::Data<AppState>,
+    caller: Caller,
     body: web::Json<GenerateStringsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, params, options) = body.into_inner().validate(&state.limits)?;
+    let (term, params, options) = body.into_inner().validate(caller.limits())?;
     let codec = state.codec.clone();
     let strings = state
         .engine
-        .run(&options, move |budget| {
+        .run(caller.budget(&options), move |budget| {
             let generate = generate_options(&params)?;
             Ok(compile(&term, &codec, budget)?.generate(&generate, budget)?)
         })

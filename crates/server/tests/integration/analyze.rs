@@ -87,4 +87,8 @@ async fn engine_errors_map_to_contract_codes() {
     error(post(&app, "/v1/analyze/empty", body("a", 30_001)).await, 400, "TimeoutTooLarge");
     let terms = json!({ "terms": [regex("a")] });
     error(post(&app, "/v1/analyze/equivalent", terms).await, 400, "TooFewTerms");
+    let eleven = json!({ "terms": vec![regex("a"); 11] });
+    error(post(&app, "/v1/compute/union", eleven).await, 400, "TooManyTerms");
+    let three = json!({ "terms": vec![regex("a"); 3] });
+    error(post(&app, "/v1/compute/difference", three).await, 400, "TooManyTerms");
 }

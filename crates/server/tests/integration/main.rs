@@ -1,9 +1,12 @@
 //! HTTP tests of the real application: in process, and over a socket on port 0.
 
 mod analyze;
+mod auth;
 mod compute;
 mod e2e;
 mod generate;
 mod isolation;
+mod python_client;
+mod redis_quota;
 mod support;
 mod transport;

@@ -1,6 +1,16 @@
-//! Typed helpers: build the real app, send JSON, read the envelope.
+//! Typed helpers: build the real app or run the real binary, send JSON, read the envelope,
+//! write tokens files.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header;
 use actix_web::{App, test};
 use clap::Parser;
 use serde_json::{Value, json};
@@ -21,7 +31,79 @@ pub(crate) async fn app()
 pub(crate) async fn app_with(
     config: Config,
 ) -> impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error> {
-    test::init_service(App::new().configure(service(&config).expect("valid keys"))).await
+    test::init_service(App::new().configure(service(&config).expect("a valid configuration"))).await
+}
+
+/// The real application with auth on: `tokens` (see [`token`]) as its tokens file, and
+/// `args` added to the defaults.
+pub(crate) async fn app_with_tokens(
+    tokens: &[String],
+    args: &[&str],
+) -> impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error> + use<>
+{
+    let dir = TempDir::new("tokens");
+    let path = dir.write("tokens.toml", &tokens.concat());
+    let path = path.to_str().expect("a UTF-8 temporary path");
+    app_with(config(&[&["--tokens-file", path], args].concat())).await
+}
+
+/// A `[[token]]` entry of a tokens file for the bearer token `token`: every limit is
+/// generous (1,000 requests, no rate limit, the server's default compute limits) unless
+/// `limits` sets it by its contract name (`maxRequestsRate`, ...).
+pub(crate) fn token(token: &str, limits: &[(&str, u64)]) -> String {
+    let mut fields = [
+        ("maxRequestsCount", 1_000),
+        ("maxRequestsRate", 0),
+        ("maxTermsCount", 10),
+        ("maxTimeout", 30_000),
+        ("maxStatesCount", 100_000),
+    ];
+    for &(name, value) in limits {
+        let field = fields.iter_mut().find(|field| field.0 == name);
+        field.unwrap_or_else(|| panic!("no limit named {name}")).1 = value;
+    }
+    let digest = server::hash_token(token.as_bytes()).expect("a valid test token");
+    let lines: String = fields.iter().map(|(name, value)| format!("{name} = {value}\n")).collect();
+    format!("[[token]]\nlabel = \"{token}\"\ndigest = \"{digest}\"\n{lines}\n")
+}
+
+/// A request to `path` with `token` as its bearer token, if any.
+pub(crate) fn request(method: &str, path: &str, token: Option<&str>) -> test::TestRequest {
+    let req = match method {
+        "GET" => test::TestRequest::get(),
+        "POST" => test::TestRequest::post(),
+        other => panic!("no test requests for {other}"),
+    };
+    let req = req.uri(path);
+    match token {
+        Some(token) => req.insert_header((header::AUTHORIZATION, format!("Bearer {token}"))),
+        None => req,
+    }
+}
+
+/// Sends `req` and returns the status, the `Retry-After` header and the JSON body.
+pub(crate) async fn send(
+    app: &impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
+    req: test::TestRequest,
+) -> (u16, Option<String>, Value) {
+    let res = test::call_service(app, req.to_request()).await;
+    let retry_after = res
+        .headers()
+        .get(header::RETRY_AFTER)
+        .map(|value| value.to_str().expect("an ASCII Retry-After").to_owned());
+    let (status, body) = read(res).await;
+    (status, retry_after, body)
+}
+
+/// Sends `body` to `POST path` as the caller with `token`.
+pub(crate) async fn post_as(
+    app: &impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
+    token: &str,
+    path: &str,
+    body: Value,
+) -> (u16, Value) {
+    let (status, _, body) = send(app, request("POST", path, Some(token)).set_json(body)).await;
+    (status, body)
 }
 
 /// Sends `body` to `POST path` and returns the status and the JSON body.
@@ -63,4 +145,133 @@ pub(crate) fn error((status, body): (u16, Value), expected_status: u16, code: &s
     assert_eq!(body["success"], false, "{body}");
     assert_eq!(body["errorCode"], code, "{body}");
     assert!(body["error"].as_str().is_some_and(|message| !message.is_empty()), "{body}");
+}
+
+/// A directory of its own under the system's temporary directory; removed on drop.
+pub(crate) struct TempDir(PathBuf);
+
+impl TempDir {
+    pub(crate) fn new(purpose: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let idx = NEXT.fetch_add(1, Ordering::Relaxed);
+        let name = format!("relang-{purpose}-{}-{idx}", std::process::id());
+        let path = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&path).expect("a temporary directory");
+        TempDir(path)
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Writes `text` to the file `name` in the directory (replacing it whole, as an editor
+    /// does: written aside, then renamed over).
+    pub(crate) fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        let aside = self.0.join(format!(".{name}.new"));
+        std::fs::write(&aside, text).expect("a writable temporary file");
+        std::fs::rename(&aside, &path).expect("rename in a temporary directory");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `relang-server` running as a child process; killed on drop.
+pub(crate) struct RunningServer {
+    child: Child,
+    addr: SocketAddr,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl RunningServer {
+    /// Starts the binary on a free port with `args` and waits until it listens.
+    pub(crate) fn start(args: &[&str]) -> RunningServer {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_relang-server"))
+            .args(["--bind", "127.0.0.1:0"])
+            .args(args)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server binary starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let addr = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|line| {
+                let (_, rest) = line.split_once("relang-server listening address=")?;
+                rest.split_whitespace().next()?.parse().ok()
+            })
+            .expect("the server logs its address");
+        // Keep reading the log, so the server never blocks on a full pipe and tests can
+        // look at it.
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                sink.lock().expect("log lock").push(line);
+            }
+        });
+        RunningServer { child, addr, log }
+    }
+
+    pub(crate) fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The log lines printed since the server listened that contain `needle`.
+    pub(crate) fn log_lines(&self, needle: &str) -> Vec<String> {
+        let log = self.log.lock().expect("log lock");
+        log.iter().filter(|line| line.contains(needle)).cloned().collect()
+    }
+
+    /// Sends a raw request and returns the status and the JSON body.
+    pub(crate) fn send(&self, method: &str, path: &str, headers: &str, body: &str) -> (u16, Value) {
+        let mut stream = TcpStream::connect(self.addr).expect("connect");
+        stream.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("write");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("read");
+        let (head, body) = response.split_once("\r\n\r\n").expect("a complete response");
+        let status =
+            head.split_whitespace().nth(1).and_then(|code| code.parse().ok()).expect("status");
+        (status, serde_json::from_str(body).unwrap_or_else(|err| panic!("{err}: {body}")))
+    }
+
+    /// Posts `body` as the Python client does: JSON with its content type.
+    pub(crate) fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        self.post_as(None, path, body)
+    }
+
+    /// Posts `body` as the Python client does, with `token` as the bearer token, if any.
+    pub(crate) fn post_as(&self, token: Option<&str>, path: &str, body: &str) -> (u16, Value) {
+        let auth = token.map(|token| format!("Authorization: Bearer {token}\r\n"));
+        let headers = format!(
+            "Content-Type: application/json\r\nAccept: application/json\r\n{}",
+            auth.unwrap_or_default()
+        );
+        self.send("POST", path, &headers, body)
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

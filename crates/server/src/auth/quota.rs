@@ -1,0 +1,344 @@
+//! Request quotas: how many requests a token has made in the current period, in memory or
+//! in Redis.
+//!
+//! # Overview
+//! - [`QuotaPeriod`]: how long a token's `maxRequestsCount` lasts (a calendar month in UTC,
+//!   or a fixed number of seconds), and the [`Window`] a moment falls in.
+//! - [`QuotaCounter`]: counts one request of a token and answers `QuotaExceeded` once the
+//!   count passes the token's limit.
+//!
+//! # Algorithm
+//! Fixed windows aligned to the calendar (months) or to the Unix epoch (seconds), so every
+//! replica computes the same window from its clock alone. Counting is one atomic increment
+//! per request: `INCR` plus `EXPIREAT` in a `MULTI` block on Redis, a mutex-guarded map in
+//! memory. Every counted request increments, refused ones included, so the check is one
+//! round trip.
+//!
+//! # Invariants
+//! A window's Redis key names the period and the window (`relang:quota:month:24322:<digest>`),
+//! so a changed period never reuses an old count, and it expires an hour after its window
+//! ends. Nothing here retries: when Redis cannot answer, the request fails (fail closed).
+//! Tokens are never seen here, only their digests.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::num::NonZeroU64;
+use std::str::FromStr;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use api_types::ErrorCode;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use tokio::sync::OnceCell;
+
+use crate::auth::tokens::TokenDigest;
+use crate::error::HttpError;
+
+const SECONDS_PER_DAY: u64 = 86_400;
+/// How long a Redis counter outlives its window (clock skew between replicas).
+const KEY_GRACE_SECS: u64 = 3_600;
+/// How long a request waits for Redis before failing.
+const REDIS_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How long a token's `maxRequestsCount` lasts before it renews.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotaPeriod {
+    /// A calendar month in UTC: counts renew at 00:00 UTC on the first of every month.
+    Month,
+    /// Fixed windows of this many seconds, counted from the Unix epoch (`86400`: UTC days).
+    Seconds(NonZeroU64),
+}
+
+/// One period: the window a moment falls in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    /// Months since year 0 (`Month`), or windows since the epoch (`Seconds`).
+    pub(crate) index: u64,
+    /// When the next window starts, in seconds since the Unix epoch.
+    pub(crate) ends_at: u64,
+}
+
+impl QuotaPeriod {
+    /// The window that contains `now` (seconds since the Unix epoch).
+    pub(crate) fn window(self, now: u64) -> Window {
+        match self {
+            QuotaPeriod::Seconds(period) => {
+                let index = now / period.get();
+                Window { index, ends_at: (index + 1).saturating_mul(period.get()) }
+            }
+            QuotaPeriod::Month => {
+                let (year, month, _) = civil_from_days(now / SECONDS_PER_DAY);
+                let (next_year, next_month) =
+                    if month == 12 { (year + 1, 1) } else { (year, month + 1) };
+                Window {
+                    index: year * 12 + (month - 1),
+                    ends_at: days_from_civil(next_year, next_month) * SECONDS_PER_DAY,
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for QuotaPeriod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuotaPeriod::Month => f.write_str("month"),
+            QuotaPeriod::Seconds(period) => write!(f, "{period}"),
+        }
+    }
+}
+
+impl FromStr for QuotaPeriod {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<QuotaPeriod, String> {
+        if text == "month" {
+            return Ok(QuotaPeriod::Month);
+        }
+        text.parse::<NonZeroU64>()
+            .map(QuotaPeriod::Seconds)
+            .map_err(|_| format!("expected `month` or a positive number of seconds, got {text:?}"))
+    }
+}
+
+/// The date (year, month 1..=12, day 1..=31) of a day counted from 1970-01-01.
+///
+/// Howard Hinnant's `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>),
+/// for days on or after the epoch.
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let shifted = days + 719_468; // days since 0000-03-01
+    let era = shifted / 146_097;
+    let day_of_era = shifted % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Days from 1970-01-01 to the first day of `month` of `year` (on or after the epoch).
+fn days_from_civil(year: u64, month: u64) -> u64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year / 400;
+    let year_of_era = year % 400;
+    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// `secs` since the epoch as an RFC 3339 UTC date and time, for messages.
+fn to_rfc3339(secs: u64) -> String {
+    let (year, month, day) = civil_from_days(secs / SECONDS_PER_DAY);
+    let time = secs % SECONDS_PER_DAY;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        time / 3_600,
+        time / 60 % 60,
+        time % 60
+    )
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs())
+}
+
+/// Counts requests per token and period, and refuses those over the token's limit.
+pub(crate) struct QuotaCounter {
+    period: QuotaPeriod,
+    store: Store,
+}
+
+enum Store {
+    /// Per process: counts start again when the process does.
+    Memory(Mutex<HashMap<TokenDigest, Tally>>),
+    /// Shared by every replica using the same Redis, and kept across restarts.
+    Redis(RedisStore),
+}
+
+/// A token's count in one window.
+struct Tally {
+    window: u64,
+    used: u64,
+}
+
+struct RedisStore {
+    client: redis::Client,
+    /// Connected on first use, on the runtime of the worker that first needs it; the manager
+    /// reconnects by itself afterwards.
+    connection: OnceCell<ConnectionManager>,
+}
+
+impl QuotaCounter {
+    /// Counters in this process's memory.
+    pub(crate) fn in_memory(period: QuotaPeriod) -> QuotaCounter {
+        QuotaCounter { period, store: Store::Memory(Mutex::default()) }
+    }
+
+    /// Counters in the Redis at `url`; nothing is connected until the first request.
+    ///
+    /// # Errors
+    /// When `url` is not a Redis URL (the message does not repeat it: it may hold a password).
+    pub(crate) fn in_redis(period: QuotaPeriod, url: &str) -> Result<QuotaCounter, String> {
+        let client = redis::Client::open(url).map_err(|err| format!("invalid Redis URL: {err}"))?;
+        Ok(QuotaCounter {
+            period,
+            store: Store::Redis(RedisStore { client, connection: OnceCell::new() }),
+        })
+    }
+
+    /// Counts one request of the token with `digest`, allowed `max_requests` per period.
+    ///
+    /// # Errors
+    /// 403 `QuotaExceeded` once the count is above `max_requests`; 500 `InternalError` when
+    /// Redis cannot answer (the request is refused: quotas fail closed).
+    pub(crate) async fn charge(
+        &self,
+        digest: &TokenDigest,
+        max_requests: u64,
+    ) -> Result<(), HttpError> {
+        let window = self.period.window(unix_now());
+        let used = match &self.store {
+            Store::Memory(tallies) => count_in_memory(tallies, digest, window),
+            Store::Redis(redis) => redis.count(&self.key(digest, window), window).await?,
+        };
+        if used <= max_requests {
+            return Ok(());
+        }
+        Err(HttpError::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "the token's quota of {max_requests} requests per {} is used up; it renews at {}",
+                self.describe_period(),
+                to_rfc3339(window.ends_at)
+            ),
+        ))
+    }
+
+    fn key(&self, digest: &TokenDigest, window: Window) -> String {
+        format!("relang:quota:{}:{}:{}", self.period, window.index, digest.to_hex())
+    }
+
+    fn describe_period(&self) -> String {
+        match self.period {
+            QuotaPeriod::Month => "calendar month (UTC)".to_owned(),
+            QuotaPeriod::Seconds(period) => format!("{period} s"),
+        }
+    }
+}
+
+/// Adds one to the token's count in `window` and returns the new count.
+fn count_in_memory(
+    tallies: &Mutex<HashMap<TokenDigest, Tally>>,
+    digest: &TokenDigest,
+    window: Window,
+) -> u64 {
+    let mut tallies = tallies.lock().unwrap_or_else(PoisonError::into_inner);
+    let tally = tallies.entry(*digest).or_insert(Tally { window: window.index, used: 0 });
+    if tally.window != window.index {
+        *tally = Tally { window: window.index, used: 0 };
+    }
+    tally.used = tally.used.saturating_add(1);
+    tally.used
+}
+
+impl RedisStore {
+    /// `INCR key` and `EXPIREAT key` in one transaction; the new count.
+    async fn count(&self, key: &str, window: Window) -> Result<u64, HttpError> {
+        let expires_at = i64::try_from(window.ends_at + KEY_GRACE_SECS).unwrap_or(i64::MAX);
+        let mut connection = self.connection().await?;
+        let (used,): (u64,) = redis::pipe()
+            .atomic()
+            .incr(key, 1)
+            .expire_at(key, expires_at)
+            .ignore()
+            .query_async(&mut connection)
+            .await
+            .map_err(unavailable)?;
+        Ok(used)
+    }
+
+    async fn connection(&self) -> Result<ConnectionManager, HttpError> {
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(REDIS_TIMEOUT))
+            .set_response_timeout(Some(REDIS_TIMEOUT))
+            .set_number_of_retries(1)
+            .set_max_delay(REDIS_TIMEOUT);
+        let connection = self
+            .connection
+            .get_or_try_init(|| ConnectionManager::new_with_config(self.client.clone(), config))
+            .await
+            .map_err(unavailable)?;
+        Ok(connection.clone())
+    }
+}
+
+/// Redis failed: the request is refused, and the operator finds the cause in the log.
+fn unavailable(err: redis::RedisError) -> HttpError {
+    tracing::error!(%err, "the quota store (Redis) did not answer; refusing the request");
+    HttpError::new(
+        ErrorCode::InternalError,
+        "the quota store is unavailable, so the request was not counted; try again later",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seconds(period: u64) -> QuotaPeriod {
+        QuotaPeriod::Seconds(NonZeroU64::new(period).unwrap())
+    }
+
+    #[test]
+    fn months_follow_the_calendar() {
+        // 2024-02-29T12:00:00Z, in a leap year.
+        let window = QuotaPeriod::Month.window(1_709_208_000);
+        assert_eq!(window, Window { index: 2024 * 12 + 1, ends_at: 1_709_251_200 });
+        assert_eq!(to_rfc3339(window.ends_at), "2024-03-01T00:00:00Z");
+        // The last second of a year, and the first of the next.
+        let december = QuotaPeriod::Month.window(1_735_689_599);
+        assert_eq!(to_rfc3339(december.ends_at), "2025-01-01T00:00:00Z");
+        let january = QuotaPeriod::Month.window(1_735_689_600);
+        assert_eq!(january.index, december.index + 1);
+        assert_eq!(to_rfc3339(january.ends_at), "2025-02-01T00:00:00Z");
+        assert_eq!(to_rfc3339(QuotaPeriod::Month.window(0).ends_at), "1970-02-01T00:00:00Z");
+    }
+
+    #[test]
+    fn every_day_of_four_centuries_round_trips() {
+        for days in 0..146_097 {
+            let (year, month, day) = civil_from_days(days);
+            assert_eq!(days_from_civil(year, month) + day - 1, days, "{year}-{month}-{day}");
+        }
+    }
+
+    #[test]
+    fn second_windows_start_at_the_epoch() {
+        assert_eq!(seconds(60).window(119), Window { index: 1, ends_at: 120 });
+        assert_eq!(seconds(60).window(120), Window { index: 2, ends_at: 180 });
+    }
+
+    #[test]
+    fn periods_parse_and_print() {
+        assert_eq!("month".parse(), Ok(QuotaPeriod::Month));
+        assert_eq!("86400".parse(), Ok(seconds(86_400)));
+        assert_eq!(seconds(86_400).to_string(), "86400");
+        for bad in ["0", "-1", "monthly", ""] {
+            assert!(bad.parse::<QuotaPeriod>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn memory_counts_restart_with_each_window() {
+        let tallies = Mutex::default();
+        let digest = TokenDigest::of("secret");
+        let first = Window { index: 7, ends_at: 80 };
+        assert_eq!(count_in_memory(&tallies, &digest, first), 1);
+        assert_eq!(count_in_memory(&tallies, &digest, first), 2);
+        assert_eq!(count_in_memory(&tallies, &TokenDigest::of("other"), first), 1);
+        assert_eq!(count_in_memory(&tallies, &digest, Window { index: 8, ends_at: 90 }), 1);
+    }
+}
