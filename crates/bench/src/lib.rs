@@ -9,9 +9,12 @@
 //!   `run_peer` (feature `peer`) runs it on regexsolver's `Term` API.
 //! - [`assert_expected`] checks an [`Outcome`] against the workload and panics on a wrong
 //!   answer, so a bench run or test fails loudly.
+//! - [`load_generate`] reads `bench/generate_workloads.toml` into [`GenerateWorkload`]s:
+//!   pages of strings to generate; [`generate_relang`] (and `generate_peer` with `peer`)
+//!   generates one, and [`assert_page`] checks it with the `regex` crate as the oracle.
 //!
-//! The criterion bench `benches/algebra.rs` times every workload on both engines; the
-//! numbers are in `docs/benchmarks.md`. The unit tests check every expected answer on
+//! The criterion benches `benches/algebra.rs` and `benches/generate.rs` time every workload
+//! on both engines; the numbers are in `docs/benchmarks.md`. The unit tests check every expected answer on
 //! relang, and on regexsolver when `peer` is on, so `cargo test` catches a broken workload
 //! or a wrong engine answer.
 //!
@@ -31,6 +34,7 @@
 
 #![deny(missing_docs)]
 
+mod generation;
 mod outcome;
 #[cfg(feature = "peer")]
 mod peer;
@@ -40,6 +44,12 @@ mod workload;
 #[cfg(test)]
 mod tests;
 
+pub use generation::{
+    GENERATE_WORKLOADS_TOML, GenerateWorkload, assert_page, generate_relang, generate_relang_from,
+    load_generate, page_mismatch, parse_generate,
+};
+#[cfg(feature = "peer")]
+pub use generation::{build_peer_term, generate_peer, generate_peer_from};
 pub use outcome::{Language, Outcome, assert_expected, mismatch};
 #[cfg(feature = "peer")]
 pub use peer::run_peer;

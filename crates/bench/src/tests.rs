@@ -127,3 +127,102 @@ fn invalid_workloads_are_rejected() {
         Err(LoadError::Toml(_))
     ));
 }
+
+/// A one-workload generation file around `body` (the lines after `name`).
+fn one_page(body: &str) -> String {
+    format!("[[workload]]\nname = \"g\"\n{body}\n")
+}
+
+#[track_caller]
+fn check_invalid_page(text: &str, reason: &str) {
+    match crate::parse_generate(text) {
+        Err(LoadError::Invalid { reason: actual, .. }) => {
+            assert!(actual.starts_with(reason), "expected `{reason}`, got `{actual}`")
+        }
+        other => panic!("expected `{reason}`, got {other:?}"),
+    }
+}
+
+#[test]
+fn generate_workloads_file_loads() {
+    let workloads = crate::load_generate();
+    assert!(workloads.len() >= 8, "only {} workloads", workloads.len());
+    let deep = workloads
+        .iter()
+        .find(|workload| workload.name() == "a_z_8_sweep_1e10")
+        .expect("the deep sweep workload");
+    assert_eq!(deep.term(), "[a-z]{8}");
+    assert_eq!((deep.limit(), deep.offset()), (100, 10_000_000_000));
+    assert_eq!(deep.path_order(), langcore::PathOrder::Sweep);
+    assert_eq!(deep.char_order(), langcore::CharOrder::Ascending);
+    assert_eq!(deep.seed(), 42);
+    assert_eq!(deep.max_length(), None);
+}
+
+#[test]
+fn relang_generates_every_page() {
+    let budget = Budget::unlimited();
+    for workload in crate::load_generate() {
+        let page = crate::generate_relang(&workload, &budget).expect("relang generates");
+        crate::assert_page("relang", &workload, &page);
+    }
+}
+
+#[test]
+fn relang_pages_at_a_deep_offset_continue_the_sweep() {
+    let workload = crate::load_generate()
+        .into_iter()
+        .find(|workload| workload.name() == "a_z_8_sweep_1e10")
+        .expect("the deep sweep workload");
+    let page = crate::generate_relang(&workload, &Budget::unlimited()).expect("generates");
+    // 10^10 is "bgjqzrkq" in base 26, with a..z as the digits.
+    assert_eq!(page[..2], ["bgjqzrkq", "bgjqzrkr"]);
+}
+
+#[cfg(feature = "peer")]
+#[test]
+fn regexsolver_generates_every_page() {
+    for workload in crate::load_generate() {
+        let page = crate::generate_peer(&workload).expect("regexsolver generates");
+        crate::assert_page("regexsolver", &workload, &page);
+    }
+}
+
+#[test]
+fn wrong_pages_are_described() {
+    let text = one_page(
+        "term = '[ab]{1,2}'\nlimit = 3\npath_order = \"sweep\"\nchar_order = \"ascending\"\nmax_length = 1",
+    );
+    let [workload] = crate::parse_generate(&text).expect("valid").try_into().expect("one");
+    let page = |strings: &[&str]| strings.iter().map(|&s| s.to_owned()).collect::<Vec<_>>();
+    let mismatch = |strings: &[&str]| crate::page_mismatch(&workload, &page(strings));
+    assert_eq!(mismatch(&["a", "b"]).as_deref(), Some("2 strings, expected 3"));
+    assert_eq!(mismatch(&["a", "b", "a"]).as_deref(), Some("\"a\" is generated twice"));
+    assert_eq!(mismatch(&["a", "b", "c"]).as_deref(), Some("\"c\" is not in the language"));
+    assert_eq!(mismatch(&["a", "b", "ab"]).as_deref(), Some("\"ab\" is longer than max_length"));
+}
+
+#[test]
+fn invalid_generate_workloads_are_rejected() {
+    let valid = "term = 'a+'\nlimit = 1\npath_order = \"sweep\"\nchar_order = \"ascending\"";
+    assert_eq!(crate::parse_generate(&one_page(valid)).expect("valid").len(), 1);
+    check_invalid_page(&one_page(&valid.replace("limit = 1", "limit = 0")), "`limit` must be");
+    check_invalid_page(
+        &one_page(&valid.replace("\"sweep\"", "\"random\"")),
+        "`random` is not a path order",
+    );
+    check_invalid_page(
+        &one_page(&valid.replace("\"ascending\"", "\"descending\"")),
+        "`descending` is not a character order",
+    );
+    check_invalid_page(&one_page(&valid.replace("a+", "a(")), "the term is not a `regex`");
+    check_invalid_page(
+        &format!("[[workload]]\nname = \"Bad\"\n{valid}\n"),
+        "the name must be non-empty `[a-z0-9_]`",
+    );
+    check_invalid_page(&one_page(valid).repeat(2), "the name is used twice");
+    assert!(matches!(
+        crate::parse_generate(&one_page(&format!("{valid}\nlength = 3"))),
+        Err(LoadError::Toml(_))
+    ));
+}

@@ -158,19 +158,37 @@ pub fn load() -> Vec<Workload> {
 /// [`LoadError::Invalid`] when a workload breaks a rule of the format.
 pub fn parse(text: &str) -> Result<Vec<Workload>, LoadError> {
     let file: RawFile = toml::from_str(text).map_err(LoadError::Toml)?;
+    validate_named(file.workload, |raw| &raw.name, RawWorkload::validate)
+}
+
+/// Validates the `[[workload]]` tables `raws` of a workloads file, in file order: each name
+/// (read by `name_of`) must be non-empty `[a-z0-9_]` and unique, and `validate` must accept
+/// the table. Shared by every workloads file of this crate.
+///
+/// # Errors
+/// [`LoadError::Invalid`] for the first table that breaks a rule, labelled with its name,
+/// or its position when it has none.
+pub(crate) fn validate_named<Raw, Valid>(
+    raws: Vec<Raw>,
+    name_of: impl Fn(&Raw) -> &str,
+    validate: impl Fn(Raw) -> Result<Valid, String>,
+) -> Result<Vec<Valid>, LoadError> {
+    let is_name_char = |ch: char| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_';
     let mut names = HashSet::new();
-    let mut workloads = Vec::with_capacity(file.workload.len());
-    for (position, raw) in file.workload.into_iter().enumerate() {
-        let label =
-            if raw.name.is_empty() { format!("#{}", position + 1) } else { raw.name.clone() };
+    let mut valid = Vec::with_capacity(raws.len());
+    for (position, raw) in raws.into_iter().enumerate() {
+        let name = name_of(&raw).to_owned();
+        let label = if name.is_empty() { format!("#{}", position + 1) } else { name.clone() };
         let invalid = |reason: String| LoadError::Invalid { workload: label.clone(), reason };
-        let workload = raw.validate().map_err(invalid)?;
-        if !names.insert(workload.name.clone()) {
+        if name.is_empty() || !name.chars().all(is_name_char) {
+            return Err(invalid("the name must be non-empty `[a-z0-9_]`".to_owned()));
+        }
+        valid.push(validate(raw).map_err(invalid)?);
+        if !names.insert(name) {
             return Err(invalid("the name is used twice".to_owned()));
         }
-        workloads.push(workload);
     }
-    Ok(workloads)
+    Ok(valid)
 }
 
 /// The file as written.
@@ -211,11 +229,8 @@ enum AnswerKind {
 
 impl RawWorkload {
     /// The workload, or the rule it breaks.
+    /// The name is checked by [`validate_named`].
     fn validate(self) -> Result<Workload, String> {
-        let is_name_char = |ch: char| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_';
-        if self.name.is_empty() || !self.name.chars().all(is_name_char) {
-            return Err("the name must be non-empty `[a-z0-9_]`".to_owned());
-        }
         let (operation, (min_terms, max_terms), kind) = self.operation()?;
         let n_terms = self.terms.len();
         if n_terms < min_terms || n_terms > max_terms {
