@@ -1,12 +1,10 @@
 //! `/v1/compute/*`: new terms from existing ones, returned in the requested form.
 
 use actix_web::{HttpResponse, web};
-use api_types::request::{
-    MultiTermsRequest, Options, RepeatRequest, TermInput, TermRequest, TwoTermsRequest,
-};
+use api_types::request::{MultiTermsRequest, Options, RepeatRequest, TermRequest, TwoTermsRequest};
 use api_types::response::Success;
 use fair_codec::FairCodec;
-use langcore::{Budget, Dfa};
+use langcore::{Budget, BudgetError, Dfa};
 
 use crate::auth::Caller;
 use crate::error::HttpError;
@@ -44,13 +42,21 @@ where
     Ok(HttpResponse::Ok().json(Success::new(answer)))
 }
 
-/// The DFAs of `terms`, in order.
-fn compile_all(
-    terms: &[TermInput],
-    codec: &FairCodec,
-    budget: &Budget,
-) -> Result<Vec<Dfa>, HttpError> {
-    terms.iter().map(|term| compile(term, codec, budget)).collect()
+/// Combines all the terms of a multi-term request with `combine` (union, intersection or
+/// concatenation of the list).
+async fn combine_all(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<MultiTermsRequest>,
+    combine: fn(&[&Dfa], &Budget) -> Result<Dfa, BudgetError>,
+) -> Result<HttpResponse, HttpError> {
+    let (terms, options) = body.into_inner().validate(caller.limits())?;
+    compute(state, caller, options, move |codec, budget| {
+        let dfas =
+            terms.iter().map(|term| compile(term, codec, budget)).collect::<Result<Vec<_>, _>>()?;
+        Ok(combine(&dfas.iter().collect::<Vec<_>>(), budget)?)
+    })
+    .await
 }
 
 async fn union(
@@ -58,12 +64,7 @@ async fn union(
     caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (terms, options) = body.into_inner().validate(caller.limits())?;
-    compute(state, caller, options, move |codec, budget| {
-        let dfas = compile_all(&terms, codec, budget)?;
-        Ok(Dfa::union_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
-    })
-    .await
+    combine_all(state, caller, body, Dfa::union_all).await
 }
 
 async fn intersection(
@@ -71,12 +72,7 @@ async fn intersection(
     caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (terms, options) = body.into_inner().validate(caller.limits())?;
-    compute(state, caller, options, move |codec, budget| {
-        let dfas = compile_all(&terms, codec, budget)?;
-        Ok(Dfa::intersection_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
-    })
-    .await
+    combine_all(state, caller, body, Dfa::intersection_all).await
 }
 
 async fn concat(
@@ -84,12 +80,7 @@ async fn concat(
     caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (terms, options) = body.into_inner().validate(caller.limits())?;
-    compute(state, caller, options, move |codec, budget| {
-        let dfas = compile_all(&terms, codec, budget)?;
-        Ok(Dfa::concat_all(&dfas.iter().collect::<Vec<_>>(), budget)?)
-    })
-    .await
+    combine_all(state, caller, body, Dfa::concat_all).await
 }
 
 async fn difference(
