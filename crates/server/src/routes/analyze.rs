@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::auth::Caller;
 use crate::error::HttpError;
-use crate::routes::register;
+use crate::routes::{answer_term, register};
 use crate::state::AppState;
 use crate::terms::{compile, is_deterministic};
 
@@ -32,15 +32,10 @@ async fn about_one<T: Serialize + Send + 'static>(
     body: web::Json<TermRequest>,
     question: fn(&Dfa, &Budget) -> Result<T, HttpError>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(caller.limits())?;
-    let codec = state.codec.clone();
-    let answer = state
-        .engine
-        .run(caller.budget(&options), move |budget| {
-            question(&compile(&term, &codec, budget)?, budget)
-        })
-        .await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+    answer_term(state, caller, body, move |term, codec, budget| {
+        question(&compile(term, codec, budget)?, budget)
+    })
+    .await
 }
 
 /// Answers a question about the DFAs of two terms, on an engine thread.
@@ -80,13 +75,10 @@ async fn deterministic(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(caller.limits())?;
-    let codec = state.codec.clone();
-    let answer = state
-        .engine
-        .run(caller.budget(&options), move |budget| is_deterministic(&term, &codec, budget))
-        .await?;
-    Ok(HttpResponse::Ok().json(Success::new(Boolean::new(answer))))
+    answer_term(state, caller, body, |term, codec, budget| {
+        Ok(Boolean::new(is_deterministic(term, codec, budget)?))
+    })
+    .await
 }
 
 async fn dot(

@@ -8,7 +8,7 @@ use langcore::{Budget, BudgetError, Dfa};
 
 use crate::auth::Caller;
 use crate::error::HttpError;
-use crate::routes::register;
+use crate::routes::{answer_term, register};
 use crate::state::AppState;
 use crate::terms::{compile, fair, output};
 
@@ -125,13 +125,8 @@ async fn determinize(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(caller.limits())?;
-    let codec = state.codec.clone();
-    let answer = state
-        .engine
-        .run(caller.budget(&options), move |budget| {
-            Ok(fair(&compile(&term, &codec, budget)?, &codec))
-        })
-        .await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+    answer_term(state, caller, body, |term, codec, budget| {
+        Ok(fair(&compile(term, codec, budget)?, codec))
+    })
+    .await
 }
