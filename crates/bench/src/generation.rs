@@ -33,11 +33,9 @@ pub const GENERATE_WORKLOADS_TOML: &str = include_str!("../../../bench/generate_
 pub struct GenerateWorkload {
     name: String,
     term: String,
-    limit: usize,
-    offset: u64,
-    path_order: PathOrder,
-    char_order: CharOrder,
-    seed: u64,
+    /// relang's options for the page: limit, offset, orders, seed and longest length.
+    options: GenerateOptions,
+    /// The longest length as written: `None` leaves each engine its default.
     max_length: Option<usize>,
     oracle: Regex,
 }
@@ -53,48 +51,14 @@ impl GenerateWorkload {
         &self.term
     }
 
-    /// How many strings the page has.
-    pub fn limit(&self) -> usize {
-        self.limit
-    }
-
-    /// How many strings of the order come before the page.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// How the paths take turns.
-    pub fn path_order(&self) -> PathOrder {
-        self.path_order
-    }
-
-    /// How the strings of one path are ordered.
-    pub fn char_order(&self) -> CharOrder {
-        self.char_order
-    }
-
-    /// The seed of the shuffled orders.
-    pub fn seed(&self) -> u64 {
-        self.seed
+    /// relang's options for this page; the peer reads the same values from them.
+    pub fn options(&self) -> &GenerateOptions {
+        &self.options
     }
 
     /// The longest string to generate, or `None` for each engine's default.
     pub fn max_length(&self) -> Option<usize> {
         self.max_length
-    }
-
-    /// relang's options for this page.
-    pub fn relang_options(&self) -> GenerateOptions {
-        let options = GenerateOptions::default()
-            .with_limit(self.limit)
-            .with_offset(self.offset)
-            .with_path_order(self.path_order)
-            .with_char_order(self.char_order)
-            .with_seed(self.seed);
-        match self.max_length {
-            Some(max_length) => options.with_max_length(max_length),
-            None => options,
-        }
     }
 }
 
@@ -135,15 +99,16 @@ pub fn generate_relang_from(
     workload: &GenerateWorkload,
     budget: &Budget,
 ) -> Result<Vec<String>, Error> {
-    dfa.generate(&workload.relang_options(), budget)
+    dfa.generate(&workload.options, budget)
 }
 
 /// How `page` breaks the rules of `workload`, or `None` when it is right: exactly `limit`
 /// strings, all distinct, each matched by the oracle `^(?s:TERM)$` and within
 /// `max_length` characters.
 pub fn page_mismatch(workload: &GenerateWorkload, page: &[String]) -> Option<String> {
-    if page.len() != workload.limit {
-        return Some(format!("{} strings, expected {}", page.len(), workload.limit));
+    let limit = workload.options.limit();
+    if page.len() != limit {
+        return Some(format!("{} strings, expected {limit}", page.len()));
     }
     let mut seen = HashSet::with_capacity(page.len());
     page.iter().find_map(|string| {
@@ -214,22 +179,23 @@ mod peer {
         term: &Term,
         workload: &GenerateWorkload,
     ) -> Result<Vec<String>, EngineError> {
-        let paths = match workload.path_order {
+        let paths = match workload.options.path_order() {
             langcore::PathOrder::Sweep => PathOrder::Sweep,
             langcore::PathOrder::Interleave => PathOrder::Interleave,
             langcore::PathOrder::Shuffled => PathOrder::Shuffled,
         };
-        let characters = match workload.char_order {
+        let characters = match workload.options.char_order() {
             langcore::CharOrder::Ascending => CharacterOrder::Ascending,
             langcore::CharOrder::Shuffled => CharacterOrder::Shuffled,
         };
-        let options = GenerationOptions::from((paths, characters)).with_seed(workload.seed);
+        let options =
+            GenerationOptions::from((paths, characters)).with_seed(workload.options.seed());
         let options = match workload.max_length {
             Some(max_length) => options.with_max_length(max_length),
             None => options,
         };
-        let offset = usize::try_from(workload.offset).expect("the offset fits a usize");
-        term.generate_strings(workload.limit, offset, options)
+        let offset = usize::try_from(workload.options.offset()).expect("the offset fits a usize");
+        term.generate_strings(workload.options.limit(), offset, options)
     }
 }
 
@@ -275,14 +241,20 @@ impl RawWorkload {
         };
         let oracle = Regex::new(&format!("^(?s:{})$", self.term))
             .map_err(|err| format!("the term is not a `regex` pattern: {err}"))?;
+        let options = GenerateOptions::default()
+            .with_limit(self.limit)
+            .with_offset(self.offset)
+            .with_path_order(path_order)
+            .with_char_order(char_order)
+            .with_seed(self.seed);
+        let options = match self.max_length {
+            Some(max_length) => options.with_max_length(max_length),
+            None => options,
+        };
         Ok(GenerateWorkload {
             name: self.name,
             term: self.term,
-            limit: self.limit,
-            offset: self.offset,
-            path_order,
-            char_order,
-            seed: self.seed,
+            options,
             max_length: self.max_length,
             oracle,
         })

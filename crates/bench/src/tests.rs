@@ -152,10 +152,10 @@ fn generate_workloads_file_loads() {
         .find(|workload| workload.name() == "a_z_8_sweep_1e10")
         .expect("the deep sweep workload");
     assert_eq!(deep.term(), "[a-z]{8}");
-    assert_eq!((deep.limit(), deep.offset()), (100, 10_000_000_000));
-    assert_eq!(deep.path_order(), langcore::PathOrder::Sweep);
-    assert_eq!(deep.char_order(), langcore::CharOrder::Ascending);
-    assert_eq!(deep.seed(), 42);
+    assert_eq!((deep.options().limit(), deep.options().offset()), (100, 10_000_000_000));
+    assert_eq!(deep.options().path_order(), langcore::PathOrder::Sweep);
+    assert_eq!(deep.options().char_order(), langcore::CharOrder::Ascending);
+    assert_eq!(deep.options().seed(), 42);
     assert_eq!(deep.max_length(), None);
 }
 
