@@ -7,7 +7,7 @@
 //! - [`mismatch`] describes how an outcome differs from a workload's expectation;
 //!   [`assert_expected`] panics with that description, which fails a test or a bench run.
 
-use langcore::Dfa;
+use langcore::Budget;
 
 use crate::workload::{Count, Expected, Workload};
 
@@ -25,8 +25,8 @@ pub enum Outcome {
 /// A language computed by one of the engines.
 #[derive(Debug)]
 pub enum Language {
-    /// relang's canonical minimal DFA.
-    Relang(Dfa),
+    /// relang's language (a term, built when first asked).
+    Relang(langcore::Language),
     /// regexsolver's term (a regular expression or an automaton).
     #[cfg(feature = "peer")]
     Peer(regexsolver::Term),
@@ -36,10 +36,12 @@ impl Language {
     /// Whether `input` is in the language, by the engine's own membership test.
     ///
     /// # Errors
-    /// When regexsolver fails to build the automaton it matches with.
+    /// When an engine fails to build the automaton it matches with.
     pub fn matches(&self, input: &str) -> Result<bool, String> {
         match self {
-            Language::Relang(dfa) => Ok(dfa.matches(input)),
+            Language::Relang(language) => {
+                language.matches(input, &Budget::unlimited()).map_err(|err| err.to_string())
+            }
             #[cfg(feature = "peer")]
             Language::Peer(term) => term.matches(input).map_err(|err| err.to_string()),
         }

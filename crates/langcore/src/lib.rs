@@ -13,31 +13,69 @@
 //! answers about the whole language.
 //!
 //! # Contents
+//! - [`Language`]: start here. A regular language as a value: parse a pattern, combine
+//!   languages (union, concatenation, repetition, intersection, difference, complement),
+//!   relate two (equivalence, inclusion, with the shortest witness), ask about one
+//!   (emptiness, lengths, exact [`Cardinality`], a pattern, a drawing) and page through its
+//!   strings ([`Language::generate`] with [`GenerateOptions`]). It builds its automaton once,
+//!   only when a question needs it.
+//! - [`Dfa`]: the automaton underneath, a complete deterministic automaton over character
+//!   classes; its minimal form is canonical, so equivalent languages give equal values. It
+//!   has the same operations and questions, each building its result at once.
 //! - [`Nfa`]: the automaton the front end builds from a pattern (linear size).
-//! - [`Dfa`]: a complete deterministic automaton over character classes; its minimal form is
-//!   canonical, so equivalent languages give equal values. Its methods build new languages
-//!   (boolean operations, [`Dfa::concat`], [`Dfa::repeat`]), relate two languages (subset,
-//!   equivalence, with witnesses) and answer questions about one: emptiness, lengths, and
-//!   the exact number of strings ([`Cardinality`]). [`Dfa::generate`] pages through the
-//!   strings themselves, in orders chosen with [`GenerateOptions`].
-//! - Back from automata: [`Dfa::to_pattern`] writes a short pattern for the language, valid
-//!   in our dialect and in Python's `re`; [`Dfa::to_dot`] draws the minimal automaton.
 //! - [`alphabet`]: [`CharSet`](alphabet::CharSet), sets of scalar values as ranges, and
 //!   [`Classes`](alphabet::Classes), the partition of the alphabet a DFA runs on.
 //! - [`graph`]: [`Graph`](graph::Graph), an automaton as plain data (states, acceptance,
 //!   labelled moves) for storage and exchange: [`Dfa::to_graph`], [`Dfa::from_graph`],
 //!   [`Nfa::to_graph`], [`Nfa::from_graph`].
-//! - [`Budget`]: the deadline and state limit every operation checks.
+//! - [`Budget`]: the deadline, state and memory limits every operation checks.
 //! - [`Error`]: the one error type, with a variant per phase.
 //!
-//! # Examples
-//! Build the canonical minimal DFA of a pattern and ask about strings:
+//! # A tour
+//! Relate two patterns, and get the string that tells them apart:
 //! ```
-//! use langcore::Dfa;
+//! use langcore::{Budget, Language};
 //!
-//! let dfa = Dfa::from_regex("[a-z]+@[a-z]+\\.(com|org)")?;
-//! assert!(dfa.matches("ann@example.org"));
-//! assert!(!dfa.matches("ann@example.net"));
+//! let budget = Budget::default();
+//! let strict = Language::from_regex("[0-9]{4}-[0-9]{2}-[0-9]{2}")?;
+//! let loose = Language::from_regex("\\d{4}-\\d{2}-\\d{2}")?;
+//! assert!(strict.is_subset(&loose, &budget)?);
+//! // `\d` is every Unicode digit: the first one after `9` is U+0660 ARABIC-INDIC DIGIT ZERO.
+//! let witness = loose.subset_witness(&strict, &budget)?;
+//! assert_eq!(witness.as_deref(), Some("0000-00-0\u{660}"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Combine languages: nothing is built until a question needs it.
+//! ```
+//! use langcore::{Budget, Language};
+//!
+//! let budget = Budget::default();
+//! let user = Language::from_regex("[a-z]+(\\.[a-z]+)*")?;
+//! let domain = Language::from_regex("@example\\.(com|org)")?;
+//! let address = user.concat(&domain, &budget)?;
+//! assert!(address.matches("ann.lee@example.org", &budget)?);
+//! let not_org = address.difference(&Language::from_regex(".*\\.org")?, &budget)?;
+//! assert_eq!(not_org.to_pattern(&budget)?, "[a-z](\\.?[a-z])*@example\\.com");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Count a language exactly, however large, and page through its strings: offsets are
+//! counted, not walked.
+//! ```
+//! use langcore::{Budget, GenerateOptions, Language, PathOrder};
+//!
+//! let budget = Budget::default();
+//! let rules = ["[a-zA-Z0-9]{6,8}", ".*[0-9].*", ".*[A-Z].*"].map(Language::from_regex);
+//! let [length, digit, upper] = rules;
+//! let policy = Language::intersection_all(&[&length?, &digit?, &upper?], &budget)?;
+//! assert_eq!(policy.cardinality(&budget)?.to_string(), "164726466519680");
+//!
+//! let codes = Language::from_regex("[A-Z]{2}-[0-9]{4}")?;
+//! let page = GenerateOptions::default().with_limit(3).with_offset(6_759_997);
+//! assert_eq!(codes.generate(&page, &budget)?, ["ZZ-9997", "ZZ-9998", "ZZ-9999"]);
+//! let mixed = GenerateOptions::default().with_limit(3).with_path_order(PathOrder::Shuffled);
+//! assert_eq!(codes.generate(&mixed, &budget)?.len(), 3);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -50,69 +88,40 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Ask about the whole language, not one string at a time:
-//! ```
-//! use langcore::{Budget, Dfa};
-//!
-//! let pin = Dfa::from_regex("[0-9]{4,6}")?;
-//! assert_eq!(pin.length(), (Some(4), Some(6)));
-//! assert_eq!(pin.cardinality(&Budget::default())?.to_string(), "1110000");
-//! assert!(!pin.is_empty() && !pin.is_total());
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! Page through the strings, however many there are: offsets are counted, not walked.
-//! ```
-//! use langcore::{Budget, Dfa, GenerateOptions, PathOrder};
-//!
-//! let codes = Dfa::from_regex("[A-Z]{2}-[0-9]{4}")?;
-//! let page = GenerateOptions::default().with_limit(3).with_offset(6_759_997);
-//! assert_eq!(codes.generate(&page, &Budget::default())?, ["ZZ-9997", "ZZ-9998", "ZZ-9999"]);
-//! let mixed = GenerateOptions::default().with_limit(3).with_path_order(PathOrder::Shuffled);
-//! assert_eq!(codes.generate(&mixed, &Budget::default())?.len(), 3);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! Turn the result of an operation back into a pattern:
-//! ```
-//! use langcore::{Budget, Dfa};
-//!
-//! let budget = Budget::default();
-//! let both = Dfa::from_regex("[bc]*[ab]*")?.intersection(&Dfa::from_regex("[ab]*[bc]*")?, &budget)?;
-//! assert_eq!(both.to_pattern(&budget)?, "[ab]*|[bc]*");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
 //! Exponential blow-ups stop cleanly at the budget:
 //! ```
 //! use std::time::Duration;
-//! use langcore::{Budget, BudgetError, Dfa, Error};
+//! use langcore::{Budget, BudgetError, Error, Language};
 //!
 //! // 2^41 states: the state limit (or, on a slow machine, the deadline) stops it.
 //! let budget = Budget::new(Duration::from_secs(1)).with_max_states(100_000);
-//! let err = Dfa::from_regex_with("(a|b)*a(a|b){40}", &budget).unwrap_err();
+//! let language = Language::from_regex("(a|b)*a(a|b){40}")?;
+//! let err = language.is_empty(&budget).unwrap_err();
 //! assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { .. } | BudgetError::Timeout { .. })));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! Patterns outside the dialect are rejected with the span at fault:
 //! ```
-//! use langcore::{Dfa, Error};
+//! use langcore::{Error, Language};
 //!
-//! let Err(Error::Parse(err)) = Dfa::from_regex("foo(?=bar)") else { panic!() };
+//! let Err(Error::Parse(err)) = Language::from_regex("foo(?=bar)") else { panic!() };
 //! assert_eq!(err.span(), 3..6);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! More in `crates/langcore/examples/`: `relate.rs` (two patterns and their witnesses),
+//! `test_data.rs` (strings for tests, paged and seeded) and `count.rs` (sizes of languages).
 //!
 //! # API themes
 //! - **The dialect.** Rust `regex` syntax with Unicode on; every pattern is anchored at both
 //!   ends and `.` matches every character, `\n` included. `[]` is the empty language and
 //!   the empty pattern is {""}. Look-around, backreferences, word boundaries and anchors
 //!   other than a leading `^` and a trailing `$` are errors.
-//! - **Budgets and errors.** Constructors come in pairs: `from_regex` uses
-//!   [`Budget::default`] (bounded), `from_regex_with` takes an explicit budget. Failures
-//!   are one [`Error`] enum: [`Error::Parse`], [`Error::Budget`], or an invalid argument
-//!   such as [`Error::InvalidRepetition`].
+//! - **Budgets and errors.** Every [`Language`] method that may build takes a [`Budget`];
+//!   [`Dfa`] constructors come in pairs: `from_regex` uses [`Budget::default`] (bounded),
+//!   `from_regex_with` takes an explicit budget. Failures are one [`Error`] enum:
+//!   [`Error::Parse`], [`Error::Budget`], or an invalid argument such as
+//!   [`Error::InvalidRepetition`].
 //! - **Configuration.** Options with more than a couple of fields are value types with
 //!   documented defaults and by-value setters ([`GenerateOptions`], like [`Budget`]).
 //! - **Deterministic output.** Nothing depends on hashing order or on how a pattern was
@@ -132,6 +141,7 @@ mod dot;
 mod enumerate;
 mod error;
 pub mod graph;
+mod language;
 mod nfa;
 mod ops;
 mod state_id;
@@ -145,6 +155,7 @@ pub use budget::{
 pub use dfa::Dfa;
 pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 pub use error::Error;
+pub use language::Language;
 pub use nfa::Nfa;
 pub use state_id::StateId;
 pub use syntax::{NEST_LIMIT, ParseError};

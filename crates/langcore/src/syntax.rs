@@ -45,8 +45,43 @@ pub(crate) fn parse(pattern: &str) -> Result<Hir, ParseError> {
         return Ok(Hir::fail());
     }
     let ast = parse_ast(pattern)?;
-    ast::visit(&ast, AnchorCheck { pattern, start: start_offset(pattern) })?;
+    if may_assert(pattern) {
+        ast::visit(&ast, AnchorCheck { pattern, start: start_offset(pattern) })?;
+    }
     translate(pattern, &ast)
+}
+
+/// Whether `left` and `right` are the same expression once groups are ignored (a group
+/// only captures, which means nothing here), and so certainly the same language: the cheap
+/// test that settles `(a|b)*abb` against `[ab]*abb` before any automaton is built, since
+/// the translator already folds single-character alternations into classes. Laziness is
+/// ignored too. Recursion follows the nesting, which [`NEST_LIMIT`] bounds.
+pub(crate) fn is_same_expression(left: &Hir, right: &Hir) -> bool {
+    let (left, right) = (without_groups(left), without_groups(right));
+    match (left.kind(), right.kind()) {
+        (HirKind::Empty | HirKind::Look(_), HirKind::Empty | HirKind::Look(_)) => true,
+        (HirKind::Literal(left), HirKind::Literal(right)) => left == right,
+        (HirKind::Class(left), HirKind::Class(right)) => left == right,
+        (HirKind::Repetition(left), HirKind::Repetition(right)) => {
+            left.min == right.min
+                && left.max == right.max
+                && is_same_expression(&left.sub, &right.sub)
+        }
+        (HirKind::Concat(left), HirKind::Concat(right))
+        | (HirKind::Alternation(left), HirKind::Alternation(right)) => {
+            left.len() == right.len()
+                && left.iter().zip(right).all(|(left, right)| is_same_expression(left, right))
+        }
+        _ => false,
+    }
+}
+
+/// `hir` without the groups around it.
+fn without_groups(mut hir: &Hir) -> &Hir {
+    while let HirKind::Capture(capture) = hir.kind() {
+        hir = &capture.sub;
+    }
+    hir
 }
 
 /// Parses `class`, one character class of the dialect: a bracketed class (`[a-z]`,
@@ -101,6 +136,17 @@ fn translate(pattern: &str, ast: &Ast) -> Result<Hir, ParseError> {
         .build()
         .translate(pattern, ast)
         .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
+}
+
+/// Whether `pattern` may hold an assertion: every one is written with `^`, `$` or an escape
+/// (`\A`, `\z`, `\b`, `\B`, `\<`, `\>`). Most patterns have none, and the AST walk that
+/// checks them costs as much as parsing.
+fn may_assert(pattern: &str) -> bool {
+    pattern.contains(['^', '$'])
+        || pattern
+            .as_bytes()
+            .windows(2)
+            .any(|pair| pair[0] == b'\\' && b"AzbB<>".contains(&pair[1]))
 }
 
 /// `[]` is not valid `regex-syntax` (it opens a class starting with `]`), but the contract
@@ -236,6 +282,19 @@ mod tests {
         check_rejected("a(?!b)", "look-around", 1..4);
         check_rejected("(?<=a)b", "look-around", 0..4);
         check_rejected("(a)\\1", "backreferences", 3..5);
+    }
+
+    #[test]
+    fn same_expressions_ignore_groups_and_laziness_only() {
+        let same = |left: &str, right: &str| {
+            is_same_expression(&parse(left).unwrap(), &parse(right).unwrap())
+        };
+        assert!(same("(a|b)*abb", "[ab]*abb"));
+        assert!(same("((x))+?y", "x+y"));
+        assert!(same("b|a", "[ab]"));
+        assert!(!same("ab|c", "c|ab"), "only syntax: reordered branches are left to the walk");
+        assert!(!same("a{2}", "a{2,}"));
+        assert!(!same("a*", "b*"));
     }
 
     #[test]

@@ -1,29 +1,31 @@
-//! Terms in and out: patterns and FAIR values to automata, automata to the requested form.
+//! Terms in and out: patterns and FAIR values to languages, languages to the requested form.
 
 use api_types::ErrorCode;
 use api_types::request::{Options, ResponseFormat, TermInput};
 use api_types::response::{FairMetadata, TermOutput};
 use fair_codec::{DecodeError, FairCodec};
 use langcore::graph::Graph;
-use langcore::{Budget, Dfa, Nfa};
+use langcore::{Budget, Dfa, Language, Nfa};
 
 use crate::error::HttpError;
 
-/// The canonical minimal DFA of `term`.
+/// The language of `term`: a pattern is parsed (its automaton is built when a question
+/// needs it), a FAIR is decoded and minimized.
 pub(crate) fn compile(
     term: &TermInput,
     codec: &FairCodec,
     budget: &Budget,
-) -> Result<Dfa, HttpError> {
+) -> Result<Language, HttpError> {
     match term {
-        TermInput::Regex(pattern) => Ok(Dfa::from_regex_with(pattern, budget)?),
+        TermInput::Regex(pattern) => Ok(Language::from_regex(pattern)?),
         TermInput::Fair(text) => {
             let graph = decode(codec, text)?;
-            if graph.is_deterministic() {
-                Ok(Dfa::from_graph(&graph, budget)?)
+            let dfa = if graph.is_deterministic() {
+                Dfa::from_graph(&graph, budget)?
             } else {
-                Ok(Dfa::from_nfa(&Nfa::from_graph(&graph), budget)?)
-            }
+                Dfa::from_nfa(&Nfa::from_graph(&graph), budget)?
+            };
+            Ok(Language::from_dfa(&dfa, budget)?)
         }
     }
 }
@@ -43,17 +45,17 @@ pub(crate) fn is_deterministic(
     Ok(graph.is_deterministic())
 }
 
-/// `dfa` in the form `options` ask for: a pattern for `regex`, a FAIR otherwise (it needs no
-/// conversion, so it is the cheapest faithful form for `any`).
+/// `language` in the form `options` ask for: a pattern for `regex`, a FAIR of its minimal
+/// DFA otherwise (it needs no conversion, so it is the cheapest faithful form for `any`).
 pub(crate) fn output(
-    dfa: &Dfa,
+    language: &Language,
     options: &Options,
     codec: &FairCodec,
     budget: &Budget,
 ) -> Result<TermOutput, HttpError> {
     match options.format {
-        ResponseFormat::Regex => Ok(TermOutput::Regex { value: dfa.to_pattern(budget)? }),
-        ResponseFormat::Any | ResponseFormat::Fair => Ok(fair(dfa, codec)),
+        ResponseFormat::Regex => Ok(TermOutput::Regex { value: language.to_pattern(budget)? }),
+        ResponseFormat::Any | ResponseFormat::Fair => Ok(fair(language.to_dfa(budget)?, codec)),
     }
 }
 

@@ -19,7 +19,7 @@
 //!   languages therefore give equal (`==`) DFAs.
 
 mod canonical;
-mod determinize;
+pub(crate) mod determinize;
 mod minimize;
 
 use crate::alphabet::{ClassId, Classes};

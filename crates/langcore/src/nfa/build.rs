@@ -33,7 +33,11 @@ pub(super) fn build(hir: &Hir, budget: &Budget) -> Result<Nfa, BudgetError> {
     Ok(builder.finish(start))
 }
 
-fn compile(builder: &mut NfaBuilder<'_>, hir: &Hir, next: StateId) -> Result<StateId, BudgetError> {
+pub(crate) fn compile(
+    builder: &mut NfaBuilder<'_>,
+    hir: &Hir,
+    next: StateId,
+) -> Result<StateId, BudgetError> {
     match hir.kind() {
         // Anchors left by the front end sit at the pattern's ends: they match "" there.
         HirKind::Empty | HirKind::Look(_) => Ok(next),

@@ -13,7 +13,7 @@
 mod build;
 mod embed;
 
-pub(crate) use build::{class_set, compile_repetition};
+pub(crate) use build::{class_set, compile as compile_hir, compile_repetition};
 pub(crate) use embed::Fragment;
 
 use rustc_hash::FxHashMap as HashMap;

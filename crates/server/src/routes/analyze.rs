@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, web};
 use api_types::request::{TermRequest, TwoTermsRequest};
 use api_types::response::{Boolean, Cardinality, Length, Success, Text};
-use langcore::{Budget, Dfa};
+use langcore::{Budget, Language};
 use serde::Serialize;
 
 use crate::auth::Caller;
@@ -25,12 +25,12 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/total", web::post().to(total));
 }
 
-/// Answers a question about the DFA of one term, on an engine thread.
+/// Answers a question about the language of one term, on an engine thread.
 async fn about_one<T: Serialize + Send + 'static>(
     state: web::Data<AppState>,
     caller: Caller,
     body: web::Json<TermRequest>,
-    question: fn(&Dfa, &Budget) -> Result<T, HttpError>,
+    question: fn(&Language, &Budget) -> Result<T, HttpError>,
 ) -> Result<HttpResponse, HttpError> {
     answer_term(state, caller, body, move |term, codec, budget| {
         question(&compile(term, codec, budget)?, budget)
@@ -38,12 +38,12 @@ async fn about_one<T: Serialize + Send + 'static>(
     .await
 }
 
-/// Answers a question about the DFAs of two terms, on an engine thread.
+/// Answers a question about the languages of two terms, on an engine thread.
 async fn about_two<T: Serialize + Send + 'static>(
     state: web::Data<AppState>,
     caller: Caller,
     body: web::Json<TwoTermsRequest>,
-    question: fn(&Dfa, &Dfa, &Budget) -> Result<T, HttpError>,
+    question: fn(&Language, &Language, &Budget) -> Result<T, HttpError>,
 ) -> Result<HttpResponse, HttpError> {
     let ([left, right], options) = body.into_inner().validate(caller.limits())?;
     let codec = state.codec.clone();
@@ -61,8 +61,8 @@ async fn cardinality(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |dfa, budget| {
-        Ok(match dfa.cardinality(budget)? {
+    about_one(state, caller, body, |language, budget| {
+        Ok(match language.cardinality(budget)? {
             langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
             langcore::Cardinality::Infinite => Cardinality::Infinite,
         })
@@ -86,7 +86,7 @@ async fn dot(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |dfa, budget| Ok(Text::new(dfa.to_dot(budget)?))).await
+    about_one(state, caller, body, |language, budget| Ok(Text::new(language.to_dot(budget)?))).await
 }
 
 async fn pattern(
@@ -94,7 +94,8 @@ async fn pattern(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |dfa, budget| Ok(Text::new(dfa.to_pattern(budget)?))).await
+    about_one(state, caller, body, |language, budget| Ok(Text::new(language.to_pattern(budget)?)))
+        .await
 }
 
 async fn empty(
@@ -102,7 +103,8 @@ async fn empty(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |dfa, _| Ok(Boolean::new(dfa.is_empty()))).await
+    about_one(state, caller, body, |language, budget| Ok(Boolean::new(language.is_empty(budget)?)))
+        .await
 }
 
 async fn empty_string(
@@ -110,7 +112,10 @@ async fn empty_string(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |dfa, _| Ok(Boolean::new(dfa.is_empty_string()))).await
+    about_one(state, caller, body, |language, budget| {
+        Ok(Boolean::new(language.is_empty_string(budget)?))
+    })
+    .await
 }
 
 async fn total(
@@ -118,7 +123,8 @@ async fn total(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |dfa, _| Ok(Boolean::new(dfa.is_total()))).await
+    about_one(state, caller, body, |language, budget| Ok(Boolean::new(language.is_total(budget)?)))
+        .await
 }
 
 async fn length(
@@ -126,8 +132,8 @@ async fn length(
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |dfa, _| {
-        let (min, max) = dfa.length();
+    about_one(state, caller, body, |language, budget| {
+        let (min, max) = language.length(budget)?;
         Ok(Length::new(min.map(|len| len as u64), max.map(|len| len as u64)))
     })
     .await

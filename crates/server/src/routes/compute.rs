@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, web};
 use api_types::request::{MultiTermsRequest, Options, RepeatRequest, TermRequest, TwoTermsRequest};
 use api_types::response::Success;
 use fair_codec::FairCodec;
-use langcore::{Budget, BudgetError, Dfa};
+use langcore::{Budget, Language};
 
 use crate::auth::Caller;
 use crate::error::HttpError;
@@ -22,7 +22,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/compute/union", web::post().to(union));
 }
 
-/// Runs `build` on an engine thread and returns its DFA in the form `options` ask for.
+/// Runs `build` on an engine thread and returns its language in the form `options` ask for.
 async fn compute<F>(
     state: web::Data<AppState>,
     caller: Caller,
@@ -30,7 +30,7 @@ async fn compute<F>(
     build: F,
 ) -> Result<HttpResponse, HttpError>
 where
-    F: FnOnce(&FairCodec, &Budget) -> Result<Dfa, HttpError> + Send + 'static,
+    F: FnOnce(&FairCodec, &Budget) -> Result<Language, HttpError> + Send + 'static,
 {
     let codec = state.codec.clone();
     let answer = state
@@ -48,13 +48,13 @@ async fn combine_all(
     state: web::Data<AppState>,
     caller: Caller,
     body: web::Json<MultiTermsRequest>,
-    combine: fn(&[&Dfa], &Budget) -> Result<Dfa, BudgetError>,
+    combine: fn(&[&Language], &Budget) -> Result<Language, langcore::Error>,
 ) -> Result<HttpResponse, HttpError> {
     let (terms, options) = body.into_inner().validate(caller.limits())?;
     compute(state, caller, options, move |codec, budget| {
-        let dfas =
+        let languages =
             terms.iter().map(|term| compile(term, codec, budget)).collect::<Result<Vec<_>, _>>()?;
-        Ok(combine(&dfas.iter().collect::<Vec<_>>(), budget)?)
+        Ok(combine(&languages.iter().collect::<Vec<_>>(), budget)?)
     })
     .await
 }
@@ -64,7 +64,7 @@ async fn union(
     caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    combine_all(state, caller, body, Dfa::union_all).await
+    combine_all(state, caller, body, Language::union_all).await
 }
 
 async fn intersection(
@@ -72,7 +72,7 @@ async fn intersection(
     caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    combine_all(state, caller, body, Dfa::intersection_all).await
+    combine_all(state, caller, body, Language::intersection_all).await
 }
 
 async fn concat(
@@ -80,7 +80,7 @@ async fn concat(
     caller: Caller,
     body: web::Json<MultiTermsRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    combine_all(state, caller, body, Dfa::concat_all).await
+    combine_all(state, caller, body, Language::concat_all).await
 }
 
 async fn difference(
@@ -126,7 +126,7 @@ async fn determinize(
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
     answer_term(state, caller, body, |term, codec, budget| {
-        Ok(fair(&compile(term, codec, budget)?, codec))
+        Ok(fair(compile(term, codec, budget)?.to_dfa(budget)?, codec))
     })
     .await
 }

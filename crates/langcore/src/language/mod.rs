@@ -1,0 +1,679 @@
+//! [`Language`]: a regular language as a value, built lazily and answered exactly.
+//!
+//! # Overview
+//! A [`Language`] is what most programs want: make one from a pattern, combine languages,
+//! ask questions. It is a cheap handle (cloning shares it) that remembers how it was built
+//! ([`Term`](term::Term)) and builds its canonical minimal [`Dfa`] only when a question
+//! needs it, once.
+//!
+//! - Union, concatenation and repetition stay terms: combining patterns costs nothing, and
+//!   the automaton built later comes from one NFA of the whole term, without an automaton
+//!   per operand.
+//! - Intersection, difference and complement build their DFA at once, by the product of the
+//!   operands' DFAs (`ops/product.rs`).
+//! - Equivalence and inclusion of languages not built yet walk the subsets of one NFA that
+//!   holds both (`dfa/determinize.rs`), so neither DFA is built and the walk stops at the
+//!   first difference; two patterns that parse to the same expression are equal without
+//!   any walk. Built languages are compared by the product of their DFAs.
+//!
+//! # Budgets
+//! Every method that may build takes a [`Budget`]; a failure leaves the language unbuilt,
+//! and a later call with a larger budget can build it.
+
+mod term;
+
+use std::mem;
+use std::sync::Arc;
+
+use self::term::{MAX_DEPTH, Node, Term};
+use crate::analysis::Cardinality;
+use crate::budget::{Budget, Operation};
+use crate::dfa::{Dfa, determinize};
+use crate::enumerate::GenerateOptions;
+use crate::error::Error;
+use crate::nfa::{NfaBuilder, State};
+use crate::ops::product::BoolOp;
+use crate::syntax;
+
+/// A regular language over Unicode scalar values.
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, Language};
+///
+/// let budget = Budget::default();
+/// let user = Language::from_regex("[a-z]+")?;
+/// let host = Language::from_regex("@example\\.(com|org)")?;
+/// let address = user.concat(&host, &budget)?;
+/// assert!(address.matches("ann@example.org", &budget)?);
+/// assert!(address.is_subset(&Language::from_regex(".*@.*")?, &budget)?);
+/// assert_eq!(address.length(&budget)?, (Some(13), None));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Language(Arc<Node>);
+
+impl Language {
+    // Constructors.
+
+    /// The language of `pattern`, parsed now and built when first needed.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, with the span at fault.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Error, Language};
+    ///
+    /// assert!(Language::from_regex("(a|b)*abb").is_ok());
+    /// let Err(Error::Parse(err)) = Language::from_regex("a(?=b)") else { panic!() };
+    /// assert_eq!(err.span(), 1..4);
+    /// ```
+    pub fn from_regex(pattern: &str) -> Result<Language, Error> {
+        Ok(Language::new(Term::Pattern(syntax::parse(pattern)?)))
+    }
+
+    /// The language of `dfa`, minimized now when it is not minimal yet.
+    ///
+    /// # Errors
+    /// When minimization exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let language = Language::from_dfa(&Dfa::from_regex("a+")?, &budget)?;
+    /// assert!(language.is_equivalent(&Language::from_regex("aa*")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_dfa(dfa: &Dfa, budget: &Budget) -> Result<Language, Error> {
+        Ok(Language::built(dfa.minimize(budget)?))
+    }
+
+    /// The empty language: no strings at all.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// assert!(Language::empty().is_empty(&Budget::default())?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn empty() -> Language {
+        Language::built(Dfa::empty())
+    }
+
+    /// Every string over all Unicode scalar values.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// assert!(Language::total().is_total(&Budget::default())?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn total() -> Language {
+        Language::built(Dfa::total())
+    }
+
+    /// The language whose only string is "".
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// assert!(Language::empty_string().is_empty_string(&Budget::default())?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn empty_string() -> Language {
+        Language::built(Dfa::empty_string())
+    }
+
+    fn new(term: Term) -> Language {
+        Language(Arc::new(Node::new(term)))
+    }
+
+    /// A language from its canonical minimal DFA.
+    fn built(dfa: Dfa) -> Language {
+        Language::new(Term::Automaton(dfa))
+    }
+
+    /// The canonical minimal DFA, built on the first call and shared afterwards: equivalent
+    /// languages give equal (`==`) DFAs.
+    ///
+    /// # Errors
+    /// When building exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let either = Language::from_regex("a")?.union(&Language::from_regex("b")?, &budget)?;
+    /// assert_eq!(either.to_dfa(&budget)?, &Dfa::from_regex("[ab]")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_dfa(&self, budget: &Budget) -> Result<&Dfa, Error> {
+        if let Some(dfa) = self.0.built() {
+            return Ok(dfa);
+        }
+        let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
+        let dfa = Dfa::from_nfa(&nfa, budget)?;
+        Ok(self.0.dfa.get_or_init(|| dfa))
+    }
+
+    // Operations that combine terms.
+
+    /// The strings of `self` or of `other`. Kept as a term until a question needs it.
+    ///
+    /// # Errors
+    /// When a deeply nested term has to be built first and that exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let either = Language::from_regex("a+")?.union(&Language::from_regex("b+")?, &budget)?;
+    /// assert!(either.is_equivalent(&Language::from_regex("a+|b+")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn union(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
+        Language::union_all(&[self, other], budget)
+    }
+
+    /// The strings of any of `operands`: the empty language for none. Kept as a term.
+    ///
+    /// # Errors
+    /// When a deeply nested term has to be built first and that exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let words = ["if", "else", "while"].map(Language::from_regex);
+    /// let [a, b, c] = words;
+    /// let keyword = Language::union_all(&[&a?, &b?, &c?], &budget)?;
+    /// assert!(keyword.matches("else", &budget)? && !keyword.matches("for", &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn union_all(operands: &[&Language], budget: &Budget) -> Result<Language, Error> {
+        match operands {
+            [] => Ok(Language::empty()),
+            [only] => Ok((*only).clone()),
+            _ => Language::combine(operands, Term::Union, budget),
+        }
+    }
+
+    /// A string of `self` followed by a string of `other`. Kept as a term.
+    ///
+    /// # Errors
+    /// When a deeply nested term has to be built first and that exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let pair = Language::from_regex("[a-z]")?.concat(&Language::from_regex("[0-9]")?, &budget)?;
+    /// assert!(pair.matches("a1", &budget)? && !pair.matches("1a", &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
+        Language::concat_all(&[self, other], budget)
+    }
+
+    /// A string of each of `operands`, in order: {""} for none. Kept as a term.
+    ///
+    /// # Errors
+    /// When a deeply nested term has to be built first and that exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let [year, month] = ["[0-9]{4}", "-[01][0-9]"].map(Language::from_regex);
+    /// let date = Language::concat_all(&[&year?, &month?], &budget)?;
+    /// assert!(date.matches("2024-02", &budget)?);
+    /// assert!(Language::concat_all(&[], &budget)?.is_empty_string(&budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat_all(operands: &[&Language], budget: &Budget) -> Result<Language, Error> {
+        match operands {
+            [] => Ok(Language::empty_string()),
+            [only] => Ok((*only).clone()),
+            _ => Language::combine(operands, Term::Concat, budget),
+        }
+    }
+
+    /// `self` repeated at least `min` and at most `max` times, like `x{min,max}`; `max:
+    /// None` is unbounded, like `x{min,}`. Kept as a term.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRepetition`] when `min` is greater than `max`; [`Error::Budget`] when a
+    /// deeply nested term has to be built first and that exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Error, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let group = Language::from_regex("[0-9a-f]{1,4}:")?;
+    /// let groups = group.repeat(1, Some(7), &budget)?;
+    /// assert!(groups.matches("2001:db8:", &budget)?);
+    /// assert_eq!(groups.length(&budget)?, (Some(2), Some(35)));
+    /// assert!(matches!(group.repeat(3, Some(2), &budget), Err(Error::InvalidRepetition { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn repeat(&self, min: u32, max: Option<u32>, budget: &Budget) -> Result<Language, Error> {
+        if let Some(max) = max.filter(|&max| max < min) {
+            return Err(Error::InvalidRepetition { min, max });
+        }
+        let operand = self.shallow(budget)?;
+        Ok(Language::new(Term::Repeat { operand, min, max }))
+    }
+
+    /// The term `make(operands)`, with operands of the same kind spliced in (a union of
+    /// unions is one union) and operands too deep built first.
+    fn combine(
+        operands: &[&Language],
+        make: fn(Vec<Language>) -> Term,
+        budget: &Budget,
+    ) -> Result<Language, Error> {
+        let kind = mem::discriminant(&make(Vec::new()));
+        let mut flat = Vec::with_capacity(operands.len());
+        for &operand in operands {
+            let node = &*operand.0;
+            match &node.term {
+                Term::Union(inner) | Term::Concat(inner)
+                    if mem::discriminant(&node.term) == kind && node.dfa.get().is_none() =>
+                {
+                    flat.extend(inner.iter().cloned());
+                }
+                _ => flat.push(operand.shallow(budget)?),
+            }
+        }
+        Ok(Language::new(make(flat)))
+    }
+
+    /// `self`, or its built automaton when another level of term would be too deep.
+    fn shallow(&self, budget: &Budget) -> Result<Language, Error> {
+        if self.0.depth < MAX_DEPTH {
+            return Ok(self.clone());
+        }
+        Ok(Language::built(self.to_dfa(budget)?.clone()))
+    }
+
+    // Operations that build at once.
+
+    /// The strings of both `self` and `other`.
+    ///
+    /// # Errors
+    /// When building either operand or the product exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let both = Language::from_regex("(abc|de){2}")?
+    ///     .intersection(&Language::from_regex("de.*")?, &budget)?;
+    /// assert!(both.is_equivalent(&Language::from_regex("de(abc|de)")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn intersection(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
+        Language::intersection_all(&[self, other], budget)
+    }
+
+    /// The strings of every one of `operands`: all strings for none. Stops early once the
+    /// intersection is empty.
+    ///
+    /// # Errors
+    /// When building an operand or a product exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Cardinality, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let rules = ["[a-zA-Z0-9]{6,8}", ".*[0-9].*", ".*[A-Z].*"].map(Language::from_regex);
+    /// let [length, digit, upper] = rules;
+    /// let policy = Language::intersection_all(&[&length?, &digit?, &upper?], &budget)?;
+    /// assert_eq!(policy.cardinality(&budget)?.to_string(), "164726466519680");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn intersection_all(operands: &[&Language], budget: &Budget) -> Result<Language, Error> {
+        let dfas =
+            operands.iter().map(|operand| operand.to_dfa(budget)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Language::built(Dfa::intersection_all(&dfas, budget)?))
+    }
+
+    /// The strings of `self` that are not in `other`.
+    ///
+    /// # Errors
+    /// When building either operand or the product exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let consonants = Language::from_regex("[a-z]")?
+    ///     .difference(&Language::from_regex("[aeiou]")?, &budget)?;
+    /// assert!(consonants.matches("b", &budget)? && !consonants.matches("e", &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn difference(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
+        Ok(Language::built(self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?))
+    }
+
+    /// Every string over all Unicode scalar values that is not in `self`.
+    ///
+    /// # Errors
+    /// When building `self` exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let not_a = Language::from_regex("a")?.complement(&budget)?;
+    /// assert!(not_a.matches("", &budget)? && !not_a.matches("a", &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn complement(&self, budget: &Budget) -> Result<Language, Error> {
+        Ok(Language::built(self.to_dfa(budget)?.complement(budget)?))
+    }
+
+    // Relations.
+
+    /// Whether `self` and `other` have the same strings.
+    ///
+    /// # Errors
+    /// When the walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let left = Language::from_regex("(a|b)*abb")?;
+    /// assert!(left.is_equivalent(&Language::from_regex("[ab]*abb")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_equivalent(&self, other: &Language, budget: &Budget) -> Result<bool, Error> {
+        Ok(self.equivalence_witness(other, budget)?.is_none())
+    }
+
+    /// The shortest, then smallest, string in exactly one of `self` and `other`, or `None`
+    /// when they are equivalent. Stops at the first difference.
+    ///
+    /// # Errors
+    /// When the walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let [digits, plus] = ["[0-9]{4}", "\\d{4}"].map(Language::from_regex);
+    /// // `\d` is every Unicode decimal digit: the first one after 9 is ARABIC-INDIC DIGIT ZERO.
+    /// assert_eq!(digits?.equivalence_witness(&plus?, &budget)?.as_deref(), Some("000\u{660}"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn equivalence_witness(
+        &self,
+        other: &Language,
+        budget: &Budget,
+    ) -> Result<Option<String>, Error> {
+        self.separating_string(other, BoolOp::SymmetricDifference, budget)
+    }
+
+    /// Whether every string of `self` is in `other`.
+    ///
+    /// # Errors
+    /// When the walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let dotted = Language::from_regex("[a-z]+\\.[a-z]+@example\\.com")?;
+    /// assert!(dotted.is_subset(&Language::from_regex("[a-z.]+@[a-z.]+")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_subset(&self, other: &Language, budget: &Budget) -> Result<bool, Error> {
+        Ok(self.subset_witness(other, budget)?.is_none())
+    }
+
+    /// The shortest, then smallest, string in `self` but not in `other`, or `None` when
+    /// `self` is a subset of `other`. Stops at the first such string.
+    ///
+    /// # Errors
+    /// When the walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let words = Language::from_regex("[a-z]+")?;
+    /// let witness = words.subset_witness(&Language::from_regex("[a-y]*")?, &budget)?;
+    /// assert_eq!(witness.as_deref(), Some("z"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn subset_witness(
+        &self,
+        other: &Language,
+        budget: &Budget,
+    ) -> Result<Option<String>, Error> {
+        self.separating_string(other, BoolOp::Difference, budget)
+    }
+
+    /// The shortest, then smallest, string after which `found(in self, in other)` holds.
+    fn separating_string(
+        &self,
+        other: &Language,
+        found: BoolOp,
+        budget: &Budget,
+    ) -> Result<Option<String>, Error> {
+        if let (Some(left), Some(right)) = (self.0.built(), other.0.built()) {
+            return Ok(crate::ops::product::separating_string(left, right, found, budget)?);
+        }
+        if let (Term::Pattern(left), Term::Pattern(right)) = (&self.0.term, &other.0.term)
+            && syntax::is_same_expression(left, right)
+        {
+            return Ok(None);
+        }
+        // Both languages side by side in one NFA, each with its own accepting state.
+        let mut builder = NfaBuilder::new(budget, Operation::Product);
+        let left_accept = builder.add(State { accepting: true, ..State::default() })?;
+        let right_accept = builder.add(State { accepting: true, ..State::default() })?;
+        let left_entry = term::emit(self, &mut builder, left_accept)?;
+        let right_entry = term::emit(other, &mut builder, right_accept)?;
+        let start =
+            builder.add(State { epsilons: vec![left_entry, right_entry], ..State::default() })?;
+        let nfa = builder.finish(start);
+        Ok(determinize::separating_string(&nfa, left_accept, right_accept, found, budget)?)
+    }
+
+    // Questions about one language.
+
+    /// Whether `input` is in the language. A language not built yet is not built for this:
+    /// its NFA is simulated on `input`, which is cheaper for one string; call
+    /// [`Language::to_dfa`] first to test many.
+    ///
+    /// # Errors
+    /// When building the NFA exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let hex = Language::from_regex("0x[0-9a-f]+")?;
+    /// assert!(hex.matches("0x1f", &budget)? && !hex.matches("0x", &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn matches(&self, input: &str, budget: &Budget) -> Result<bool, Error> {
+        match self.0.built() {
+            Some(dfa) => Ok(dfa.matches(input)),
+            None => Ok(term::to_nfa(self, Operation::BuildNfa, budget)?.matches(input)),
+        }
+    }
+
+    /// Whether the language has no strings at all.
+    ///
+    /// # Errors
+    /// When building the DFA exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let none = Language::from_regex("a+")?.intersection(&Language::from_regex("b+")?, &budget)?;
+    /// assert!(none.is_empty(&budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty(&self, budget: &Budget) -> Result<bool, Error> {
+        Ok(self.to_dfa(budget)?.is_empty())
+    }
+
+    /// Whether the language is exactly {""}.
+    ///
+    /// # Errors
+    /// When building the DFA exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// assert!(Language::from_regex("(a{0})*")?.is_empty_string(&budget)?);
+    /// assert!(!Language::from_regex("a?")?.is_empty_string(&budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty_string(&self, budget: &Budget) -> Result<bool, Error> {
+        Ok(self.to_dfa(budget)?.is_empty_string())
+    }
+
+    /// Whether the language holds every string.
+    ///
+    /// # Errors
+    /// When building the DFA exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// assert!(Language::from_regex("(a|[^a])*")?.is_total(&budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_total(&self, budget: &Budget) -> Result<bool, Error> {
+        Ok(self.to_dfa(budget)?.is_total())
+    }
+
+    /// The shortest and longest string lengths: `(None, None)` for the empty language,
+    /// `max: None` when strings can be arbitrarily long.
+    ///
+    /// # Errors
+    /// When building the DFA exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Language::from_regex("[0-9]{4,6}")?.length(&budget)?, (Some(4), Some(6)));
+    /// assert_eq!(Language::from_regex("a+")?.length(&budget)?, (Some(1), None));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn length(&self, budget: &Budget) -> Result<(Option<usize>, Option<usize>), Error> {
+        Ok(self.to_dfa(budget)?.length())
+    }
+
+    /// The exact number of strings.
+    ///
+    /// # Errors
+    /// When building the DFA or counting exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Cardinality, Language};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Language::from_regex(".{3}")?.cardinality(&budget)?.to_string(), "1375274358112518144");
+    /// assert_eq!(Language::from_regex("a*")?.cardinality(&budget)?, Cardinality::Infinite);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cardinality(&self, budget: &Budget) -> Result<Cardinality, Error> {
+        Ok(self.to_dfa(budget)?.cardinality(budget)?)
+    }
+
+    /// A page of the language's strings, in the order `options` ask for (see
+    /// [`Dfa::generate`]). The page depends only on the language and the options.
+    ///
+    /// # Errors
+    /// When building the DFA or generating exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, GenerateOptions, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let codes = Language::from_regex("[A-Z]{2}-[0-9]{4}")?;
+    /// let page = GenerateOptions::default().with_limit(2).with_offset(10_000);
+    /// assert_eq!(codes.generate(&page, &budget)?, ["AB-0000", "AB-0001"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn generate(
+        &self,
+        options: &GenerateOptions,
+        budget: &Budget,
+    ) -> Result<Vec<String>, Error> {
+        self.to_dfa(budget)?.generate(options, budget)
+    }
+
+    /// A short pattern for the language, valid in the relang dialect and in Python's `re`
+    /// (see [`Dfa::to_pattern`]).
+    ///
+    /// # Errors
+    /// When building the DFA or converting exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let both = Language::from_regex("[bc]*[ab]*")?
+    ///     .intersection(&Language::from_regex("[ab]*[bc]*")?, &budget)?;
+    /// assert_eq!(both.to_pattern(&budget)?, "[ab]*|[bc]*");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern(&self, budget: &Budget) -> Result<String, Error> {
+        Ok(self.to_dfa(budget)?.to_pattern(budget)?)
+    }
+
+    /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]).
+    ///
+    /// # Errors
+    /// When building the DFA or drawing exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let dot = Language::from_regex("ab*")?.to_dot(&Budget::default())?;
+    /// assert!(dot.starts_with("digraph"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_dot(&self, budget: &Budget) -> Result<String, Error> {
+        Ok(self.to_dfa(budget)?.to_dot(budget)?)
+    }
+}

@@ -1,0 +1,138 @@
+//! How a [`Language`] was built, kept until an automaton is needed, and its NFA.
+//!
+//! # Overview
+//! A [`Term`] is a parsed pattern, an automaton, or a union, concatenation or repetition of
+//! other languages. [`emit`] copies a term into an [`NfaBuilder`] back to front, like the
+//! regex front end (`nfa/build.rs`): a pattern is compiled from its HIR, a language whose
+//! automaton exists is copied as a trimmed [`Fragment`], and the combinations add the same
+//! states as `|`, concatenation and `{min,max}` in a pattern. So the union of two patterns
+//! costs what the pattern `p|q` costs, and no intermediate DFA is built.
+//!
+//! # Invariants
+//! - A term's depth (combinations above a leaf) is at most [`MAX_DEPTH`]; [`emit`] recurses
+//!   along it and then along the HIR, whose nesting the front end limits.
+
+use std::sync::OnceLock;
+
+use regex_syntax::hir::Hir;
+
+use super::Language;
+use crate::budget::{Budget, BudgetError, Operation};
+use crate::dfa::Dfa;
+use crate::nfa::{Fragment, Nfa, NfaBuilder, State, compile_hir, compile_repetition};
+use crate::state_id::StateId;
+
+/// The deepest combination of languages kept as a term; deeper ones are built first.
+pub(super) const MAX_DEPTH: u32 = 32;
+
+/// A language as built.
+#[derive(Debug)]
+pub(super) enum Term {
+    /// A parsed pattern.
+    Pattern(Hir),
+    /// A canonical minimal DFA.
+    Automaton(Dfa),
+    /// The strings of any operand (at least two).
+    Union(Vec<Language>),
+    /// A string of each operand, in order (at least two).
+    Concat(Vec<Language>),
+    /// `operand{min,max}`, `max: None` unbounded; `min <= max`.
+    Repeat { operand: Language, min: u32, max: Option<u32> },
+}
+
+/// A term with its depth and, once built, its canonical minimal DFA.
+#[derive(Debug)]
+pub(super) struct Node {
+    pub(super) term: Term,
+    pub(super) depth: u32,
+    pub(super) dfa: OnceLock<Dfa>,
+}
+
+impl Node {
+    pub(super) fn new(term: Term) -> Node {
+        let depth = match &term {
+            Term::Pattern(_) | Term::Automaton(_) => 0,
+            Term::Union(operands) | Term::Concat(operands) => {
+                1 + operands.iter().map(|operand| operand.0.depth).max().unwrap_or(0)
+            }
+            Term::Repeat { operand, .. } => 1 + operand.0.depth,
+        };
+        Node { term, depth, dfa: OnceLock::new() }
+    }
+
+    /// The canonical minimal DFA, if it exists already.
+    pub(super) fn built(&self) -> Option<&Dfa> {
+        match &self.term {
+            Term::Automaton(dfa) => Some(dfa),
+            _ => self.dfa.get(),
+        }
+    }
+}
+
+/// The NFA of `language` alone, its states counted as `op`.
+pub(super) fn to_nfa(
+    language: &Language,
+    op: Operation,
+    budget: &Budget,
+) -> Result<Nfa, BudgetError> {
+    let mut builder = NfaBuilder::new(budget, op);
+    let accept = builder.add(State { accepting: true, ..State::default() })?;
+    let entry = emit(language, &mut builder, accept)?;
+    Ok(builder.finish(entry))
+}
+
+/// Appends an automaton of `language` that continues to `next`, and returns its entry.
+pub(super) fn emit(
+    language: &Language,
+    builder: &mut NfaBuilder<'_>,
+    next: StateId,
+) -> Result<StateId, BudgetError> {
+    let node = &*language.0;
+    if let Some(dfa) = node.dfa.get() {
+        return emit_built(dfa, builder, next);
+    }
+    match &node.term {
+        Term::Pattern(hir) => compile_hir(builder, hir, next),
+        Term::Automaton(dfa) => emit_built(dfa, builder, next),
+        Term::Union(operands) => {
+            let mut entries = Vec::with_capacity(operands.len());
+            for operand in operands {
+                entries.push(emit(operand, builder, next)?);
+            }
+            builder.add(State { epsilons: entries, ..State::default() })
+        }
+        Term::Concat(operands) => {
+            let mut entry = next;
+            for operand in operands.iter().rev() {
+                entry = emit(operand, builder, entry)?;
+            }
+            Ok(entry)
+        }
+        Term::Repeat { operand, min, max } => match operand.0.built().map(Fragment::new) {
+            // Trim a built operand once, not once per copy.
+            Some(Some(fragment)) => {
+                compile_repetition(builder, *min, *max, next, &mut |b, n| fragment.emit(b, n))
+            }
+            Some(None) if *min == 0 => Ok(next),
+            Some(None) => dead_end(builder),
+            None => compile_repetition(builder, *min, *max, next, &mut |b, n| emit(operand, b, n)),
+        },
+    }
+}
+
+/// Appends a copy of the trimmed `dfa` that continues to `next`, and returns its entry.
+fn emit_built(
+    dfa: &Dfa,
+    builder: &mut NfaBuilder<'_>,
+    next: StateId,
+) -> Result<StateId, BudgetError> {
+    match Fragment::new(dfa) {
+        Some(fragment) => fragment.emit(builder, next),
+        None => dead_end(builder),
+    }
+}
+
+/// A state with no moves that does not accept: the entry of the empty language.
+fn dead_end(builder: &mut NfaBuilder<'_>) -> Result<StateId, BudgetError> {
+    builder.add(State::default())
+}

@@ -1,0 +1,169 @@
+//! `Language`: lazy terms give the same languages, DFAs and witnesses as the eager `Dfa`
+//! operations, and deep or built operands mix freely.
+
+use langcore::{Budget, BudgetError, Dfa, Error, Language};
+use proptest::prelude::*;
+
+use crate::patterns::{all_strings, pattern};
+
+fn budget() -> Budget {
+    Budget::unlimited()
+}
+
+fn dfa(pattern: &str) -> Dfa {
+    Dfa::from_regex_with(pattern, &budget()).expect("generated patterns are valid")
+}
+
+fn language(pattern: &str) -> Language {
+    Language::from_regex(pattern).expect("generated patterns are valid")
+}
+
+/// The canonical minimal DFA of `language`.
+fn built(language: &Language) -> Dfa {
+    language.to_dfa(&budget()).expect("an unlimited budget never runs out").clone()
+}
+
+/// `pattern`'s language, either left as a term or built already.
+fn language_as(pattern: &str, built: bool) -> Language {
+    let language = language(pattern);
+    if built {
+        language.to_dfa(&budget()).unwrap();
+    }
+    language
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Union, concatenation and repetition terms build the DFA the eager operations build.
+    #[test]
+    fn terms_build_the_dfas_of_the_eager_operations(
+        left in pattern(),
+        right in pattern(),
+        left_built in any::<bool>(),
+        right_built in any::<bool>(),
+        min in 0u32..3,
+        extra in prop::option::of(0u32..3),
+    ) {
+        let budget = budget();
+        let (a, b) = (language_as(&left, left_built), language_as(&right, right_built));
+        let (da, db) = (dfa(&left), dfa(&right));
+        let union = a.union(&b, &budget).unwrap();
+        let eager_union = da.union(&db, &budget).unwrap();
+        // Membership before the DFA exists simulates the term's NFA.
+        for input in all_strings(3) {
+            prop_assert_eq!(union.matches(&input, &budget).unwrap(), eager_union.matches(&input));
+        }
+        prop_assert_eq!(built(&union), eager_union);
+        let concat = a.concat(&b, &budget).unwrap();
+        prop_assert_eq!(built(&concat), da.concat(&db, &budget).unwrap());
+        let max = extra.map(|extra| min + extra);
+        let repeat = union.repeat(min, max, &budget).unwrap();
+        let eager = da.union(&db, &budget).unwrap().repeat(min, max, &budget).unwrap();
+        prop_assert_eq!(built(&repeat), eager);
+    }
+
+    /// The walk over one NFA holding both languages finds the witnesses the DFA product
+    /// finds: same answer, same shortest-then-smallest string.
+    #[test]
+    fn nfa_walk_witnesses_equal_product_witnesses(
+        left in pattern(),
+        right in pattern(),
+        left_built in any::<bool>(),
+    ) {
+        let budget = budget();
+        let (da, db) = (dfa(&left), dfa(&right));
+        let (a, b) = (language_as(&left, left_built), language(&right));
+        prop_assert_eq!(
+            a.equivalence_witness(&b, &budget).unwrap(),
+            da.equivalence_witness(&db, &budget).unwrap()
+        );
+        prop_assert_eq!(
+            a.subset_witness(&b, &budget).unwrap(),
+            da.subset_witness(&db, &budget).unwrap()
+        );
+        prop_assert_eq!(
+            b.subset_witness(&a, &budget).unwrap(),
+            db.subset_witness(&da, &budget).unwrap()
+        );
+    }
+
+    /// Boolean operations on terms agree with the same operations on DFAs.
+    #[test]
+    fn boolean_operations_agree_with_dfas(left in pattern(), right in pattern()) {
+        let budget = budget();
+        let (a, b) = (language(&left), language(&right));
+        let (da, db) = (dfa(&left), dfa(&right));
+        prop_assert_eq!(
+            built(&a.intersection(&b, &budget).unwrap()),
+            da.intersection(&db, &budget).unwrap()
+        );
+        prop_assert_eq!(
+            built(&a.difference(&b, &budget).unwrap()),
+            da.difference(&db, &budget).unwrap()
+        );
+        prop_assert_eq!(built(&a.complement(&budget).unwrap()), da.complement(&budget).unwrap());
+    }
+}
+
+#[test]
+fn deep_chains_of_terms_are_built_on_the_way() {
+    let budget = budget();
+    let letters: Vec<Language> = ('a'..='z').map(|ch| language(&ch.to_string())).collect();
+    // 200 levels of alternating union and concatenation, far deeper than a term is kept.
+    let (mut acc, mut eager) = (Language::empty_string(), Dfa::empty_string());
+    for level in 0..200 {
+        let letter = &letters[level % letters.len()];
+        let letter_dfa = built(letter);
+        (acc, eager) = if level % 2 == 0 {
+            (acc.union(letter, &budget).unwrap(), eager.union(&letter_dfa, &budget).unwrap())
+        } else {
+            (acc.concat(letter, &budget).unwrap(), eager.concat(&letter_dfa, &budget).unwrap())
+        };
+    }
+    assert_eq!(built(&acc), eager);
+    // Levels 198 and 199 add `q` and `r`; the longest string takes every concatenation.
+    assert!(acc.matches("qr", &budget).unwrap());
+    assert_eq!(acc.length(&budget).unwrap(), (Some(2), Some(101)));
+}
+
+#[test]
+fn unions_of_unions_are_one_term() {
+    let budget = budget();
+    let words: Vec<Language> = ["if", "else", "for", "while"].map(language).into();
+    let left = words[0].union(&words[1], &budget).unwrap();
+    let right = words[2].union(&words[3], &budget).unwrap();
+    let all = left.union(&right, &budget).unwrap();
+    assert!(all.is_equivalent(&language("if|else|for|while"), &budget).unwrap());
+}
+
+#[test]
+fn lazy_terms_fail_at_the_first_question_that_needs_the_automaton() {
+    let exploding = language("(a|b)*a").concat(&language("(a|b){24}"), &budget()).unwrap();
+    let small = Budget::unlimited().with_max_states(10_000);
+    let err = exploding.is_empty(&small).unwrap_err();
+    assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { .. })), "{err}");
+    // A relation walks both terms only as far as the first difference: "" is in `b*` only.
+    let witness = exploding.equivalence_witness(&language("b*"), &small).unwrap();
+    assert_eq!(witness.as_deref(), Some(""));
+}
+
+#[test]
+fn invalid_repetitions_are_rejected_at_once() {
+    let err = language("a").repeat(3, Some(2), &budget()).unwrap_err();
+    assert_eq!(err, Error::InvalidRepetition { min: 3, max: 2 });
+}
+
+#[test]
+fn empty_and_total_operands_behave_as_units() {
+    let budget = budget();
+    let word = language("ab*");
+    let empty = Language::empty();
+    let none = word.concat(&empty, &budget).unwrap();
+    assert!(none.is_empty(&budget).unwrap());
+    assert!(word.union(&empty, &budget).unwrap().is_equivalent(&word, &budget).unwrap());
+    assert!(empty.repeat(0, Some(3), &budget).unwrap().is_empty_string(&budget).unwrap());
+    assert!(empty.repeat(1, None, &budget).unwrap().is_empty(&budget).unwrap());
+    let total = Language::total();
+    assert!(total.union(&word, &budget).unwrap().is_total(&budget).unwrap());
+}
