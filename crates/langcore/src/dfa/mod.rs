@@ -124,6 +124,11 @@ impl Dfa {
         Dfa { classes, table, accepting, start: StateId::from_index(0), canonical: false }
     }
 
+    /// Whether the DFA is known to be canonical, so that [`Dfa::minimize`] would copy it.
+    pub(crate) fn is_canonical(&self) -> bool {
+        self.canonical
+    }
+
     /// Marks a DFA its builder knows to be canonical.
     pub(crate) fn into_canonical(self) -> Dfa {
         Dfa { canonical: true, ..self }

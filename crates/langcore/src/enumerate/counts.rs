@@ -92,9 +92,9 @@ pub(super) struct Routes {
 }
 
 impl Routes {
-    /// The nodes and edges of `dfa`'s useful states, or `None` when its language is empty.
-    pub(super) fn new(dfa: &Dfa) -> Option<Routes> {
-        let trim = Trim::new(dfa);
+    /// The nodes and edges of `dfa`'s useful states (`trim` is its trim), or `None` when
+    /// its language is empty.
+    pub(super) fn new(dfa: &Dfa, trim: &Trim) -> Option<Routes> {
         if !trim.is_useful(dfa.start()) {
             return None;
         }

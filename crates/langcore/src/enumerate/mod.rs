@@ -74,14 +74,14 @@ mod threshold;
 
 pub use options::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::ops::RangeInclusive;
 
 use num_bigint::BigUint;
 
 use self::counts::{Counts, Routes};
 use crate::alphabet::{CharSet, Classes};
-use crate::analysis;
+use crate::analysis::{self, Trim};
 use crate::budget::{Budget, BudgetError};
 use crate::dfa::Dfa;
 use crate::error::Error;
@@ -133,18 +133,22 @@ impl Language {
     ) -> Result<Option<Language>, BudgetError> {
         let restricted = match options.charset() {
             Some(charset) if !charset.is_full() => {
-                dfa.intersection(&strings_over(charset, budget)?, budget)?
+                Cow::Owned(dfa.intersection(&strings_over(charset, budget)?, budget)?)
             }
-            _ => dfa.minimize(budget)?,
+            _ if dfa.is_canonical() => Cow::Borrowed(dfa),
+            _ => Cow::Owned(dfa.minimize(budget)?),
         };
-        let (Some(shortest), longest) = analysis::length(&restricted) else { return Ok(None) };
+        let trim = Trim::new(&restricted);
+        let (Some(shortest), longest) = analysis::length_on(&restricted, &trim) else {
+            return Ok(None);
+        };
         let min_length = options.min_length().max(shortest);
         let max_length =
             longest.map_or(options.max_length(), |longest| longest.min(options.max_length()));
         if max_length < min_length {
             return Ok(None);
         }
-        let Some(routes) = Routes::new(&restricted) else { return Ok(None) };
+        let Some(routes) = Routes::new(&restricted, &trim) else { return Ok(None) };
         // The tables only need to reach the length where the strings (sweep) or paths (round
         // 0 of the other orders) of the band first cover positions up to `offset + limit`.
         let needed = BigUint::from(options.offset()) + options.limit();
