@@ -130,6 +130,11 @@ impl CharSet {
     pub fn from_ranges(ranges: impl IntoIterator<Item = (char, char)>) -> Self {
         let mut input: Vec<(char, char)> =
             ranges.into_iter().filter(|&(lo, hi)| lo <= hi).collect();
+        // Most callers pass ranges that are canonical already (from another set or a HIR
+        // class): one linear check instead of a sort and a merge.
+        if input.windows(2).all(|pair| rank(pair[0].1) + 1 < rank(pair[1].0)) {
+            return CharSet { ranges: input };
+        }
         input.sort_unstable();
         let mut out = Vec::with_capacity(input.len());
         for (lo, hi) in input {

@@ -48,7 +48,7 @@ pub(crate) fn compile(
             }
             Ok(entry)
         }
-        HirKind::Class(class) => builder.add_move(class_set(class), next),
+        HirKind::Class(class) => builder.add_class_move(class, next),
         HirKind::Capture(capture) => compile(builder, &capture.sub, next),
         HirKind::Concat(items) => {
             let mut entry = next;

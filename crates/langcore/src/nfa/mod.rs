@@ -18,7 +18,7 @@ pub(crate) use embed::Fragment;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use regex_syntax::hir::Hir;
+use regex_syntax::hir::{Class, Hir};
 
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
@@ -248,6 +248,10 @@ pub(crate) struct NfaBuilder<'b> {
     states: Vec<State>,
     labels: Vec<CharSet>,
     label_ids: HashMap<CharSet, LabelId>,
+    /// The label of each HIR class compiled so far, by the class's address: a class repeated
+    /// by a counted repetition (`\w{20}`) is converted and hashed once, not once per copy.
+    /// Addresses are stable because the HIR is borrowed for the whole build.
+    class_labels: HashMap<usize, Option<LabelId>>,
     budget: &'b Budget,
     /// The operation that budget errors name: the builder serves patterns and operations.
     op: Operation,
@@ -260,6 +264,7 @@ impl<'b> NfaBuilder<'b> {
             states: Vec::new(),
             labels: Vec::new(),
             label_ids: HashMap::default(),
+            class_labels: HashMap::default(),
             budget,
             op,
         }
@@ -285,6 +290,27 @@ impl<'b> NfaBuilder<'b> {
             state.transitions.push((self.intern(&set), target));
         }
         self.add(state)
+    }
+
+    /// Adds a state with one move on the characters of HIR class `class` to `target`, or no
+    /// move when the class is empty.
+    pub(crate) fn add_class_move(
+        &mut self,
+        class: &Class,
+        target: StateId,
+    ) -> Result<StateId, BudgetError> {
+        let address = std::ptr::from_ref(class) as usize;
+        let label = match self.class_labels.get(&address) {
+            Some(&label) => label,
+            None => {
+                let set = class_set(class);
+                let label = (!set.is_empty()).then(|| self.intern(&set));
+                self.class_labels.insert(address, label);
+                label
+            }
+        };
+        let transitions = label.map(|label| vec![(label, target)]).unwrap_or_default();
+        self.add(State { transitions, ..State::default() })
     }
 
     /// The id of label `set`, which must not be empty, adding it if it is new.
