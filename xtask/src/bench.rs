@@ -315,7 +315,7 @@ fn format_ns(ns: f64) -> String {
 fn format_count(count: u64) -> String {
     let mut power = 0;
     let mut rest = count;
-    while rest >= 10 && rest % 10 == 0 {
+    while rest >= 10 && rest.is_multiple_of(10) {
         rest /= 10;
         power += 1;
     }
