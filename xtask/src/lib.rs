@@ -4,7 +4,7 @@
 //! - [`openapi`]: `docs/openapi.json` from the api-types, and `docs/api.html` from it
 //!   ([`api_html`]); a test fails when the committed files are stale.
 //! - [`release`]: the release tarball and its checksum under `target/dist/`.
-//! - [`bench`]: runs the benchmark suites and rewrites the tables of `docs/benchmarks.md`.
+//! - [`bench`](mod@bench): runs the benchmark suites and rewrites the tables of `docs/benchmarks.md`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -39,7 +39,7 @@ pub fn write(root: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The generated files under `root` that are missing or differ from what [`write`] would
+/// The generated files under `root` that are missing or differ from what [`write()`] would
 /// write.
 ///
 /// # Errors
