@@ -1,9 +1,7 @@
 //! `cargo xtask`: project automation that would otherwise live in shell scripts.
 
-use std::process::Command;
-
-use anyhow::{Context, bail};
 use clap::Parser;
+use xtask::{bench, cargo, openapi, release, repo_root, run};
 
 /// Project tasks.
 #[derive(Parser)]
@@ -11,24 +9,24 @@ use clap::Parser;
 enum Task {
     /// Builds the API docs of every crate and fails on any rustdoc warning.
     Doc,
+    /// Writes docs/openapi.json from the api-types, and docs/api.html from it.
+    Openapi,
+    /// Builds the release server and packs it with README and licences into
+    /// target/dist/relang-<version>-<target>.tar.gz, with a .sha256 beside it.
+    Release,
+    /// Runs the benchmark suites and rewrites the tables of docs/benchmarks.md.
+    Bench(bench::Args),
 }
 
 fn main() -> anyhow::Result<()> {
+    let root = repo_root();
     match Task::parse() {
-        Task::Doc => run(Command::new(cargo())
+        Task::Doc => run(cargo()
+            .current_dir(&root)
             .args(["doc", "--workspace", "--no-deps"])
             .env("RUSTDOCFLAGS", "-D warnings")),
+        Task::Openapi => openapi::write(&root),
+        Task::Release => release::release(&root),
+        Task::Bench(args) => bench::bench(&root, &args),
     }
-}
-
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
-}
-
-fn run(command: &mut Command) -> anyhow::Result<()> {
-    let status = command.status().with_context(|| format!("cannot start {command:?}"))?;
-    if !status.success() {
-        bail!("{command:?} failed: {status}");
-    }
-    Ok(())
 }

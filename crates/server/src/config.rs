@@ -210,6 +210,31 @@ mod tests {
         assert!(redis_alone.check().unwrap_err().contains("no tokens file"));
     }
 
+    /// docs/configuration.md names every flag, its variable and its default.
+    #[test]
+    fn every_flag_is_documented() {
+        let doc = include_str!("../../../docs/configuration.md");
+        let command = <Config as clap::CommandFactory>::command();
+        for arg in command.get_arguments().filter(|arg| arg.get_long().is_some()) {
+            let long = arg.get_long().unwrap_or_default();
+            if ["help", "version"].contains(&long) {
+                continue;
+            }
+            let env = arg.get_env().map(|env| env.to_string_lossy().into_owned());
+            let row = format!("| `--{long}` | `{}` | ", env.unwrap_or_default());
+            let line = doc.lines().find(|line| line.starts_with(&row));
+            let line = line.unwrap_or_else(|| panic!("docs/configuration.md has no row {row}"));
+            for default in arg.get_default_values() {
+                let default = format!("`{}`", default.to_string_lossy());
+                assert!(line.contains(&default), "--{long}: default {default} missing in {line}");
+            }
+        }
+        for subcommand in command.get_subcommands() {
+            let name = format!("`relang-server {}`", subcommand.get_name());
+            assert!(doc.contains(&name), "docs/configuration.md does not name {name}");
+        }
+    }
+
     #[test]
     fn rejects_bad_values() {
         assert!(Config::try_parse_from(["relang-server", "--bind", "nowhere"]).is_err());

@@ -17,3 +17,8 @@ mod terms;
 pub use auth::{QuotaPeriod, hash_token};
 pub use config::{Command, Config, ConfigError};
 pub use startup::{Application, service};
+
+/// The Rust snippets of docs/getting-started.md, run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/getting-started.md")]
+pub struct GettingStartedDoctests;
