@@ -30,16 +30,16 @@ const OPERATIONS = [
 
 const DEFAULT_OPERATION = "compute/intersection";
 const DEFAULT_TERMS = [{ kind: "regex", value: "(abc|de){2}" }, { kind: "regex", value: "de.*" }];
-/// How many strings of a computed language the result shows.
+// How many strings of a computed language the result shows.
 const SAMPLE_SIZE = 5;
-/// Above this many states a drawing helps nobody; the DOT text is still shown.
+// Above this many states a drawing helps nobody; the DOT text is still shown.
 const MAX_DRAWN_STATES = 120;
-/// Edge labels longer than this are cut (the full label is the edge's tooltip).
+// Edge labels longer than this are cut (the full label is the edge's tooltip).
 const MAX_LABEL_CHARS = 28;
 
 const $ = (id) => document.getElementById(id);
 
-/// How many terms each request shape sends: the first `n` rows (null = all).
+// How many terms each request shape sends: the first `n` rows (null = all).
 function termsUsed(operation) {
   switch (operation.request) {
     case "TwoTermsRequest": return 2;
@@ -58,7 +58,7 @@ function currentOperation() {
 
 // ---------------------------------------------------------------- elements and helpers
 
-/// `document.createElement` with properties and children in one call.
+// `document.createElement` with properties and children in one call.
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
@@ -79,14 +79,14 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/// A string as the reader should see it: controls and odd spaces escaped, like the DOT
-/// labels (`\u{0A}`), so `"a\n"` and `"a "` look different.
+// A string as the reader should see it: controls and odd spaces escaped, like the DOT
+// labels (`\u{0A}`), so `"a\n"` and `"a "` look different.
 function visible(text) {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u00a0\u2028\u2029\ufeff]|^ | $/gu, (ch) =>
     `\\u{${ch.codePointAt(0).toString(16).toUpperCase().padStart(2, "0")}}`);
 }
 
-/// A possibly empty string for display: the empty string is shown as ε.
+// A possibly empty string for display: the empty string is shown as ε.
 function stringNode(text) {
   return text === "" ? el("span", { class: "empty-string", title: "the empty string" }, "ε (empty)")
     : el("code", {}, visible(text));
@@ -119,7 +119,7 @@ function removeTerm(row) {
   next.querySelector(".term-value").focus();
 }
 
-/// Labels, ids and the "not used" hint follow the rows' order and the operation.
+// Labels, ids and the "not used" hint follow the rows' order and the operation.
 function renumberTerms() {
   const rows = termRows();
   const used = termsUsed(currentOperation()) ?? rows.length;
@@ -151,15 +151,15 @@ function setTerms(terms) {
   for (const term of terms.length ? terms : [{ kind: "regex", value: "" }]) addTerm(term);
 }
 
-/// A form term on the wire.
+// A form term on the wire.
 function wireTerm(term) {
   return { type: term.kind, value: term.value };
 }
 
 // ---------------------------------------------------------------- options
 
-/// An integer field: its number, or undefined when left blank (the server's default).
-/// Anything else goes to the server as typed, so it answers with the contract's error.
+// An integer field: its number, or undefined when left blank (the server's default).
+// Anything else goes to the server as typed, so it answers with the contract's error.
 function integerField(id) {
   const raw = $(id).value.trim();
   if (raw === "") return undefined;
@@ -173,8 +173,8 @@ function responseOptions() {
   return { response: { format } };
 }
 
-/// The JSON body of `operation` on `terms` from the form; computations also say in what
-/// form their result should come back.
+// The JSON body of `operation` on `terms` from the form; computations also say in what
+// form their result should come back.
 function requestBody(operation, terms) {
   const body = requestFields(operation, terms);
   if (operation.name.startsWith("compute/")) body.options = responseOptions();
@@ -210,7 +210,7 @@ function requestFields(operation, terms) {
   }
 }
 
-/// Shows the options the operation reads, and only those.
+// Shows the options the operation reads, and only those.
 function showOptions() {
   const operation = currentOperation();
   $("operation-help").textContent = operation.help;
@@ -229,7 +229,7 @@ class ApiError extends Error {
   }
 }
 
-/// POSTs `body` to `path`; the `data` of a success, or an `ApiError`.
+// POSTs `body` to `path`; the `data` of a success, or an `ApiError`.
 async function call(path, body) {
   let response;
   try {
@@ -253,9 +253,10 @@ async function call(path, body) {
 
 // ---------------------------------------------------------------- running
 
-/// What the last run produced: the terms it sent and its result term, if any.
-const last = { terms: [], resultTerm: null, dot: null };
-/// Increases with every run, so a slow answer never overwrites a newer one.
+// What the last run produced: its result term, if any, and the DOT text of term 1 when
+// that was the question.
+const last = { resultTerm: null, dot: null };
+// Increases with every run, so a slow answer never overwrites a newer one.
 let runCounter = 0;
 
 async function run() {
@@ -272,7 +273,6 @@ async function run() {
   try {
     const data = await call(operation.path, requestBody(operation, terms));
     if (id !== runCounter) return;
-    last.terms = terms;
     last.resultTerm = data.type === "regex" || data.type === "fair" ? { kind: data.type, value: data.value } : null;
     last.dot = operation.name === "analyze/dot" ? data.value : null;
     if (last.dot !== null) $("dot-box").open = true;
@@ -335,8 +335,8 @@ function renderBoolean(operation, data) {
   return out;
 }
 
-/// A count given as decimal digits: grouped when short, else its magnitude (read off the
-/// digits, as a float would overflow past 10^308) and every digit.
+// A count given as decimal digits: grouped when short, else its magnitude (read off the
+// digits, as a float would overflow past 10^308) and every digit.
 function renderCount(digits) {
   if (digits.length <= 15) {
     return [el("p", { class: "answer" }, digits === "1" ? "1 string" : `${Number(digits).toLocaleString("en")} strings`)];
@@ -390,7 +390,7 @@ function renderStrings(strings) {
   return strings.length ? [list] : [el("p", {}, "No strings on this page.")];
 }
 
-/// A few strings of a computed language, so the answer can be checked at a glance.
+// A few strings of a computed language, so the answer can be checked at a glance.
 async function showSample(term, id) {
   const box = el("div", { class: "sample" }, el("p", {}, "Some of its strings:"));
   try {
@@ -425,14 +425,14 @@ function showError(err, terms) {
   if (code === "RegexSyntaxError") markSyntaxError(err.message, terms);
 }
 
-/// The position in a parse error's message: `... (at 3..5: `\b`)`, in UTF-8 bytes.
+// The position in a parse error's message: `... (at 3..5: `\b`)`, in UTF-8 bytes.
 function errorSpan(message) {
   const match = /\(at (\d+)\.\.(\d+)(?:: `([\s\S]*)`)?\)$/.exec(message);
   if (!match) return null;
   return { start: Number(match[1]), end: Number(match[2]), snippet: match[3] ?? null };
 }
 
-/// The UTF-16 index of UTF-8 byte `offset` in `text`, or null when it is not a boundary.
+// The UTF-16 index of UTF-8 byte `offset` in `text`, or null when it is not a boundary.
 function utf16Index(text, offset) {
   let bytes = 0;
   let idx = 0;
@@ -445,8 +445,8 @@ function utf16Index(text, offset) {
   return bytes === offset ? idx : null;
 }
 
-/// Finds the pattern the error is about (the message does not say which term it is):
-/// the first sent pattern in which the span exists and holds the quoted text.
+// Finds the pattern the error is about (the message does not say which term it is):
+// the first sent pattern in which the span exists and holds the quoted text.
 function markSyntaxError(message, terms) {
   const span = errorSpan(message);
   if (!span) return;
@@ -466,7 +466,7 @@ function markSyntaxError(message, terms) {
   }
 }
 
-/// Shows `value` under its input with `start..end` marked, and selects that part.
+// Shows `value` under its input with `start..end` marked, and selects that part.
 function markRow(row, value, start, end) {
   const input = row.querySelector(".term-value");
   const mark = row.querySelector(".term-mark");
@@ -492,7 +492,7 @@ function clearMarks() {
 
 // ---------------------------------------------------------------- automaton
 
-/// Fills the "draw the automaton of" choice: each term, and the last result term.
+// Fills the "draw the automaton of" choice: each term, and the last result term.
 function refreshAutomatonChoices(selected) {
   const select = $("automaton-of");
   const keep = selected ?? select.value;
@@ -509,7 +509,7 @@ function selectedAutomatonTerm() {
   return row ? { kind: row.querySelector(".term-kind").value, value: row.querySelector(".term-value").value } : null;
 }
 
-/// Asks the server for the DOT text of the chosen term and draws it.
+// Asks the server for the DOT text of the chosen term and draws it.
 async function drawSelected() {
   const drawing = $("drawing");
   const term = selectedAutomatonTerm();
@@ -526,7 +526,7 @@ async function drawSelected() {
   }
 }
 
-/// The states and edges of the server's DOT text (see langcore's `dot.rs` for its shape).
+// The states and edges of the server's DOT text (see langcore's `dot.rs` for its shape).
 function parseDot(text) {
   const states = new Map();
   const edges = [];
@@ -545,8 +545,8 @@ function parseDot(text) {
   return { start, states: [...states.values()], edges };
 }
 
-/// Columns by breadth-first distance from the start; within a column, states sit near
-/// the states that lead to them (one barycentre pass), in the order BFS found them.
+// Columns by breadth-first distance from the start; within a column, states sit near
+// the states that lead to them (one barycentre pass), in the order BFS found them.
 function layoutStates(graph) {
   const column = new Map([[graph.start, 0]]);
   const queue = [graph.start];
@@ -583,15 +583,15 @@ function layoutStates(graph) {
 const RADIUS = 18;
 const ROW_GAP = 96;
 const PADDING = 16;
-/// The width of a label character in the drawing's 12px monospace font (an estimate).
+// The width of a label character in the drawing's 12px monospace font (an estimate).
 const CHAR_WIDTH = 7.4;
 
 function cutLabel(label) {
   return label.length > MAX_LABEL_CHARS ? `${label.slice(0, MAX_LABEL_CHARS - 1)}…` : label;
 }
 
-/// An SVG drawing of `graph`: left to right, accepting states double-circled, each edge
-/// labelled with its character set. The view box is what the drawing covers.
+// An SVG drawing of `graph`: left to right, accepting states double-circled, each edge
+// labelled with its character set. The view box is what the drawing covers.
 function drawAutomaton(graph) {
   const n = graph.states.length;
   if (n > MAX_DRAWN_STATES) {
@@ -663,11 +663,11 @@ function drawState(state, { x, y }) {
   return group;
 }
 
-/// How far each curved edge bows out of the straight line, in pixels. An edge to the
-/// next column is straight unless the opposite edge exists; the others curve (forward
-/// above, backward below), and curves on one side whose column ranges overlap take
-/// different lanes, shortest first, so neither they nor their labels lie on each other.
-/// A self-loop gets 1 (drawn above its state) or, in the lower half of a column, -1 (below).
+// How far each curved edge bows out of the straight line, in pixels. An edge to the
+// next column is straight unless the opposite edge exists; the others curve (forward
+// above, backward below), and curves on one side whose column ranges overlap take
+// different lanes, shortest first, so neither they nor their labels lie on each other.
+// A self-loop gets 1 (drawn above its state) or, in the lower half of a column, -1 (below).
 function edgeBends(graph, { column, row, columns }) {
   const pairs = new Set(graph.edges.map((edge) => `${edge.from}>${edge.to}`));
   const curved = graph.edges.filter((edge) => {
@@ -695,10 +695,10 @@ function edgeBends(graph, { column, row, columns }) {
   return bends;
 }
 
-/// The path of an edge from `p1` to `p2` bowing `bend` pixels to the left of its
-/// direction of travel (up for forward edges), the point of the curve farthest out, and
-/// where its label goes. A self-loop sits on top of its state, or under it when `bend`
-/// is negative.
+// The path of an edge from `p1` to `p2` bowing `bend` pixels to the left of its
+// direction of travel (up for forward edges), the point of the curve farthest out, and
+// where its label goes. A self-loop sits on top of its state, or under it when `bend`
+// is negative.
 function edgeShape(edge, p1, p2, bend) {
   const label = cutLabel(edge.label);
   if (edge.from === edge.to) {
@@ -725,7 +725,7 @@ function edgeShape(edge, p1, p2, bend) {
   };
 }
 
-/// The point at `distance` from `center` towards `target`.
+// The point at `distance` from `center` towards `target`.
 function towards(center, target, distance) {
   const dx = target.x - center.x;
   const dy = target.y - center.y;
@@ -751,15 +751,15 @@ async function copyDot() {
 
 // ---------------------------------------------------------------- the URL fragment
 
-/// Form fields kept in the fragment, by fragment key; only those the operation reads
-/// (those not in a hidden box of options) are written.
+// Form fields kept in the fragment, by fragment key; only those the operation reads
+// (those not in a hidden box of options) are written.
 const FRAGMENT_FIELDS = {
   format: "format", min: "repeat-min", max: "repeat-max", limit: "limit", offset: "offset",
   minLength: "min-length", maxLength: "max-length", pathOrder: "path-order",
   characterOrder: "character-order", seed: "seed", charset: "charset",
 };
 
-/// `#op=compute/intersection&r=(abc|de){2}&r=de.*&...`: `r` a pattern, `f` a FAIR value.
+// `#op=compute/intersection&r=(abc|de){2}&r=de.*&...`: `r` a pattern, `f` a FAIR value.
 function saveToFragment() {
   const params = new URLSearchParams();
   params.append("op", currentOperation().name);
@@ -771,7 +771,7 @@ function saveToFragment() {
   history.replaceState(null, "", `#${params}`);
 }
 
-/// Restores the form from the fragment; true when there was one to restore.
+// Restores the form from the fragment; true when there was one to restore.
 function loadFromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   const operation = operationByName(params.get("op") ?? "");

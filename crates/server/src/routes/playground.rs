@@ -21,27 +21,25 @@ struct Asset {
 }
 
 const ASSETS: [Asset; 4] = [
-    Asset {
-        path: "/",
-        content_type: "text/html; charset=utf-8",
-        body: include_str!("../../static/index.html"),
-    },
-    Asset {
-        path: "/playground.css",
-        content_type: "text/css; charset=utf-8",
-        body: include_str!("../../static/playground.css"),
-    },
-    Asset {
-        path: "/playground.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../../static/playground.js"),
-    },
-    Asset {
-        path: "/favicon.svg",
-        content_type: "image/svg+xml",
-        body: include_str!("../../static/favicon.svg"),
-    },
+    Asset::new("/", "text/html; charset=utf-8", include_str!("../../static/index.html")),
+    Asset::new(
+        "/playground.css",
+        "text/css; charset=utf-8",
+        include_str!("../../static/playground.css"),
+    ),
+    Asset::new(
+        "/playground.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/playground.js"),
+    ),
+    Asset::new("/favicon.svg", "image/svg+xml", include_str!("../../static/favicon.svg")),
 ];
+
+impl Asset {
+    const fn new(path: &'static str, content_type: &'static str, body: &'static str) -> Asset {
+        Asset { path, content_type, body }
+    }
+}
 
 /// Same-origin only: the page calls `/v1` on the server that served it.
 const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \

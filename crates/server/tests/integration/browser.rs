@@ -32,7 +32,9 @@ fn install_script(dir: &Path) -> Option<PathBuf> {
         std::fs::copy(source.join(file), dir.join(file)).expect("copy tests/browser");
     }
     let mut install = Command::new("npm");
-    install.args(["ci", "--no-audit", "--no-fund", "--fetch-retries=1"]).current_dir(dir);
+    install
+        .args(["ci", "--no-audit", "--no-fund", "--fetch-retries=1", "--fetch-timeout=30000"])
+        .current_dir(dir);
     run_or_skip("npm ci of playwright-core (needs npm and its registry)", &mut install)?;
     Some(dir.join("playground.mjs"))
 }
