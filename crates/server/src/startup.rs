@@ -109,6 +109,7 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
     routes::analyze::configure(cfg);
     routes::compute::configure(cfg);
     routes::generate::configure(cfg);
+    routes::playground::configure(cfg);
     cfg.default_service(web::to(routes::not_found::not_found));
 }
 

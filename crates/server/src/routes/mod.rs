@@ -9,6 +9,7 @@ pub(crate) mod compute;
 pub(crate) mod generate;
 pub(crate) mod health;
 pub(crate) mod not_found;
+pub(crate) mod playground;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use api_types::ErrorCode;

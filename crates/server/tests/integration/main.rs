@@ -2,10 +2,12 @@
 
 mod analyze;
 mod auth;
+mod browser;
 mod compute;
 mod e2e;
 mod generate;
 mod isolation;
+mod playground;
 mod python_client;
 mod redis_quota;
 mod support;

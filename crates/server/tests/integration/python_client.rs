@@ -6,32 +6,15 @@
 //! the next run while it still imports regexsolver 1.1.0.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use crate::support::{RunningServer, TempDir, token};
+use crate::support::{RunningServer, TempDir, run_or_skip, token};
 
 const TOKEN: &str = "python-client-token";
 const CALLS: u64 = 4;
-
-/// Runs `command`; `None` when it cannot start or fails, after printing why.
-fn run(what: &str, command: &mut Command) -> Option<Output> {
-    match command.output() {
-        Ok(output) if output.status.success() => Some(output),
-        Ok(output) => {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
-            println!("SKIPPED: {what} failed ({}): {}", output.status, tail.join(" | "));
-            None
-        }
-        Err(err) => {
-            println!("SKIPPED: {what} could not run: {err}");
-            None
-        }
-    }
-}
 
 /// The Python of a venv with `regexsolver==1.1.0`, or `None` (printed) when Python or PyPI
 /// is out of reach.
@@ -54,7 +37,7 @@ fn install_client(venv: &Path) -> Option<PathBuf> {
     let _ = std::fs::remove_dir_all(venv);
     let mut create = Command::new("python3");
     create.args(["-m", "venv"]).arg(venv);
-    run("python3 -m venv (needs python3 and python3-venv)", &mut create)?;
+    run_or_skip("python3 -m venv (needs python3 and python3-venv)", &mut create)?;
     let mut install = Command::new(venv.join("bin/pip"));
     install.args(["install", "--quiet", "--disable-pip-version-check"]).args([
         "--retries",
@@ -63,7 +46,7 @@ fn install_client(venv: &Path) -> Option<PathBuf> {
         "20",
         "regexsolver==1.1.0",
     ]);
-    run("pip install regexsolver==1.1.0 (needs PyPI)", &mut install)?;
+    run_or_skip("pip install regexsolver==1.1.0 (needs PyPI)", &mut install)?;
     Some(python)
 }
 

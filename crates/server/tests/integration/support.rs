@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -145,6 +145,24 @@ pub(crate) fn error((status, body): (u16, Value), expected_status: u16, code: &s
     assert_eq!(body["success"], false, "{body}");
     assert_eq!(body["errorCode"], code, "{body}");
     assert!(body["error"].as_str().is_some_and(|message| !message.is_empty()), "{body}");
+}
+
+/// Runs `command` to set up a test that needs an outside tool; `None` when it cannot start
+/// or fails, after printing `SKIPPED:` and why.
+pub(crate) fn run_or_skip(what: &str, command: &mut Command) -> Option<Output> {
+    match command.output() {
+        Ok(output) if output.status.success() => Some(output),
+        Ok(output) => {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
+            println!("SKIPPED: {what} failed ({}): {}", output.status, tail.join(" | "));
+            None
+        }
+        Err(err) => {
+            println!("SKIPPED: {what} could not run: {err}");
+            None
+        }
+    }
 }
 
 /// A directory of its own under the system's temporary directory; removed on drop.
