@@ -173,6 +173,8 @@ pub enum Operation {
     ToRegex,
     /// Generating the strings of a language: count tables and paging.
     Generate,
+    /// Writing an automaton as Graphviz DOT text.
+    Dot,
 }
 
 impl fmt::Display for Operation {
@@ -190,6 +192,7 @@ impl fmt::Display for Operation {
             Operation::EpsilonRemoval => "ε-move removal",
             Operation::ToRegex => "conversion to a pattern",
             Operation::Generate => "string generation",
+            Operation::Dot => "DOT rendering",
         })
     }
 }

@@ -134,6 +134,8 @@ impl Gnfa {
         }
         let mut largest = 0;
         for (from, to, path) in bypasses {
+            // Each new edge is simplified against the old one: not free on large edges.
+            budget.check_time(Operation::ToRegex)?;
             let edge = self.add_edge(exprs, from, to, path);
             largest = largest.max(exprs.size(edge));
         }

@@ -3,6 +3,7 @@
 mod analyze;
 mod auth;
 mod compute;
+mod deadlines;
 mod e2e;
 mod generate;
 mod isolation;
