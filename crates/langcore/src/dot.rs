@@ -47,7 +47,7 @@ pub(crate) fn to_dot(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> 
     let mut out = String::from(HEADER);
     // The trim keeps the live states in canonical order (the dead state has no successor
     // but itself, so leaving it out shifts no other state's rank).
-    let Some(fragment) = Fragment::new(&minimal) else {
+    let Some(fragment) = Fragment::within(&minimal, budget, Operation::Dot)? else {
         out.push_str("    0;\n}\n");
         return Ok(out);
     };

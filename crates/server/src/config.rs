@@ -57,6 +57,12 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
 
+    /// The most memory one engine step of a request may use for its large tables (a DFA's
+    /// transition table, counting tables), in MiB.
+    #[arg(long, env = "RELANG_MAX_MEMORY_MB", default_value_t = 128,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub max_memory_mb: u64,
+
     /// The most terms one request may carry.
     #[arg(long, env = "RELANG_MAX_TERMS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(2..))]

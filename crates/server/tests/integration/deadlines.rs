@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{app_with, config, data, post, read, regex};
+use crate::support::{app_with, config, data, post, read, regex, timed_alone};
 
 /// A request that outgrows any budget of a second, for each operation of the engine: the
 /// automata come as FAIR values (`window`: 2^12 states, `grid`: 13 x 17), so each request
@@ -41,6 +41,25 @@ fn explosive(window: &Value, grid: &Value) -> Vec<(&'static str, &'static str, V
     ]
 }
 
+/// Sends `body` to `path`; returns the answer and the time until it was ready (reading and
+/// parsing it is the client's time).
+async fn timed(
+    app: &impl actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse,
+        Error = actix_web::Error,
+    >,
+    path: &str,
+    body: &Value,
+) -> (u16, Value, Duration) {
+    let req = actix_web::test::TestRequest::post().uri(path).set_json(body).to_request();
+    let started = Instant::now();
+    let res = actix_web::test::call_service(app, req).await;
+    let elapsed = started.elapsed();
+    let (status, answer) = read(res).await;
+    (status, answer, elapsed)
+}
+
 /// The FAIR value of `request` to `path`, with time to build it.
 async fn fair(
     app: &impl actix_web::dev::Service<
@@ -58,6 +77,7 @@ async fn fair(
 
 #[actix_web::test]
 async fn every_operation_answers_within_its_timeout() {
+    let _alone = timed_alone().await;
     let app = app_with(config(&["--max-states", "10000000"])).await;
     let window =
         fair(&app, "/v1/compute/determinize", json!({ "term": regex("(a|b)*a(a|b){11}") })).await;
@@ -72,12 +92,12 @@ async fn every_operation_answers_within_its_timeout() {
         let bound = Duration::from_millis(timeout_ms * 11 / 10 + 50);
         for (name, path, mut body) in explosive(&window, &grid) {
             body["options"]["execution"] = json!({ "timeout": timeout_ms });
-            let req = actix_web::test::TestRequest::post().uri(path).set_json(body).to_request();
-            let started = Instant::now();
-            let res = actix_web::test::call_service(&app, req).await;
-            // The answer is ready; reading and parsing it here is the client's time.
-            let elapsed = started.elapsed();
-            let (status, answer) = read(res).await;
+            // A late answer is timed once more: on a shared machine one descheduling is
+            // not a missed budget check, but a long step is late every time.
+            let (status, answer, mut elapsed) = timed(&app, path, &body).await;
+            if elapsed > bound {
+                elapsed = elapsed.min(timed(&app, path, &body).await.2);
+            }
             println!("{name} T={timeout_ms}: {status} {} in {elapsed:?}", answer["errorCode"]);
             let budget_error = ["TimeoutExceeded", "AutomatonTooManyStates"]
                 .contains(&answer["errorCode"].as_str().unwrap_or(""));

@@ -4,10 +4,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::support::{app_with, config, data, error, post, regex, request, send};
+use crate::support::{app_with, config, data, error, post, regex, request, send, timed_alone};
 
 #[actix_web::test]
 async fn blowup_answers_400_on_time_while_small_requests_keep_answering() {
+    let _alone = timed_alone().await;
     let app = app_with(config(&["--engine-threads", "2", "--max-states", "10000000"])).await;
     let blowup = json!({
         "term": regex("(a|b)*a(a|b){30}"),
@@ -40,6 +41,7 @@ async fn blowup_answers_400_on_time_while_small_requests_keep_answering() {
 
 #[actix_web::test]
 async fn a_full_long_lane_answers_503_with_retry_after_and_cheap_requests_still_answer() {
+    let _alone = timed_alone().await;
     let flags = ["--engine-threads", "1", "--engine-queue-depth", "0", "--engine-quick-ms", "10"];
     let flags = [&flags[..], &["--max-states", "10000000"]].concat();
     let app = app_with(config(&flags)).await;
