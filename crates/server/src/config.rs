@@ -33,12 +33,12 @@ pub struct Config {
 
     /// How many requests may wait for a thread of each engine lane; when that queue is full
     /// a request gets 503 `Overloaded` with `Retry-After`.
-    #[arg(long, env = "RELANG_ENGINE_QUEUE_DEPTH", default_value_t = 32)]
+    #[arg(long, env = "RELANG_ENGINE_QUEUE_DEPTH", default_value_t = 128)]
     pub engine_queue_depth: usize,
 
     /// The quick lane's slice, in milliseconds: a request still computing after it starts
     /// again in the long lane, so expensive requests do not hold up cheap ones.
-    #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 10,
+    #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 3,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub engine_quick_ms: u64,
 
@@ -192,8 +192,8 @@ mod tests {
         );
         assert_eq!(config.check(), Ok(()));
         assert!(config.engine().threads >= 1);
-        assert_eq!(config.engine().queue_depth, 32);
-        assert_eq!(config.engine().quick, Duration::from_millis(10));
+        assert_eq!(config.engine().queue_depth, 128);
+        assert_eq!(config.engine().quick, Duration::from_millis(3));
     }
 
     #[test]

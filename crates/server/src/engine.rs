@@ -3,7 +3,7 @@
 //!
 //! # Overview
 //! [`Engine::run`] takes the request's [`Budget`] (made when the request was validated, so
-//! time spent queueing counts too) and runs the job on actix's blocking thread pool, never on
+//! time spent queueing counts too) and runs the job on threads of the engine's own, never on
 //! the async workers, in one of two lanes of `threads` threads each:
 //! - the quick lane runs every job first, interrupted after a short slice (`quick`): most
 //!   requests finish there;
@@ -11,7 +11,8 @@
 //!   its whole budget.
 //!
 //! So expensive jobs can fill the long lane while cheap ones keep answering; an expensive
-//! job pays for one slice twice. The slice is an interrupt, not a shorter deadline
+//! job pays for one slice twice. The long lane's threads run at a lower CPU priority
+//! (nice 10), so that when both lanes want the cores the quick one gets them. The slice is an interrupt, not a shorter deadline
 //! ([`Budget::with_interrupt`]), and a quick run that ended after it is run again, so a
 //! result never depends on the lane it came from.
 //!
@@ -20,18 +21,21 @@
 //! its lane's queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
 //! waiting without bound.
 
-use std::sync::Arc;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use actix_web::web;
 use api_types::ErrorCode;
 use langcore::Budget;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, oneshot};
 
 use crate::error::HttpError;
 
 /// What a client told to retry should wait, in seconds: the queue moves within a timeout.
 const RETRY_AFTER_SECONDS: u64 = 1;
+/// The long lane's CPU priority (nice value): when the cores are short, the quick lane's
+/// jobs run first. Raising a thread's nice value needs no privilege.
+const LONG_LANE_NICE: i32 = 10;
 
 /// How many threads each lane has, how many jobs may wait for one, and the quick slice.
 #[derive(Clone, Copy, Debug)]
@@ -51,8 +55,8 @@ pub(crate) struct Engine {
 impl Engine {
     pub(crate) fn new(config: EngineConfig) -> Engine {
         Engine {
-            quick_lane: Lane::new("quick", config.threads, config.queue_depth),
-            long_lane: Lane::new("long", config.threads, config.queue_depth),
+            quick_lane: Lane::new("quick", config.threads, config.queue_depth, 0),
+            long_lane: Lane::new("long", config.threads, config.queue_depth, LONG_LANE_NICE),
             quick: config.quick,
         }
     }
@@ -75,22 +79,37 @@ impl Engine {
     }
 }
 
-/// A fixed number of threads and a bounded queue in front of them.
+/// A task on a lane's thread: runs a job and sends its result back.
+type Task = Box<dyn FnOnce() + Send>;
+
+/// A fixed number of threads of its own and a bounded queue in front of them.
 struct Lane {
     name: &'static str,
-    /// One permit per thread.
-    running: Arc<Semaphore>,
     /// One permit per thread and per place in the queue.
     admitted: Arc<Semaphore>,
+    tasks: mpsc::Sender<Task>,
 }
 
 impl Lane {
-    fn new(name: &'static str, threads: usize, queue_depth: usize) -> Lane {
+    /// Starts the lane's `threads` threads at CPU priority `nice` (0 normal, up to 19 the
+    /// lowest); a thread that cannot lower its priority runs at the normal one.
+    fn new(name: &'static str, threads: usize, queue_depth: usize, nice: i32) -> Lane {
         let threads = threads.max(1);
+        let (tasks, queue) = mpsc::channel::<Task>();
+        let queue = Arc::new(Mutex::new(queue));
+        for idx in 0..threads {
+            let queue = Arc::clone(&queue);
+            let spawned = std::thread::Builder::new()
+                .name(format!("engine-{name}-{idx}"))
+                .spawn(move || serve(&queue, nice));
+            if let Err(err) = spawned {
+                tracing::error!(%err, lane = name, "an engine thread did not start");
+            }
+        }
         Lane {
             name,
-            running: Arc::new(Semaphore::new(threads)),
             admitted: Arc::new(Semaphore::new(threads.saturating_add(queue_depth))),
+            tasks,
         }
     }
 
@@ -108,18 +127,38 @@ impl Lane {
             )
             .with_retry_after(RETRY_AFTER_SECONDS)
         })?;
-        let running = Arc::clone(&self.running)
-            .acquire_owned()
-            .await
-            .map_err(|_| HttpError::new(ErrorCode::InternalError, "the engine is shutting down"))?;
+        let (sender, receiver) = oneshot::channel();
         let job = Arc::clone(job);
-        web::block(move || {
-            let _permits = (admitted, running);
-            (job(&budget), Instant::now())
-        })
-        .await
-        .map_err(|err| {
-            HttpError::new(ErrorCode::InternalError, format!("engine job failed: {err}"))
-        })
+        let task: Task = Box::new(move || {
+            let res = panic::catch_unwind(AssertUnwindSafe(|| job(&budget)));
+            // The place is free before the answer is: a request sent after it finds it free.
+            drop(admitted);
+            let _ = sender.send((res, Instant::now()));
+        });
+        let shut_down = || HttpError::new(ErrorCode::InternalError, "the engine is shutting down");
+        self.tasks.send(task).map_err(|_| shut_down())?;
+        match receiver.await.map_err(|_| shut_down())? {
+            (Ok(res), ended) => Ok((res, ended)),
+            (Err(_), _) => Err(HttpError::new(ErrorCode::InternalError, "an engine job panicked")),
+        }
+    }
+}
+
+/// A lane thread's life: lower its priority, then run tasks until the lane is dropped.
+fn serve(queue: &Mutex<mpsc::Receiver<Task>>, nice: i32) {
+    if nice > 0
+        && let Err(err) = rustix::process::setpriority_process(None, nice)
+    {
+        tracing::warn!(%err, nice, "an engine thread keeps the normal CPU priority");
+    }
+    loop {
+        let task = match queue.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => return,
+        };
+        match task {
+            Ok(task) => task(),
+            Err(_) => return,
+        }
     }
 }
