@@ -8,7 +8,8 @@
 //! - the quick lane runs every job first, interrupted after a short slice (`quick`): most
 //!   requests finish there;
 //! - a job interrupted with budget left starts again from scratch in the long lane, with
-//!   its whole budget.
+//!   its whole budget; unless it used less CPU time than the slice (the machine was busy,
+//!   the job was not expensive): then it tries the quick lane again, a few times.
 //!
 //! So expensive jobs can fill the long lane while cheap ones keep answering; an expensive
 //! job pays for one slice twice. The long lane's threads run at a lower CPU priority
@@ -36,6 +37,9 @@ const RETRY_AFTER_SECONDS: u64 = 1;
 /// The long lane's CPU priority (nice value): when the cores are short, the quick lane's
 /// jobs run first. Raising a thread's nice value needs no privilege.
 const LONG_LANE_NICE: i32 = 10;
+/// The most runs a job gets in the quick lane when it is interrupted without having used
+/// its slice of CPU time (a busy machine descheduled it).
+const MAX_QUICK_RUNS: usize = 3;
 
 /// How many threads each lane has, how many jobs may wait for one, and the quick slice.
 #[derive(Clone, Copy, Debug)]
@@ -62,21 +66,40 @@ impl Engine {
     }
 
     /// Runs `job` under the request's `budget`: in the quick lane, then, when it did not
-    /// finish within the slice and the budget has time left, again in the long lane.
+    /// finish within the slice and the budget has time left, again in the long lane. A run
+    /// that was interrupted having used less CPU time than the slice was descheduled, not
+    /// expensive: it tries the quick lane again, up to [`MAX_QUICK_RUNS`] runs.
     pub(crate) async fn run<T, F>(&self, budget: Budget, job: F) -> Result<T, HttpError>
     where
         T: Send + 'static,
         F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
         let job = Arc::new(job);
-        let interrupt = Instant::now() + self.quick;
-        let (res, ended) = self.quick_lane.run(budget.with_interrupt(interrupt), &job).await?;
-        let time_left = budget.deadline().is_none_or(|deadline| Instant::now() < deadline);
-        if ended < interrupt || !time_left {
-            return res;
+        for _ in 0..MAX_QUICK_RUNS {
+            let interrupt = Instant::now() + self.quick;
+            let (res, run) = self.quick_lane.run(budget.with_interrupt(interrupt), &job).await?;
+            let time_left = budget.deadline().is_none_or(|deadline| Instant::now() < deadline);
+            if run.ended < interrupt || !time_left {
+                return res;
+            }
+            if run.cpu >= self.quick {
+                break;
+            }
         }
         self.long_lane.run(budget, &job).await?.0
     }
+}
+
+/// When a job's run on a lane thread ended, and the CPU time it used.
+struct Run {
+    ended: Instant,
+    cpu: Duration,
+}
+
+/// The CPU time the calling thread has used so far.
+fn thread_cpu_time() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::try_from(now).unwrap_or_default()
 }
 
 /// A task on a lane's thread: runs a job and sends its result back.
@@ -113,9 +136,9 @@ impl Lane {
         }
     }
 
-    /// Runs `job` on one of the lane's threads and returns its result and when it ended;
+    /// Runs `job` on one of the lane's threads and returns its result and its [`Run`];
     /// fails at once when the queue is full.
-    async fn run<T, F>(&self, budget: Budget, job: &Arc<F>) -> Result<(T, Instant), HttpError>
+    async fn run<T, F>(&self, budget: Budget, job: &Arc<F>) -> Result<(T, Run), HttpError>
     where
         T: Send + 'static,
         F: Fn(&Budget) -> T + Send + Sync + 'static,
@@ -130,15 +153,18 @@ impl Lane {
         let (sender, receiver) = oneshot::channel();
         let job = Arc::clone(job);
         let task: Task = Box::new(move || {
+            let cpu_before = thread_cpu_time();
             let res = panic::catch_unwind(AssertUnwindSafe(|| job(&budget)));
+            let run =
+                Run { ended: Instant::now(), cpu: thread_cpu_time().saturating_sub(cpu_before) };
             // The place is free before the answer is: a request sent after it finds it free.
             drop(admitted);
-            let _ = sender.send((res, Instant::now()));
+            let _ = sender.send((res, run));
         });
         let shut_down = || HttpError::new(ErrorCode::InternalError, "the engine is shutting down");
         self.tasks.send(task).map_err(|_| shut_down())?;
         match receiver.await.map_err(|_| shut_down())? {
-            (Ok(res), ended) => Ok((res, ended)),
+            (Ok(res), run) => Ok((res, run)),
             (Err(_), _) => Err(HttpError::new(ErrorCode::InternalError, "an engine job panicked")),
         }
     }
