@@ -13,9 +13,9 @@
 //!
 //! So expensive jobs can fill the long lane while cheap ones keep answering; an expensive
 //! job pays for one slice twice. The long lane's threads run at a lower CPU priority
-//! (nice 10), so that when both lanes want the cores the quick one gets them. The slice is an interrupt, not a shorter deadline
-//! ([`Budget::with_interrupt`]), and a quick run that ended after it is run again, so a
-//! result never depends on the lane it came from.
+//! (nice 10), so that when both lanes want the cores the quick one gets them. The slice is
+//! an interrupt, not a shorter deadline ([`Budget::with_interrupt`]), and a quick run that
+//! ended after it is run again, so a result never depends on the lane it came from.
 //!
 //! # Invariants
 //! At most `threads` jobs run and at most `queue_depth` wait in each lane; a job that finds
