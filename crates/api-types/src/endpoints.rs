@@ -166,7 +166,7 @@ pub const ENDPOINTS: [Endpoint; 19] = [
 struct Schemas;
 
 /// The statuses an endpoint can fail with, and what they mean.
-const ERROR_STATUSES: [(&str, &str); 8] = [
+const ERROR_STATUSES: [(&str, &str); 9] = [
     ("400", "Invalid request or budget exceeded; see errorCode."),
     ("401", "Missing, malformed or unknown token."),
     ("403", "Quota exceeded."),
@@ -175,6 +175,7 @@ const ERROR_STATUSES: [(&str, &str); 8] = [
     ("413", "Body too large."),
     ("429", "Rate limited; see Retry-After."),
     ("500", "A bug."),
+    ("503", "Overloaded: the engine's queue is full; see Retry-After."),
 ];
 
 /// The OpenAPI 3 document of the v1 API.

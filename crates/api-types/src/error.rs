@@ -43,6 +43,9 @@ pub enum ErrorCode {
     PayloadTooLarge,
     /// Over the token's request rate.
     RateLimited,
+    /// Every engine thread is busy and the queue is full; not in the v1 contract, which has
+    /// no overload code (`Retry-After: <seconds>` header).
+    Overloaded,
     /// A bug; never for bad input.
     InternalError,
 }
@@ -68,6 +71,7 @@ impl ErrorCode {
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::RateLimited => 429,
             ErrorCode::InternalError => 500,
+            ErrorCode::Overloaded => 503,
         }
     }
 }
@@ -162,6 +166,7 @@ mod tests {
             (ErrorCode::PayloadTooLarge, 413, "PayloadTooLarge"),
             (ErrorCode::RateLimited, 429, "RateLimited"),
             (ErrorCode::InternalError, 500, "InternalError"),
+            (ErrorCode::Overloaded, 503, "Overloaded"),
         ];
         for (code, status, name) in cases {
             assert_eq!(code.status(), status, "{code:?}");

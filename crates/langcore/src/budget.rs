@@ -40,6 +40,8 @@ pub const DEFAULT_MAX_MEMORY: usize = 256 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     deadline: Option<Instant>,
+    /// Stops work like the deadline, but is not time the operation may plan with.
+    interrupt: Option<Instant>,
     max_states: usize,
     max_memory: usize,
 }
@@ -56,6 +58,7 @@ impl Budget {
     pub fn new(timeout: Duration) -> Self {
         Budget {
             deadline: Instant::now().checked_add(timeout),
+            interrupt: None,
             max_states: DEFAULT_MAX_STATES,
             max_memory: DEFAULT_MAX_MEMORY,
         }
@@ -63,12 +66,21 @@ impl Budget {
 
     /// A budget with no deadline and no state limit, for trusted input only.
     pub fn unlimited() -> Self {
-        Budget { deadline: None, max_states: usize::MAX, max_memory: usize::MAX }
+        Budget { deadline: None, interrupt: None, max_states: usize::MAX, max_memory: usize::MAX }
     }
 
     /// Returns this budget with the deadline replaced by `deadline`.
     pub fn with_deadline(self, deadline: Instant) -> Self {
         Budget { deadline: Some(deadline), ..self }
+    }
+
+    /// Returns this budget, also stopping at `at` as if it were the deadline, without
+    /// changing [`deadline`](Budget::deadline), the time operations plan with (to_pattern
+    /// gives an optional step a share of the time left). A caller that retries an interrupted
+    /// operation with the whole budget gets, from a run that finished in time, the same
+    /// result as from a run without the interrupt.
+    pub fn with_interrupt(self, at: Instant) -> Self {
+        Budget { interrupt: Some(at), ..self }
     }
 
     /// Returns this budget with at most `max_states` states per automaton.
@@ -98,8 +110,8 @@ impl Budget {
     /// # Errors
     /// When the deadline has passed.
     pub fn check_time(&self, op: Operation) -> Result<(), BudgetError> {
-        match self.deadline {
-            Some(deadline) if Instant::now() >= deadline => Err(BudgetError::Timeout { op }),
+        match self.deadline.into_iter().chain(self.interrupt).min() {
+            Some(stop) if Instant::now() >= stop => Err(BudgetError::Timeout { op }),
             _ => Ok(()),
         }
     }
@@ -161,6 +173,8 @@ pub enum Operation {
     ToRegex,
     /// Generating the strings of a language: count tables and paging.
     Generate,
+    /// Writing an automaton as Graphviz DOT text.
+    Dot,
 }
 
 impl fmt::Display for Operation {
@@ -178,6 +192,7 @@ impl fmt::Display for Operation {
             Operation::EpsilonRemoval => "ε-move removal",
             Operation::ToRegex => "conversion to a pattern",
             Operation::Generate => "string generation",
+            Operation::Dot => "DOT rendering",
         })
     }
 }
@@ -268,6 +283,17 @@ mod tests {
             Err(BudgetError::Timeout { op: Operation::Minimize })
         );
         assert_eq!(Budget::unlimited().check_time(Operation::Minimize), Ok(()));
+    }
+
+    #[test]
+    fn interrupt_stops_without_moving_the_deadline() {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let budget = Budget::unlimited().with_deadline(deadline).with_interrupt(Instant::now());
+        assert_eq!(budget.deadline(), Some(deadline));
+        assert_eq!(
+            budget.check_time(Operation::Product),
+            Err(BudgetError::Timeout { op: Operation::Product })
+        );
     }
 
     #[test]

@@ -24,11 +24,12 @@
 //! ```
 //!
 //! # Budgets
-//! Minimization checks the budget; writing is linear in the minimal DFA's table.
+//! Minimization checks the budget; writing, linear in the minimal DFA's table, checks the
+//! deadline and the text's size against the memory limit once per state.
 
 use std::fmt::Write as _;
 
-use crate::budget::{Budget, BudgetError};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::nfa::Fragment;
 
@@ -46,7 +47,7 @@ pub(crate) fn to_dot(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> 
     let mut out = String::from(HEADER);
     // The trim keeps the live states in canonical order (the dead state has no successor
     // but itself, so leaving it out shifts no other state's rank).
-    let Some(fragment) = Fragment::new(&minimal) else {
+    let Some(fragment) = Fragment::within(&minimal, budget, Operation::Dot)? else {
         out.push_str("    0;\n}\n");
         return Ok(out);
     };
@@ -56,6 +57,9 @@ pub(crate) fn to_dot(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> 
         let _ = writeln!(out, "    {idx} [shape={shape}];");
     }
     for idx in 0..fragment.n_states() {
+        // The text can be large: check it and the clock once per state.
+        budget.check_time(Operation::Dot)?;
+        budget.check_memory(Operation::Dot, out.len())?;
         for (set, target) in fragment.moves(idx) {
             let label = set.to_string().replace('\\', r"\\").replace('"', "\\\"");
             let _ = writeln!(out, "    {idx} -> {target} [label=\"{label}\"];");

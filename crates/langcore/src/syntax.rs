@@ -30,6 +30,8 @@ use regex_syntax::ast::{self, AssertionKind, Ast};
 use regex_syntax::hir::{Hir, HirKind};
 
 use crate::alphabet::CharSet;
+use crate::budget::{Budget, Operation};
+use crate::error::Error;
 use crate::nfa::class_set;
 
 /// The deepest nesting of groups and repetitions a pattern may have.
@@ -39,16 +41,36 @@ pub const NEST_LIMIT: u32 = 250;
 const NOT_A_CLASS: &str =
     "expected a single character class, such as [a-z], \\p{Greek}, \\d or one character";
 
+/// Bytes the parser's trees (AST, then HIR) may take per byte of pattern, at their peak:
+/// measured at about 300 for a pattern of bracketed classes (`[ab][ab]...`), 90 for letters.
+const TREE_BYTES_PER_PATTERN_BYTE: usize = 320;
+/// Bytes the HIR of one Unicode or Perl class (`\w`, `\p{L}`) may take: each becomes a
+/// table of ranges, about 6 KiB for `\w`.
+const UNICODE_CLASS_BYTES: usize = 8 << 10;
+
 /// Parses `pattern` in the relang dialect.
-pub(crate) fn parse(pattern: &str) -> Result<Hir, ParseError> {
+///
+/// # Budgets
+/// `regex-syntax` cannot be interrupted, so the memory limit is charged before each pass
+/// ([`Operation::Parse`]): the pattern's length times [`TREE_BYTES_PER_PATTERN_BYTE`] before
+/// parsing, plus [`UNICODE_CLASS_BYTES`] per Unicode class before translating, which is what
+/// keeps a megabyte of `\w` from taking gigabytes. The deadline is checked between passes.
+pub(crate) fn parse(pattern: &str, budget: &Budget) -> Result<Hir, Error> {
     if is_empty_class(pattern) {
         return Ok(Hir::fail());
     }
+    let tree_bytes = pattern.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
+    budget.check_memory(Operation::Parse, tree_bytes)?;
     let ast = parse_ast(pattern)?;
-    if may_assert(pattern) {
-        ast::visit(&ast, AnchorCheck { pattern, start: start_offset(pattern) })?;
-    }
-    translate(pattern, &ast)
+    let n_unicode_classes = if needs_walk(pattern) {
+        ast::visit(&ast, AstCheck { pattern, start: start_offset(pattern), n_unicode_classes: 0 })?
+    } else {
+        0
+    };
+    let class_bytes = n_unicode_classes.saturating_mul(UNICODE_CLASS_BYTES);
+    budget.check_memory(Operation::Parse, tree_bytes.saturating_add(class_bytes))?;
+    budget.check_time(Operation::Parse)?;
+    Ok(translate(pattern, &ast)?)
 }
 
 /// Whether `left` and `right` are the same expression once groups are ignored (a group
@@ -138,15 +160,11 @@ fn translate(pattern: &str, ast: &Ast) -> Result<Hir, ParseError> {
         .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
 }
 
-/// Whether `pattern` may hold an assertion: every one is written with `^`, `$` or an escape
-/// (`\A`, `\z`, `\b`, `\B`, `\<`, `\>`). Most patterns have none, and the AST walk that
-/// checks them costs as much as parsing.
-fn may_assert(pattern: &str) -> bool {
-    pattern.contains(['^', '$'])
-        || pattern
-            .as_bytes()
-            .windows(2)
-            .any(|pair| pair[0] == b'\\' && b"AzbB<>".contains(&pair[1]))
+/// Whether the AST walk has anything to find: every assertion and every Unicode or Perl
+/// class is written with `^`, `$` or a backslash (`\A`, `\b`, `\w`, `\p{L}`). Most
+/// patterns have none, and the walk costs as much as parsing them.
+fn needs_walk(pattern: &str) -> bool {
+    pattern.contains(['^', '$', '\\'])
 }
 
 /// `[]` is not valid `regex-syntax` (it opens a class starting with `]`), but the contract
@@ -174,22 +192,34 @@ fn start_offset(pattern: &str) -> usize {
     offset
 }
 
-/// Rejects every assertion that is not one of the permitted boundary anchors.
-struct AnchorCheck<'p> {
+/// Rejects every assertion that is not one of the permitted boundary anchors, and counts
+/// the Unicode and Perl classes.
+struct AstCheck<'p> {
     pattern: &'p str,
     /// The offset a start anchor must have, see [`start_offset`].
     start: usize,
+    n_unicode_classes: usize,
 }
 
-impl ast::Visitor for AnchorCheck<'_> {
-    type Output = ();
+impl ast::Visitor for AstCheck<'_> {
+    type Output = usize;
     type Err = ParseError;
 
-    fn finish(self) -> Result<(), ParseError> {
+    fn finish(self) -> Result<usize, ParseError> {
+        Ok(self.n_unicode_classes)
+    }
+
+    fn visit_class_set_item_pre(&mut self, item: &ast::ClassSetItem) -> Result<(), ParseError> {
+        if matches!(item, ast::ClassSetItem::Unicode(_) | ast::ClassSetItem::Perl(_)) {
+            self.n_unicode_classes += 1;
+        }
         Ok(())
     }
 
     fn visit_pre(&mut self, ast: &Ast) -> Result<(), ParseError> {
+        if matches!(ast, Ast::ClassUnicode(_) | Ast::ClassPerl(_)) {
+            self.n_unicode_classes += 1;
+        }
         let Ast::Assertion(assertion) = ast else { return Ok(()) };
         let span = &assertion.span;
         let what = match assertion.kind {
@@ -268,6 +298,30 @@ impl std::error::Error for ParseError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::BudgetError;
+
+    /// [`super::parse`] under the default budget, for patterns the budget never refuses.
+    fn parse(pattern: &str) -> Result<Hir, ParseError> {
+        super::parse(pattern, &Budget::default()).map_err(|err| match err {
+            Error::Parse(err) => err,
+            other => panic!("{pattern}: {other}"),
+        })
+    }
+
+    #[test]
+    fn trees_are_charged_to_the_memory_limit_before_they_are_built() {
+        let budget = Budget::default().with_max_memory(1 << 20);
+        let too_long = "ab".repeat(2_000);
+        let err = super::parse(&too_long, &budget).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Budget(BudgetError::TooMuchMemory { op: Operation::Parse, limit: 1 << 20 })
+        );
+        // Short, but each \w becomes a table of ranges.
+        let classes = "\\w[\\pL]".repeat(64);
+        assert!(matches!(super::parse(&classes, &budget), Err(Error::Budget(_))));
+        assert!(super::parse(&"\\w".repeat(8), &budget).is_ok());
+    }
 
     #[track_caller]
     fn check_rejected(pattern: &str, message_part: &str, span: Range<usize>) {

@@ -7,10 +7,12 @@
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use fair_codec::{KeyError, Keyring};
 
 use crate::auth::QuotaPeriod;
+use crate::engine::EngineConfig;
 
 /// How to run the server. Every flag can also be set through its environment variable.
 #[derive(Clone, Debug, clap::Parser)]
@@ -24,9 +26,21 @@ pub struct Config {
     #[arg(long, env = "RELANG_WORKERS", default_value_t = 0)]
     pub workers: usize,
 
-    /// Engine threads: how many requests compute at once, off the HTTP workers (0: one per core).
+    /// Engine threads per lane: how many requests compute at once in the quick lane, and in
+    /// the long lane, off the HTTP workers (0: one per core).
     #[arg(long, env = "RELANG_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
+
+    /// How many requests may wait for a thread of each engine lane; when that queue is full
+    /// a request gets 503 `Overloaded` with `Retry-After`.
+    #[arg(long, env = "RELANG_ENGINE_QUEUE_DEPTH", default_value_t = 128)]
+    pub engine_queue_depth: usize,
+
+    /// The quick lane's slice, in milliseconds: a request still computing after it starts
+    /// again in the long lane, so expensive requests do not hold up cheap ones.
+    #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 3,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub engine_quick_ms: u64,
 
     /// Compute budget of a request without `execution.timeout`, in milliseconds.
     #[arg(long, env = "RELANG_DEFAULT_TIMEOUT_MS", default_value_t = 5_000,
@@ -42,6 +56,12 @@ pub struct Config {
     #[arg(long, env = "RELANG_MAX_STATES", default_value_t = 100_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
+
+    /// The most memory one engine step of a request may use for its large tables (a DFA's
+    /// transition table, counting tables), in MiB.
+    #[arg(long, env = "RELANG_MAX_MEMORY_MB", default_value_t = 128,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub max_memory_mb: u64,
 
     /// The most terms one request may carry.
     #[arg(long, env = "RELANG_MAX_TERMS", default_value_t = 10,
@@ -141,11 +161,16 @@ impl Config {
             .try_fold(keyring, |keyring, key| keyring.with_verifying_key(key.as_bytes()))
     }
 
-    /// The number of engine threads, with 0 resolved to the number of cores.
-    pub fn engine_threads(&self) -> usize {
-        match self.engine_threads {
+    /// The engine's lanes: threads (0 resolved to the number of cores), queue and slice.
+    pub(crate) fn engine(&self) -> EngineConfig {
+        let threads = match self.engine_threads {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
             threads => threads,
+        };
+        EngineConfig {
+            threads,
+            queue_depth: self.engine_queue_depth,
+            quick: Duration::from_millis(self.engine_quick_ms),
         }
     }
 }
@@ -166,7 +191,9 @@ mod tests {
             (100_000, 10, 1 << 20)
         );
         assert_eq!(config.check(), Ok(()));
-        assert!(config.engine_threads() >= 1);
+        assert!(config.engine().threads >= 1);
+        assert_eq!(config.engine().queue_depth, 128);
+        assert_eq!(config.engine().quick, Duration::from_millis(3));
     }
 
     #[test]

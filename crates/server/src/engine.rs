@@ -1,47 +1,190 @@
-//! The one place where engine work runs: off the HTTP workers, bounded, under a budget.
+//! The one place where engine work runs: off the HTTP workers, in two bounded lanes, under a
+//! budget.
 //!
 //! # Overview
-//! [`Engine::run`] takes the request's [`Budget`] (made by the caller's limits when the
-//! request was validated, so time spent waiting for a thread counts too), waits for one of a
-//! fixed number of permits, and runs the job on actix's blocking thread pool. The async
-//! workers never compute, so cheap requests keep answering while expensive ones run.
+//! [`Engine::run`] takes the request's [`Budget`] (made when the request was validated, so
+//! time spent queueing counts too) and runs the job on threads of the engine's own, never on
+//! the async workers, in one of two lanes of `threads` threads each:
+//! - the quick lane runs every job first, interrupted after a short slice (`quick`): most
+//!   requests finish there;
+//! - a job interrupted with budget left starts again from scratch in the long lane, with
+//!   its whole budget; unless it used less CPU time than the slice (the machine was busy,
+//!   the job was not expensive): then it tries the quick lane again, a few times.
+//!
+//! So expensive jobs can fill the long lane while cheap ones keep answering; an expensive
+//! job pays for one slice twice. The long lane's threads run at a lower CPU priority
+//! (nice 10), so that when both lanes want the cores the quick one gets them. The slice is
+//! an interrupt, not a shorter deadline ([`Budget::with_interrupt`]), and a quick run that
+//! ended after it is run again, so a result never depends on the lane it came from.
+//!
+//! # Invariants
+//! At most `threads` jobs run and at most `queue_depth` wait in each lane; a job that finds
+//! its lane's queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
+//! waiting without bound.
 
-use std::sync::Arc;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
-use actix_web::web;
 use api_types::ErrorCode;
 use langcore::Budget;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, oneshot};
 
 use crate::error::HttpError;
 
-/// Runs engine jobs with bounded concurrency.
+/// What a client told to retry should wait, in seconds: the queue moves within a timeout.
+const RETRY_AFTER_SECONDS: u64 = 1;
+/// The long lane's CPU priority (nice value): when the cores are short, the quick lane's
+/// jobs run first. Raising a thread's nice value needs no privilege.
+const LONG_LANE_NICE: i32 = 10;
+/// The most runs a job gets in the quick lane when it is interrupted without having used
+/// its slice of CPU time (a busy machine descheduled it).
+const MAX_QUICK_RUNS: usize = 3;
+
+/// How many threads each lane has, how many jobs may wait for one, and the quick slice.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EngineConfig {
+    pub(crate) threads: usize,
+    pub(crate) queue_depth: usize,
+    pub(crate) quick: Duration,
+}
+
+/// Runs engine jobs in a quick and a long lane.
 pub(crate) struct Engine {
-    permits: Arc<Semaphore>,
+    quick_lane: Lane,
+    long_lane: Lane,
+    quick: Duration,
 }
 
 impl Engine {
-    pub(crate) fn new(threads: usize) -> Engine {
-        Engine { permits: Arc::new(Semaphore::new(threads.max(1))) }
+    pub(crate) fn new(config: EngineConfig) -> Engine {
+        Engine {
+            quick_lane: Lane::new("quick", config.threads, config.queue_depth, 0),
+            long_lane: Lane::new("long", config.threads, config.queue_depth, LONG_LANE_NICE),
+            quick: config.quick,
+        }
     }
 
-    /// Runs `job` on an engine thread under the request's `budget`.
+    /// Runs `job` under the request's `budget`: in the quick lane, then, when it did not
+    /// finish within the slice and the budget has time left, again in the long lane. A run
+    /// that was interrupted having used less CPU time than the slice was descheduled, not
+    /// expensive: it tries the quick lane again, up to [`MAX_QUICK_RUNS`] runs.
     pub(crate) async fn run<T, F>(&self, budget: Budget, job: F) -> Result<T, HttpError>
     where
         T: Send + 'static,
-        F: FnOnce(&Budget) -> Result<T, HttpError> + Send + 'static,
+        F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
-        let permit = Arc::clone(&self.permits)
-            .acquire_owned()
-            .await
-            .map_err(|_| HttpError::new(ErrorCode::InternalError, "the engine is shutting down"))?;
-        web::block(move || {
-            let _permit = permit;
-            job(&budget)
-        })
-        .await
-        .map_err(|err| {
-            HttpError::new(ErrorCode::InternalError, format!("engine job failed: {err}"))
-        })?
+        let job = Arc::new(job);
+        for _ in 0..MAX_QUICK_RUNS {
+            let interrupt = Instant::now() + self.quick;
+            let (res, run) = self.quick_lane.run(budget.with_interrupt(interrupt), &job).await?;
+            let time_left = budget.deadline().is_none_or(|deadline| Instant::now() < deadline);
+            if run.ended < interrupt || !time_left {
+                return res;
+            }
+            if run.cpu >= self.quick {
+                break;
+            }
+        }
+        self.long_lane.run(budget, &job).await?.0
+    }
+}
+
+/// When a job's run on a lane thread ended, and the CPU time it used.
+struct Run {
+    ended: Instant,
+    cpu: Duration,
+}
+
+/// The CPU time the calling thread has used so far.
+fn thread_cpu_time() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::try_from(now).unwrap_or_default()
+}
+
+/// A task on a lane's thread: runs a job and sends its result back.
+type Task = Box<dyn FnOnce() + Send>;
+
+/// A fixed number of threads of its own and a bounded queue in front of them.
+struct Lane {
+    name: &'static str,
+    /// One permit per thread and per place in the queue.
+    admitted: Arc<Semaphore>,
+    tasks: mpsc::Sender<Task>,
+}
+
+impl Lane {
+    /// Starts the lane's `threads` threads at CPU priority `nice` (0 normal, up to 19 the
+    /// lowest); a thread that cannot lower its priority runs at the normal one.
+    fn new(name: &'static str, threads: usize, queue_depth: usize, nice: i32) -> Lane {
+        let threads = threads.max(1);
+        let (tasks, queue) = mpsc::channel::<Task>();
+        let queue = Arc::new(Mutex::new(queue));
+        for idx in 0..threads {
+            let queue = Arc::clone(&queue);
+            let spawned = std::thread::Builder::new()
+                .name(format!("engine-{name}-{idx}"))
+                .spawn(move || serve(&queue, nice));
+            if let Err(err) = spawned {
+                tracing::error!(%err, lane = name, "an engine thread did not start");
+            }
+        }
+        Lane {
+            name,
+            admitted: Arc::new(Semaphore::new(threads.saturating_add(queue_depth))),
+            tasks,
+        }
+    }
+
+    /// Runs `job` on one of the lane's threads and returns its result and its [`Run`];
+    /// fails at once when the queue is full.
+    async fn run<T, F>(&self, budget: Budget, job: &Arc<F>) -> Result<(T, Run), HttpError>
+    where
+        T: Send + 'static,
+        F: Fn(&Budget) -> T + Send + Sync + 'static,
+    {
+        let admitted = Arc::clone(&self.admitted).try_acquire_owned().map_err(|_| {
+            HttpError::new(
+                ErrorCode::Overloaded,
+                format!("the engine's {} lane and its queue are full; retry later", self.name),
+            )
+            .with_retry_after(RETRY_AFTER_SECONDS)
+        })?;
+        let (sender, receiver) = oneshot::channel();
+        let job = Arc::clone(job);
+        let task: Task = Box::new(move || {
+            let cpu_before = thread_cpu_time();
+            let res = panic::catch_unwind(AssertUnwindSafe(|| job(&budget)));
+            let run =
+                Run { ended: Instant::now(), cpu: thread_cpu_time().saturating_sub(cpu_before) };
+            // The place is free before the answer is: a request sent after it finds it free.
+            drop(admitted);
+            let _ = sender.send((res, run));
+        });
+        let shut_down = || HttpError::new(ErrorCode::InternalError, "the engine is shutting down");
+        self.tasks.send(task).map_err(|_| shut_down())?;
+        match receiver.await.map_err(|_| shut_down())? {
+            (Ok(res), run) => Ok((res, run)),
+            (Err(_), _) => Err(HttpError::new(ErrorCode::InternalError, "an engine job panicked")),
+        }
+    }
+}
+
+/// A lane thread's life: lower its priority, then run tasks until the lane is dropped.
+fn serve(queue: &Mutex<mpsc::Receiver<Task>>, nice: i32) {
+    if nice > 0
+        && let Err(err) = rustix::process::setpriority_process(None, nice)
+    {
+        tracing::warn!(%err, nice, "an engine thread keeps the normal CPU priority");
+    }
+    loop {
+        let task = match queue.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => return,
+        };
+        match task {
+            Ok(task) => task(),
+            Err(_) => return,
+        }
     }
 }

@@ -27,7 +27,7 @@ impl AppState {
             .with_graph_limits(GraphLimits::default().with_max_states(max_states));
         let keyring = config.keyring().map_err(ConfigError::new)?;
         Ok(AppState {
-            engine: Engine::new(config.engine_threads()),
+            engine: Engine::new(config.engine()),
             codec: Arc::new(FairCodec::new(keyring).with_limits(fair_limits)),
             auth: Auth::new(config)?,
         })

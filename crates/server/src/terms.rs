@@ -17,7 +17,7 @@ pub(crate) fn compile(
     budget: &Budget,
 ) -> Result<Language, HttpError> {
     match term {
-        TermInput::Regex(pattern) => Ok(Language::from_regex(pattern)?),
+        TermInput::Regex(pattern) => Ok(Language::from_regex_with(pattern, budget)?),
         TermInput::Fair(text) => {
             let graph = decode(codec, text)?;
             let dfa = if graph.is_deterministic() {

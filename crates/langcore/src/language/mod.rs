@@ -70,7 +70,28 @@ impl Language {
     /// assert_eq!(err.span(), 1..4);
     /// ```
     pub fn from_regex(pattern: &str) -> Result<Language, Error> {
-        Ok(Language::new(Term::Pattern(syntax::parse(pattern)?)))
+        Language::from_regex_with(pattern, &Budget::default())
+    }
+
+    /// The language of `pattern`, parsed now under `budget` (the parser's trees are charged
+    /// to its memory limit) and built when first needed.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when parsing
+    /// it would exceed `budget`'s memory limit.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, BudgetError, Error, Language};
+    ///
+    /// let small = Budget::default().with_max_memory(1 << 10);
+    /// assert!(Language::from_regex_with("[a-z]+", &small).is_ok());
+    /// let huge = "\\w".repeat(10_000);
+    /// let err = Language::from_regex_with(&huge, &small).unwrap_err();
+    /// assert!(matches!(err, Error::Budget(BudgetError::TooMuchMemory { .. })));
+    /// ```
+    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Language, Error> {
+        Ok(Language::new(Term::Pattern(syntax::parse(pattern, budget)?)))
     }
 
     /// The language of `dfa`, minimized now when it is not minimal yet.

@@ -23,14 +23,15 @@
 //!   repetition expansion stop early on it, as it does for `()` in a pattern.
 //!
 //! # Budgets
-//! Copies are checked through the builder, one state at a time. Trimming checks nothing: it
-//! is linear in the table of a DFA that already exists.
+//! Copies are checked through the builder, one state at a time. Trimming is linear in the
+//! table of a DFA that already exists; [`Fragment::within`] checks the deadline once per
+//! kept state, for callers that hold one.
 
 use std::collections::BTreeMap;
 
 use super::{NfaBuilder, State};
 use crate::alphabet::CharSet;
-use crate::budget::BudgetError;
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::graph::{Graph, GraphState};
 use crate::state_id::StateId;
@@ -59,9 +60,23 @@ impl FragmentState {
 impl Fragment {
     /// The trimmed part of `dfa`, or `None` when its language is empty.
     pub(crate) fn new(dfa: &Dfa) -> Option<Fragment> {
+        // An unlimited budget never runs out.
+        Fragment::within(dfa, &Budget::unlimited(), Operation::BuildNfa).unwrap_or(None)
+    }
+
+    /// [`Fragment::new`], checking the deadline once per kept state, as `op`: trimming is
+    /// linear, but a large DFA takes long enough to matter to a deadline.
+    ///
+    /// # Errors
+    /// When the deadline passes.
+    pub(crate) fn within(
+        dfa: &Dfa,
+        budget: &Budget,
+        op: Operation,
+    ) -> Result<Option<Fragment>, BudgetError> {
         let is_live = live_states(dfa);
         if !is_live[dfa.start().index()] {
-            return None;
+            return Ok(None);
         }
         let mut fragment_index: Vec<Option<usize>> = vec![None; dfa.n_states()];
         fragment_index[dfa.start().index()] = Some(0);
@@ -69,6 +84,7 @@ impl Fragment {
         let mut states = Vec::new();
         let mut next_to_visit = 0;
         while let Some(&dfa_state) = order.get(next_to_visit) {
+            budget.check_time(op)?;
             // Keyed by fragment index, so the moves come out in a deterministic order.
             let mut ranges_by_target: BTreeMap<usize, Vec<(char, char)>> = BTreeMap::new();
             for (class, set) in dfa.classes().iter() {
@@ -89,7 +105,7 @@ impl Fragment {
             states.push(FragmentState { accepting: dfa.is_accepting(dfa_state), moves });
             next_to_visit += 1;
         }
-        Some(Fragment { states })
+        Ok(Some(Fragment { states }))
     }
 
     /// The number of kept states; the entry is state 0.

@@ -79,7 +79,7 @@ impl Nfa {
     /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
     /// would exceed `budget`.
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
-        let hir = syntax::parse(pattern)?;
+        let hir = syntax::parse(pattern, budget)?;
         Ok(Nfa::from_hir(&hir, budget)?)
     }
 

@@ -21,9 +21,11 @@ use crate::nfa::Fragment;
 
 /// The canonical minimal DFA of the operands' languages concatenated in order.
 pub(crate) fn concat(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
-    let fragments: Option<Vec<Fragment>> =
-        operands.iter().map(|&operand| Fragment::new(operand)).collect();
-    let Some(fragments) = fragments else {
+    let mut fragments = Vec::with_capacity(operands.len());
+    for &operand in operands {
+        fragments.push(Fragment::within(operand, budget, Operation::Concat)?);
+    }
+    let Some(fragments): Option<Vec<Fragment>> = fragments.into_iter().collect() else {
         return Ok(Dfa::empty());
     };
     minimal_dfa_of(budget, Operation::Concat, |builder, accept| {

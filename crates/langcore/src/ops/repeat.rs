@@ -29,7 +29,7 @@ pub(crate) fn repeat(dfa: &Dfa, min: u32, max: Option<u32>, budget: &Budget) -> 
     {
         return Err(Error::InvalidRepetition { min, max });
     }
-    let Some(fragment) = Fragment::new(dfa) else {
+    let Some(fragment) = Fragment::within(dfa, budget, Operation::Repeat)? else {
         // Zero copies give "", and any copy of the empty language leaves nothing.
         return Ok(if min == 0 { Dfa::empty_string() } else { Dfa::empty() });
     };

@@ -61,13 +61,18 @@ pub(super) struct Gnfa {
 
 impl Gnfa {
     /// The generalized NFA of `fragment`'s language.
-    pub(super) fn new(fragment: &Fragment, exprs: &mut Exprs) -> Gnfa {
+    pub(super) fn new(
+        fragment: &Fragment,
+        exprs: &mut Exprs,
+        budget: &Budget,
+    ) -> Result<Gnfa, BudgetError> {
         let n_nodes = fragment.n_states() + 2;
         let mut gnfa =
             Gnfa { out: vec![BTreeMap::new(); n_nodes], inc: vec![BTreeSet::new(); n_nodes] };
         let epsilon = exprs.epsilon();
         gnfa.add_edge(exprs, START, 2, epsilon);
         for idx in 0..fragment.n_states() {
+            budget.check_time(Operation::ToRegex)?;
             if fragment.is_accepting(idx) {
                 gnfa.add_edge(exprs, idx + 2, ACCEPT, epsilon);
             }
@@ -76,7 +81,7 @@ impl Gnfa {
                 gnfa.add_edge(exprs, idx + 2, target + 2, class);
             }
         }
-        gnfa
+        Ok(gnfa)
     }
 
     /// The number of states left to remove.
@@ -134,6 +139,8 @@ impl Gnfa {
         }
         let mut largest = 0;
         for (from, to, path) in bypasses {
+            // Each new edge is simplified against the old one: not free on large edges.
+            budget.check_time(Operation::ToRegex)?;
             let edge = self.add_edge(exprs, from, to, path);
             largest = largest.max(exprs.size(edge));
         }

@@ -82,7 +82,9 @@ const MAX_SEARCH_SIZE: usize = 512;
 /// A pattern for the language of `dfa`.
 pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> {
     let minimal = dfa.minimize(budget)?;
-    let Some(fragment) = Fragment::new(&minimal) else { return Ok("[]".to_owned()) };
+    let Some(fragment) = Fragment::within(&minimal, budget, Operation::ToRegex)? else {
+        return Ok("[]".to_owned());
+    };
     let mut automata = vec![(fragment, false)];
     // The reversed language's automaton is only worth it when it is not much larger.
     let max_reversed_states = 2 * automata[0].0.n_states() + 16;
@@ -98,7 +100,7 @@ pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetErr
         if best.is_some() && fragment.n_states() > max_states {
             continue;
         }
-        let gnfa = Gnfa::new(&fragment, &mut exprs);
+        let gnfa = Gnfa::new(&fragment, &mut exprs, budget)?;
         let mut orders =
             vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
         if gnfa.n_inner() <= MAX_EXACT_ORDER_STATES {
@@ -175,7 +177,7 @@ fn reversed_fragment(
             capped.with_deadline(now + deadline.saturating_duration_since(now) / REVERSAL_SHARE);
     }
     match reversed_nfa(fragment, &capped).and_then(|nfa| Dfa::from_nfa(&nfa, &capped)) {
-        Ok(reversed) => Ok(Fragment::new(&reversed)),
+        Ok(reversed) => Fragment::within(&reversed, budget, Operation::ToRegex),
         Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => Ok(None),
         // Out of its share of the time, but the elimination still has the rest.
         Err(BudgetError::Timeout { .. }) if budget.check_time(Operation::ToRegex).is_ok() => {

@@ -46,7 +46,7 @@ fn build(exprs: &mut Exprs, hir: &Hir) -> NodeId {
 /// it. The result must denote the same language.
 #[track_caller]
 fn check_rules(pattern: &str, expected: Expect) {
-    let hir = crate::syntax::parse(pattern).unwrap();
+    let hir = crate::syntax::parse(pattern, &crate::Budget::default()).unwrap();
     let mut exprs = Exprs::new();
     let node = build(&mut exprs, &hir);
     let rendered = render(&exprs, node);

@@ -47,6 +47,8 @@ impl TokenLimits {
 pub(crate) struct CallerLimits {
     request: Limits,
     max_states: usize,
+    /// Bytes for the large tables of one engine step; the server's for every caller.
+    max_memory: usize,
     default_timeout: Duration,
     report: AccountLimits,
 }
@@ -60,6 +62,7 @@ impl CallerLimits {
                 max_timeout_ms: limits.max_timeout,
             },
             max_states: usize::try_from(limits.max_states_count).unwrap_or(usize::MAX),
+            max_memory: langcore::DEFAULT_MAX_MEMORY,
             default_timeout: Duration::from_millis(default_timeout_ms.min(limits.max_timeout)),
             report: AccountLimits {
                 kind: AccountLimitsTag::Tag,
@@ -76,7 +79,8 @@ impl CallerLimits {
     pub(crate) fn server(config: &Config) -> CallerLimits {
         let limits =
             TokenLimits::unlimited(config.max_terms, config.max_timeout_ms, config.max_states);
-        CallerLimits::new(limits, config.default_timeout_ms)
+        let max_memory = usize::try_from(config.max_memory_mb << 20).unwrap_or(usize::MAX);
+        CallerLimits { max_memory, ..CallerLimits::new(limits, config.default_timeout_ms) }
     }
 
     /// A token's limits, checked against the `server`'s.
@@ -96,10 +100,11 @@ impl CallerLimits {
         check("maxTimeout", limits.max_timeout, 1, ceiling.max_timeout, timeout)?;
         let states = "the server's --max-states";
         check("maxStatesCount", limits.max_states_count, 1, ceiling.max_states_count, states)?;
-        Ok(CallerLimits::new(
-            limits,
-            server.default_timeout.as_millis().try_into().unwrap_or(u64::MAX),
-        ))
+        let default_timeout_ms = server.default_timeout.as_millis().try_into().unwrap_or(u64::MAX);
+        Ok(CallerLimits {
+            max_memory: server.max_memory,
+            ..CallerLimits::new(limits, default_timeout_ms)
+        })
     }
 
     /// What request validation enforces: terms and timeout.
@@ -110,7 +115,7 @@ impl CallerLimits {
     /// The budget of a request with `options`; its deadline counts from now.
     pub(crate) fn budget(&self, options: &Options) -> Budget {
         let timeout = options.timeout_ms.map_or(self.default_timeout, Duration::from_millis);
-        Budget::new(timeout).with_max_states(self.max_states)
+        Budget::new(timeout).with_max_states(self.max_states).with_max_memory(self.max_memory)
     }
 
     /// What `/v1/account/limits` reports.
@@ -145,6 +150,16 @@ mod tests {
         let patient = TokenLimits { max_timeout: 20_000, ..token };
         let limits = CallerLimits::for_token(patient, &server).unwrap();
         assert_eq!(limits.default_timeout, Duration::from_millis(5_000));
+    }
+
+    #[test]
+    fn every_caller_gets_the_servers_memory_limit() {
+        use clap::Parser;
+        let config = Config::try_parse_from(["relang-server", "--max-memory-mb", "7"]).unwrap();
+        let server = CallerLimits::server(&config);
+        assert_eq!(server.budget(&Options::default()).max_memory(), 7 << 20);
+        let token = CallerLimits::for_token(TokenLimits::unlimited(3, 100, 10), &server).unwrap();
+        assert_eq!(token.budget(&Options::default()).max_memory(), 7 << 20);
     }
 
     #[test]

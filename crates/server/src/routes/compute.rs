@@ -30,7 +30,7 @@ async fn compute<F>(
     build: F,
 ) -> Result<HttpResponse, HttpError>
 where
-    F: FnOnce(&FairCodec, &Budget) -> Result<Language, HttpError> + Send + 'static,
+    F: Fn(&FairCodec, &Budget) -> Result<Language, HttpError> + Send + Sync + 'static,
 {
     let codec = state.codec.clone();
     let answer = state

@@ -49,7 +49,7 @@ pub(crate) async fn answer_term<T, F>(
 ) -> Result<HttpResponse, HttpError>
 where
     T: Serialize + Send + 'static,
-    F: FnOnce(&TermInput, &FairCodec, &Budget) -> Result<T, HttpError> + Send + 'static,
+    F: Fn(&TermInput, &FairCodec, &Budget) -> Result<T, HttpError> + Send + Sync + 'static,
 {
     let (term, options) = body.into_inner().validate(caller.limits())?;
     let codec = state.codec.clone();

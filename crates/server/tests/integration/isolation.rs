@@ -4,10 +4,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::support::{app_with, config, data, error, post, regex};
+use crate::support::{app_with, config, data, error, post, regex, request, send, timed_alone};
 
 #[actix_web::test]
 async fn blowup_answers_400_on_time_while_small_requests_keep_answering() {
+    let _alone = timed_alone().await;
     let app = app_with(config(&["--engine-threads", "2", "--max-states", "10000000"])).await;
     let blowup = json!({
         "term": regex("(a|b)*a(a|b){30}"),
@@ -36,4 +37,41 @@ async fn blowup_answers_400_on_time_while_small_requests_keep_answering() {
     for latency in latencies {
         assert!(latency < Duration::from_millis(500), "a small request took {latency:?}");
     }
+}
+
+#[actix_web::test]
+async fn a_full_long_lane_answers_503_with_retry_after_and_cheap_requests_still_answer() {
+    let _alone = timed_alone().await;
+    let flags = ["--engine-threads", "1", "--engine-queue-depth", "0", "--engine-quick-ms", "10"];
+    let flags = [&flags[..], &["--max-states", "10000000"]].concat();
+    let app = app_with(config(&flags)).await;
+    let blowup = |timeout: u64| {
+        json!({
+            "term": regex("(a|b)*a(a|b){30}"),
+            "options": { "execution": { "timeout": timeout } },
+        })
+    };
+    let holder = post(&app, "/v1/analyze/empty", blowup(1500));
+    let others = async {
+        // By now the first blow-up has left the quick lane for the only long-lane thread.
+        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+        let sent = Instant::now();
+        let req = request("POST", "/v1/analyze/empty", None).set_json(blowup(1500));
+        let refused = send(&app, req).await;
+        let refused_after = sent.elapsed();
+        let sent = Instant::now();
+        let cheap = post(&app, "/v1/analyze/length", json!({ "term": regex("(abc)?d") })).await;
+        let health = send(&app, request("GET", "/healthz", None)).await;
+        (refused, refused_after, cheap, health, sent.elapsed())
+    };
+    let (held, (refused, refused_after, cheap, health, cheap_after)) =
+        futures_util::join!(holder, others);
+    error(held, 400, "TimeoutExceeded");
+    let (status, retry_after, body) = refused;
+    assert_eq!(retry_after.as_deref(), Some("1"));
+    error((status, body), 503, "Overloaded");
+    assert!(refused_after < Duration::from_millis(500), "refused after {refused_after:?}");
+    assert_eq!(data(cheap)["max"], 4);
+    assert_eq!(health.0, 200, "{:?}", health.2);
+    assert!(cheap_after < Duration::from_millis(500), "cheap requests took {cheap_after:?}");
 }

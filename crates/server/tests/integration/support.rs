@@ -16,6 +16,13 @@ use clap::Parser;
 use serde_json::{Value, json};
 use server::{Config, service};
 
+/// Held by the tests that time explosive requests, so that they do not run at once and
+/// compete for the cores: their bounds are about the engine, not the test runner's load.
+pub(crate) async fn timed_alone() -> tokio::sync::MutexGuard<'static, ()> {
+    static TIMED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    TIMED.lock().await
+}
+
 /// The server's configuration with `args` added to the defaults.
 pub(crate) fn config(args: &[&str]) -> Config {
     Config::try_parse_from(["relang-server"].iter().chain(args)).expect("valid test flags")

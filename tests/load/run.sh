@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Load test of relang-server: builds and starts a release server on loopback, measures small
+# requests alone, then runs 90% small / 10% explosive requests (tests/load/mix.lua) and
+# prints throughput, p50/p99 latency per class, outcomes by status and errorCode, and the
+# server's peak RSS. Not part of CI: it needs wrk (apt-get install wrk), a release build and
+# over a minute. Results: docs/reliability.md, section Load.
+#
+# Usage: tests/load/run.sh [SECONDS] [CONNECTIONS]   (default 60 s, 64 connections)
+# Extra server flags: RELANG_* environment variables (relang-server --help).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+seconds=${1:-60}
+connections=${2:-64}
+baseline_seconds=10
+baseline_connections=4
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+cargo build --release --quiet -p server
+
+log=$(mktemp)
+RUST_LOG="warn,relang_server=info" target/release/relang-server --bind 127.0.0.1:0 >"$log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 100); do
+    addr=$(sed -n 's/.*relang-server listening address=\([0-9.:]*\).*/\1/p' "$log")
+    [[ -n $addr ]] && break
+    sleep 0.1
+done
+[[ -n ${addr:-} ]] || { echo "the server did not start:" >&2; cat "$log" >&2; exit 1; }
+url="http://$addr"
+echo "relang-server $(target/release/relang-server --version | cut -d' ' -f2) at $url, pid $server;" \
+     "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+echo
+echo "== unloaded: small requests only, $baseline_connections connections, ${baseline_seconds} s"
+wrk -t"$baseline_connections" -c"$baseline_connections" -d"${baseline_seconds}s" --timeout 30s \
+    -s tests/load/mix.lua "$url" -- small | sed -n '/^duration/,$p'
+
+echo
+echo "== loaded: 90% small, 10% explosive, $connections connections, ${seconds} s"
+wrk -t"$connections" -c"$connections" -d"${seconds}s" --timeout 30s \
+    -s tests/load/mix.lua "$url" -- mix | sed -n '/^duration/,$p'
+
+echo
+grep -E 'VmHWM|VmRSS' "/proc/$server/status" | sed 's/^/server /'
+kill -0 "$server" 2>/dev/null || { echo "FAILED: the server died" >&2; exit 1; }
