@@ -6,6 +6,7 @@ mod compute;
 mod e2e;
 mod generate;
 mod isolation;
+mod malformed;
 mod python_client;
 mod redis_quota;
 mod support;
