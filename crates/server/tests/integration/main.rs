@@ -8,6 +8,7 @@ mod deadlines;
 mod e2e;
 mod generate;
 mod isolation;
+mod malformed;
 mod parsing_limits;
 mod playground;
 mod python_client;
