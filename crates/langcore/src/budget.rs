@@ -30,13 +30,50 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 /// The default deadline of [`Budget::default`].
+///
+/// # Example
+/// ```
+/// use std::time::Instant;
+/// use langcore::{Budget, DEFAULT_TIMEOUT};
+///
+/// let deadline = Budget::default().deadline().expect("the default budget has a deadline");
+/// assert!(deadline <= Instant::now() + DEFAULT_TIMEOUT);
+/// ```
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The default state limit of [`Budget::default`].
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, DEFAULT_MAX_STATES};
+///
+/// assert_eq!(Budget::default().max_states(), DEFAULT_MAX_STATES);
+/// ```
 pub const DEFAULT_MAX_STATES: usize = 100_000;
 /// The default memory limit of [`Budget::default`]: 256 MiB for the tables of one operation.
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, DEFAULT_MAX_MEMORY};
+///
+/// assert_eq!(Budget::default().max_memory(), DEFAULT_MAX_MEMORY);
+/// ```
 pub const DEFAULT_MAX_MEMORY: usize = 256 << 20;
 
 /// Limits on the work of one engine call: a deadline and a maximum automaton size.
+///
+/// # Example
+/// ```
+/// use std::time::Duration;
+/// use langcore::{Budget, Language};
+///
+/// let budget = Budget::new(Duration::from_secs(2)).with_max_states(10_000);
+/// let language = Language::from_regex("[a-z]+@[a-z]+\\.org")?;
+/// assert!(language.matches("ann@example.org", &budget)?);
+/// // 2^21 states are far beyond this budget: a typed error, not a hang.
+/// let blowup = Language::from_regex("(a|b)*a(a|b){20}")?;
+/// assert!(blowup.to_dfa(&budget).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     deadline: Option<Instant>,
@@ -55,6 +92,16 @@ impl Default for Budget {
 
 impl Budget {
     /// A budget whose deadline is `timeout` from now, with [`DEFAULT_MAX_STATES`] states.
+    ///
+    /// # Example
+    /// ```
+    /// use std::time::Duration;
+    /// use langcore::{Budget, DEFAULT_MAX_STATES};
+    ///
+    /// let budget = Budget::new(Duration::from_millis(500));
+    /// assert!(budget.deadline().is_some());
+    /// assert_eq!(budget.max_states(), DEFAULT_MAX_STATES);
+    /// ```
     pub fn new(timeout: Duration) -> Self {
         Budget {
             deadline: Instant::now().checked_add(timeout),
@@ -65,11 +112,29 @@ impl Budget {
     }
 
     /// A budget with no deadline and no state limit, for trusted input only.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    ///
+    /// let budget = Budget::unlimited();
+    /// assert_eq!(budget.deadline(), None);
+    /// assert_eq!(budget.max_states(), usize::MAX);
+    /// ```
     pub fn unlimited() -> Self {
         Budget { deadline: None, interrupt: None, max_states: usize::MAX, max_memory: usize::MAX }
     }
 
     /// Returns this budget with the deadline replaced by `deadline`.
+    ///
+    /// # Example
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use langcore::Budget;
+    ///
+    /// let at = Instant::now() + Duration::from_secs(1);
+    /// assert_eq!(Budget::unlimited().with_deadline(at).deadline(), Some(at));
+    /// ```
     pub fn with_deadline(self, deadline: Instant) -> Self {
         Budget { deadline: Some(deadline), ..self }
     }
@@ -84,6 +149,16 @@ impl Budget {
     }
 
     /// Returns this budget with at most `max_states` states per automaton.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, BudgetError, Dfa, Error};
+    ///
+    /// let budget = Budget::default().with_max_states(1_000);
+    /// assert!(Dfa::from_regex_with("(a|b)*a(a|b){5}", &budget).is_ok());
+    /// let err = Dfa::from_regex_with("(a|b)*a(a|b){20}", &budget).unwrap_err();
+    /// assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { limit: 1_000, .. })));
+    /// ```
     pub fn with_max_states(self, max_states: usize) -> Self {
         Budget { max_states, ..self }
     }
@@ -91,16 +166,42 @@ impl Budget {
     /// Returns this budget with at most `max_memory` bytes for the large tables of one
     /// operation: a DFA's transition table (4 bytes per state and character class, which
     /// matters when a pattern has many distinct classes) or a table of big counts.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, BudgetError, Dfa, Error};
+    ///
+    /// let budget = Budget::default().with_max_memory(1 << 10);
+    /// assert_eq!(budget.max_memory(), 1024);
+    /// let err = Dfa::from_regex_with("[a-z]{300}", &budget).unwrap_err();
+    /// assert!(matches!(err, Error::Budget(BudgetError::TooMuchMemory { limit: 1024, .. })));
+    /// ```
     pub fn with_max_memory(self, max_memory: usize) -> Self {
         Budget { max_memory, ..self }
     }
 
     /// The deadline, if any.
+    ///
+    /// # Example
+    /// ```
+    /// use std::time::Instant;
+    /// use langcore::Budget;
+    ///
+    /// assert!(Budget::default().deadline().is_some_and(|deadline| deadline > Instant::now()));
+    /// assert_eq!(Budget::unlimited().deadline(), None);
+    /// ```
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
     }
 
     /// The maximum number of states one automaton may have.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    ///
+    /// assert_eq!(Budget::default().with_max_states(500).max_states(), 500);
+    /// ```
     pub fn max_states(&self) -> usize {
         self.max_states
     }
@@ -109,6 +210,17 @@ impl Budget {
     ///
     /// # Errors
     /// When the deadline has passed.
+    ///
+    /// # Example
+    /// ```
+    /// use std::time::Instant;
+    /// use langcore::{Budget, BudgetError, Operation};
+    ///
+    /// assert_eq!(Budget::default().check_time(Operation::Parse), Ok(()));
+    /// let expired = Budget::unlimited().with_deadline(Instant::now());
+    /// let err = expired.check_time(Operation::Parse);
+    /// assert_eq!(err, Err(BudgetError::Timeout { op: Operation::Parse }));
+    /// ```
     pub fn check_time(&self, op: Operation) -> Result<(), BudgetError> {
         match self.deadline.into_iter().chain(self.interrupt).min() {
             Some(stop) if Instant::now() >= stop => Err(BudgetError::Timeout { op }),
@@ -117,6 +229,13 @@ impl Budget {
     }
 
     /// The memory limit in bytes for the tables of one operation.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    ///
+    /// assert_eq!(Budget::default().with_max_memory(4096).max_memory(), 4096);
+    /// ```
     pub fn max_memory(&self) -> usize {
         self.max_memory
     }
@@ -125,6 +244,16 @@ impl Budget {
     ///
     /// # Errors
     /// When the memory limit is exceeded.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, BudgetError, Operation};
+    ///
+    /// let budget = Budget::default().with_max_memory(1024);
+    /// assert_eq!(budget.check_memory(Operation::Generate, 1024), Ok(()));
+    /// let err = budget.check_memory(Operation::Generate, 1025);
+    /// assert_eq!(err, Err(BudgetError::TooMuchMemory { op: Operation::Generate, limit: 1024 }));
+    /// ```
     pub fn check_memory(&self, op: Operation, n_bytes: usize) -> Result<(), BudgetError> {
         if n_bytes > self.max_memory {
             return Err(BudgetError::TooMuchMemory { op, limit: self.max_memory });
@@ -137,6 +266,16 @@ impl Budget {
     ///
     /// # Errors
     /// When either limit is exceeded.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, BudgetError, Operation};
+    ///
+    /// let budget = Budget::default().with_max_states(10);
+    /// assert_eq!(budget.check_states(Operation::Determinize, 10), Ok(()));
+    /// let err = budget.check_states(Operation::Determinize, 11);
+    /// assert_eq!(err, Err(BudgetError::TooManyStates { op: Operation::Determinize, limit: 10 }));
+    /// ```
     pub fn check_states(&self, op: Operation, n_states: usize) -> Result<(), BudgetError> {
         if n_states > self.max_states {
             return Err(BudgetError::TooManyStates { op, limit: self.max_states });
@@ -146,6 +285,18 @@ impl Budget {
 }
 
 /// The engine step that was running when a budget ran out.
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, Dfa, Error, Operation};
+///
+/// let budget = Budget::default().with_max_states(1_000);
+/// let Err(Error::Budget(err)) = Dfa::from_regex_with("(a|b)*a(a|b){20}", &budget) else {
+///     panic!("2^21 states fit in 1,000")
+/// };
+/// assert_eq!(err.operation(), Operation::Determinize);
+/// assert_eq!(err.operation().to_string(), "determinization");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Operation {
@@ -198,6 +349,19 @@ impl fmt::Display for Operation {
 }
 
 /// A budget ran out: which limit, during which operation.
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, BudgetError, Error, Language};
+///
+/// let budget = Budget::default().with_max_states(1_000);
+/// let language = Language::from_regex("(a|b)*a(a|b){20}")?;
+/// match language.cardinality(&budget) {
+///     Err(Error::Budget(BudgetError::TooManyStates { limit, .. })) => assert_eq!(limit, 1_000),
+///     other => panic!("expected the state limit, got {other:?}"),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BudgetError {
@@ -232,6 +396,14 @@ pub enum BudgetError {
 
 impl BudgetError {
     /// The operation that ran out of budget.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{BudgetError, Operation};
+    ///
+    /// let err = BudgetError::TooManyStates { op: Operation::Product, limit: 10 };
+    /// assert_eq!(err.operation(), Operation::Product);
+    /// ```
     pub fn operation(&self) -> Operation {
         match *self {
             BudgetError::Timeout { op }

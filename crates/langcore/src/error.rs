@@ -7,6 +7,17 @@ use crate::graph::GraphError;
 use crate::syntax::ParseError;
 
 /// Any failure of a langcore operation.
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, Error, Language};
+///
+/// assert!(matches!(Language::from_regex("a(?=b)"), Err(Error::Parse(_))));
+/// let err = Language::from_regex("a")?.repeat(3, Some(2), &Budget::default()).unwrap_err();
+/// assert_eq!(err, Error::InvalidRepetition { min: 3, max: 2 });
+/// assert_eq!(err.to_string(), "invalid repetition: min 3 is greater than max 2");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {

@@ -6,11 +6,30 @@ use crate::budget::{BudgetError, Operation};
 ///
 /// A `u32` keeps transition tables half the size of `usize` ones; [`StateId::LIMIT`] is far
 /// above any state budget, so the conversion only fails for unlimited budgets.
+///
+/// # Example
+/// ```
+/// use langcore::{Dfa, StateId};
+///
+/// let dfa = Dfa::from_regex("ab")?;
+/// let states: Vec<StateId> = dfa.states().collect();
+/// assert!(states.contains(&dfa.start()));
+/// assert_eq!(states.iter().filter(|&&state| dfa.is_accepting(state)).count(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StateId(u32);
 
 impl StateId {
     /// One more than the largest representable state index.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::StateId;
+    ///
+    /// assert!(StateId::try_from_index(StateId::LIMIT - 1).is_some());
+    /// assert!(StateId::try_from_index(StateId::LIMIT).is_none());
+    /// ```
     pub const LIMIT: usize = u32::MAX as usize;
 
     /// The state at `index`, or a budget error when `index` does not fit.
@@ -29,6 +48,16 @@ impl StateId {
     }
 
     /// This state's position in its automaton's state list.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Dfa, StateId};
+    ///
+    /// let dfa = Dfa::from_regex("a")?;
+    /// let indices: Vec<usize> = dfa.states().map(StateId::index).collect();
+    /// assert_eq!(indices, [0, 1, 2]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index(self) -> usize {
         self.0 as usize
     }

@@ -35,6 +35,15 @@ use crate::error::Error;
 use crate::nfa::class_set;
 
 /// The deepest nesting of groups and repetitions a pattern may have.
+///
+/// # Example
+/// ```
+/// use langcore::{Language, NEST_LIMIT};
+///
+/// let nested = |depth: usize| format!("{}a{}", "(".repeat(depth), ")".repeat(depth));
+/// assert!(Language::from_regex(&nested(10)).is_ok());
+/// assert!(Language::from_regex(&nested(2 * NEST_LIMIT as usize)).is_err());
+/// ```
 pub const NEST_LIMIT: u32 = 250;
 
 /// What a character class given where a class is expected must look like.
@@ -246,6 +255,16 @@ impl ast::Visitor for AstCheck<'_> {
 }
 
 /// A pattern that is not valid in the relang dialect, with the span that is at fault.
+///
+/// # Example
+/// ```
+/// use langcore::alphabet::CharSet;
+///
+/// // The error points at the bracket that is never closed.
+/// let err = CharSet::parse("[a-z").unwrap_err();
+/// assert_eq!(err.span(), 0..1);
+/// assert!(err.to_string().ends_with("(at 0..1: `[`)"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     message: String,
@@ -260,11 +279,29 @@ impl ParseError {
     }
 
     /// What is wrong, without the position.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Error, Language};
+    ///
+    /// let Err(Error::Parse(err)) = Language::from_regex("a\\bc") else { panic!() };
+    /// assert!(err.message().starts_with("word boundaries are not supported"));
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
 
     /// The byte range of the pattern at fault.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Error, Language};
+    ///
+    /// let pattern = "(a|b)+(?<=b)";
+    /// let Err(Error::Parse(err)) = Language::from_regex(pattern) else { panic!() };
+    /// assert_eq!(&pattern[err.span()], "(?<=");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn span(&self) -> Range<usize> {
         self.span.clone()
     }

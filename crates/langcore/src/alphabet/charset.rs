@@ -106,27 +106,68 @@ pub struct CharSet {
 
 impl CharSet {
     /// The empty set.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert!(CharSet::empty().is_empty());
+    /// assert_eq!(CharSet::empty(), CharSet::full().complement());
+    /// ```
     pub fn empty() -> Self {
         CharSet { ranges: Vec::new() }
     }
 
     /// The set of all 1,112,064 scalar values.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert!(CharSet::full().is_full());
+    /// assert_eq!(CharSet::full().len(), 1_112_064);
+    /// ```
     pub fn full() -> Self {
         CharSet { ranges: vec![('\0', char::MAX)] }
     }
 
     /// The set containing just `c`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let x = CharSet::singleton('x');
+    /// assert!(x.contains('x') && !x.contains('y'));
+    /// assert_eq!(x, CharSet::range('x', 'x'));
+    /// ```
     pub fn singleton(c: char) -> Self {
         CharSet { ranges: vec![(c, c)] }
     }
 
     /// The scalar values from `lo` to `hi` inclusive; empty when `lo > hi`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert_eq!(CharSet::range('a', 'z').len(), 26);
+    /// assert!(CharSet::range('z', 'a').is_empty());
+    /// ```
     pub fn range(lo: char, hi: char) -> Self {
         if lo <= hi { CharSet { ranges: vec![(lo, hi)] } } else { CharSet::empty() }
     }
 
     /// The union of the inclusive ranges in `ranges`, which may come in any order and overlap
     /// or touch; pairs with `lo > hi` are skipped. O(k log k) for `k` pairs.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let set = CharSet::from_ranges([('d', 'f'), ('a', 'c'), ('x', 'x'), ('z', 'y')]);
+    /// assert_eq!(set.ranges(), [('a', 'f'), ('x', 'x')]);
+    /// ```
     pub fn from_ranges(ranges: impl IntoIterator<Item = (char, char)>) -> Self {
         let mut input: Vec<(char, char)> =
             ranges.into_iter().filter(|&(lo, hi)| lo <= hi).collect();
@@ -167,43 +208,115 @@ impl CharSet {
     }
 
     /// The canonical ranges: sorted, disjoint, non-adjacent (U+D7FF and U+E000 are adjacent).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let set = CharSet::from_iter("abcxz".chars());
+    /// assert_eq!(set.ranges(), [('a', 'c'), ('x', 'x'), ('z', 'z')]);
+    /// ```
     pub fn ranges(&self) -> &[(char, char)] {
         &self.ranges
     }
 
     /// Whether the set has no members.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert!(CharSet::parse("[]")?.is_empty());
+    /// assert!(!CharSet::singleton('a').is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.ranges.is_empty()
     }
 
     /// Whether the set contains every scalar value.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert!(CharSet::parse(".")?.is_full());
+    /// assert!(!CharSet::parse("[^a]")?.is_full());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_full(&self) -> bool {
         self.ranges == [('\0', char::MAX)]
     }
 
     /// Whether `c` is a member. O(log n).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let digits = CharSet::parse(r"\d")?;
+    /// assert!(digits.contains('7') && digits.contains('\u{660}'));
+    /// assert!(!digits.contains('x'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn contains(&self, c: char) -> bool {
         let i = self.ranges.partition_point(|&(_, hi)| hi < c);
         self.ranges.get(i).is_some_and(|&(lo, _)| lo <= c)
     }
 
     /// The number of members; surrogates are never counted, so `full().len()` is 1,112,064.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert_eq!(CharSet::parse("[a-z0-9]")?.len(), 36);
+    /// assert_eq!(CharSet::range('\u{D7FF}', '\u{E000}').len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.ranges.iter().map(span_len).sum()
     }
 
     /// The smallest member, if any. (Named like `BTreeSet::first`: a `min` method would be
     /// shadowed by `Ord::min` on owned sets.)
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert_eq!(CharSet::parse("[x-z0-9]")?.first(), Some('0'));
+    /// assert_eq!(CharSet::empty().first(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn first(&self) -> Option<char> {
         self.ranges.first().map(|&(lo, _)| lo)
     }
 
     /// The largest member, if any.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert_eq!(CharSet::parse("[x-z0-9]")?.last(), Some('z'));
+    /// assert_eq!(CharSet::full().last(), Some(char::MAX));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn last(&self) -> Option<char> {
         self.ranges.last().map(|&(_, hi)| hi)
     }
 
     /// The members of either set. O(n + m).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let hex = CharSet::range('0', '9').union(&CharSet::range('a', 'f'));
+    /// assert_eq!(hex, CharSet::parse("[0-9a-f]")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn union(&self, other: &Self) -> Self {
         let mut out = Vec::with_capacity(self.ranges.len() + other.ranges.len());
         let (mut a, mut b) = (self.ranges.iter().peekable(), other.ranges.iter().peekable());
@@ -220,6 +333,14 @@ impl CharSet {
     }
 
     /// The members of both sets. O(n + m).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let both = CharSet::range('a', 'm').intersection(&CharSet::range('k', 'z'));
+    /// assert_eq!(both, CharSet::range('k', 'm'));
+    /// ```
     pub fn intersection(&self, other: &Self) -> Self {
         // Each piece ends where one operand's range ends; the scalar after it is outside that
         // operand, so consecutive pieces are never adjacent and the result is canonical.
@@ -242,11 +363,30 @@ impl CharSet {
     }
 
     /// The members of `self` that are not in `other`. O(n + m).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let consonants = CharSet::range('a', 'z').difference(&CharSet::parse("[aeiou]")?);
+    /// assert_eq!(consonants.len(), 21);
+    /// assert!(!consonants.contains('e'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn difference(&self, other: &Self) -> Self {
         self.intersection(&other.complement())
     }
 
     /// All scalar values not in the set. O(n).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let not_a = CharSet::singleton('a').complement();
+    /// assert_eq!(not_a.ranges(), [('\0', '`'), ('b', char::MAX)]);
+    /// assert_eq!(not_a.complement(), CharSet::singleton('a'));
+    /// ```
     pub fn complement(&self) -> Self {
         let mut out = Vec::with_capacity(self.ranges.len() + 1);
         // The smallest scalar value above every range seen so far; `None` past U+10FFFF.
@@ -266,6 +406,16 @@ impl CharSet {
     }
 
     /// Whether every member of `self` is in `other`. O(n + m).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let letters = CharSet::parse("[a-zA-Z]")?;
+    /// assert!(CharSet::range('a', 'f').is_subset(&letters));
+    /// assert!(!CharSet::range('0', 'f').is_subset(&letters));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_subset(&self, other: &Self) -> bool {
         // Canonical ranges of `other` are separated by non-members, so each range of `self`
         // must lie within a single range of `other`.
@@ -277,6 +427,16 @@ impl CharSet {
     }
 
     /// Whether the sets have no member in common. O(n + m).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let digits = CharSet::range('0', '9');
+    /// assert!(digits.is_disjoint(&CharSet::range('a', 'z')));
+    /// assert!(!digits.is_disjoint(&CharSet::parse("[0-9a-f]")?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_disjoint(&self, other: &Self) -> bool {
         let (mut a, mut b) = (self.ranges.as_slice(), other.ranges.as_slice());
         while let (Some((&(a_lo, a_hi), a_rest)), Some((&(b_lo, b_hi), b_rest))) =
@@ -323,6 +483,17 @@ impl CharSet {
 
     /// The position of `c` among the members in ascending order, or `None` when `c` is not a
     /// member. The inverse of [`nth`](Self::nth). O(n).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// let set = CharSet::parse("[a-cx-z]")?;
+    /// assert_eq!(set.index_of('x'), Some(3));
+    /// assert_eq!(set.index_of('d'), None);
+    /// assert_eq!(set.nth(3), Some('x'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index_of(&self, c: char) -> Option<u64> {
         let i = self.ranges.partition_point(|&(_, hi)| hi < c);
         let &(lo, _) = self.ranges.get(i).filter(|&&(lo, _)| lo <= c)?;

@@ -42,6 +42,18 @@ use crate::{Budget, BudgetError, Operation};
 const CHECK_INTERVAL: u32 = 4096;
 
 /// The id of one class of a [`Classes`] partition, numbered from 0 by ascending smallest member.
+///
+/// # Example
+/// ```
+/// use langcore::Budget;
+/// use langcore::alphabet::{CharSet, Classes};
+///
+/// let (classes, labels) = Classes::new(&[&CharSet::range('a', 'z')], &Budget::default())?;
+/// let id = classes.class_of('q');
+/// assert_eq!(labels[0], [id]);
+/// assert_eq!(classes.class(id), Some(&CharSet::range('a', 'z')));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(u32);
 
@@ -55,6 +67,18 @@ impl ClassId {
 
     /// The position of the class: 0 for the class containing U+0000, counting up by smallest
     /// member.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    /// use langcore::alphabet::{CharSet, Classes};
+    ///
+    /// let (classes, _) = Classes::new(&[&CharSet::range('a', 'z')], &Budget::default())?;
+    /// assert_eq!(classes.class_of('\0').index(), 0);
+    /// assert_eq!(classes.class_of('q').index(), 1);
+    /// assert_eq!(classes.class_of('~').index(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn index(self) -> usize {
         // Widening on every 32- and 64-bit target.
         self.0 as usize
@@ -96,6 +120,17 @@ pub struct Classes {
 impl Classes {
     /// The partition with a single class, the full set: the alphabet of an automaton without
     /// labels. Equal to the partition [`Classes::new`] computes for no labels.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    /// use langcore::alphabet::{CharSet, Classes};
+    ///
+    /// let single = Classes::single();
+    /// assert_eq!(single.class(single.class_of('a')), Some(&CharSet::full()));
+    /// assert_eq!(single, Classes::new(&[], &Budget::default())?.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn single() -> Self {
         Classes { classes: vec![CharSet::full()], starts: vec![('\0', ClassId(0))] }
     }
@@ -111,6 +146,21 @@ impl Classes {
     /// # Errors
     /// [`BudgetError::Timeout`] with [`Operation::Partition`] once the budget's deadline has
     /// passed; it is checked once per label and every few thousand intervals.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    /// use langcore::alphabet::{CharSet, Classes};
+    ///
+    /// let letters = CharSet::range('a', 'z');
+    /// let vowels = CharSet::parse("[aeiou]")?;
+    /// let (classes, labels) = Classes::new(&[&letters, &vowels], &Budget::default())?;
+    /// // Non-letters, vowels and consonants, numbered by smallest member.
+    /// assert_eq!(classes.len(), 3);
+    /// assert_eq!(labels[0], [classes.class_of('a'), classes.class_of('b')]);
+    /// assert_eq!(labels[1], [classes.class_of('e')]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         labels: &[&CharSet],
         budget: &Budget,
@@ -177,26 +227,78 @@ impl Classes {
     }
 
     /// The number of classes, at least 1 and at most 1,112,064.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    /// use langcore::alphabet::{CharSet, Classes};
+    ///
+    /// let labels = [&CharSet::range('0', '9'), &CharSet::range('a', 'f')];
+    /// assert_eq!(Classes::new(&labels, &Budget::default())?.0.len(), 3);
+    /// assert_eq!(Classes::single().len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.classes.len()
     }
 
     /// Always `false`: a partition of the non-empty alphabet has at least one class.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::Classes;
+    ///
+    /// assert!(!Classes::single().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.classes.is_empty()
     }
 
     /// The members of class `id`, or `None` when `id` belongs to a partition with more classes.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    /// use langcore::alphabet::{CharSet, Classes};
+    ///
+    /// let vowels = CharSet::parse("[aeiou]")?;
+    /// let (classes, _) = Classes::new(&[&vowels], &Budget::default())?;
+    /// assert_eq!(classes.class(classes.class_of('u')), Some(&vowels));
+    /// assert_eq!(classes.class(classes.class_of('b')), Some(&vowels.complement()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn class(&self, id: ClassId) -> Option<&CharSet> {
         self.classes.get(id.index())
     }
 
     /// The classes with their ids, in ascending id order.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    /// use langcore::alphabet::{CharSet, Classes};
+    ///
+    /// let (classes, _) = Classes::new(&[&CharSet::range('0', '9')], &Budget::default())?;
+    /// let sizes: Vec<u64> = classes.iter().map(|(_, class)| class.len()).collect();
+    /// assert_eq!(sizes, [1_112_054, 10]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (ClassId, &CharSet)> {
         self.classes.iter().enumerate().map(|(index, class)| (ClassId::new(index), class))
     }
 
     /// The class containing `c`. O(log n) in the number of class ranges.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Budget;
+    /// use langcore::alphabet::{CharSet, Classes};
+    ///
+    /// let (classes, _) = Classes::new(&[&CharSet::parse("[a-z]")?], &Budget::default())?;
+    /// assert_eq!(classes.class_of('a'), classes.class_of('z'));
+    /// assert_ne!(classes.class_of('a'), classes.class_of('A'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn class_of(&self, c: char) -> ClassId {
         let after = self.starts.partition_point(|&(start, _)| start <= c);
         // The first start is U+0000 <= c, so `after >= 1`.

@@ -77,6 +77,16 @@ impl Dfa {
     /// # Errors
     /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
     /// would exceed the default budget.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
+    /// assert!(dfa.matches("3.14") && !dfa.matches("3."));
+    /// assert_eq!(dfa, Dfa::from_regex("[0-9]+|[0-9]+\\.[0-9]+")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_regex(pattern: &str) -> Result<Dfa, Error> {
         Dfa::from_regex_with(pattern, &Budget::default())
     }
@@ -86,6 +96,16 @@ impl Dfa {
     /// # Errors
     /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
     /// would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default().with_max_states(1_000);
+    /// assert!(Dfa::from_regex_with("[a-z]+@[a-z]+", &budget)?.matches("ann@example"));
+    /// assert!(Dfa::from_regex_with("(a|b)*a(a|b){20}", &budget).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Dfa, Error> {
         let nfa = Nfa::from_regex_with(pattern, budget)?;
         Ok(Dfa::from_nfa(&nfa, budget)?)
@@ -95,23 +115,59 @@ impl Dfa {
     ///
     /// # Errors
     /// When determinization or minimization exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Nfa};
+    ///
+    /// let nfa = Nfa::from_regex("a|aa+")?;
+    /// assert_eq!(Dfa::from_nfa(&nfa, &Budget::default())?, Dfa::from_regex("a+")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_nfa(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
         Dfa::determinize(nfa, budget)?.minimize(budget)
     }
 
     /// The empty language: no string at all. Canonical and minimal.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(!Dfa::empty().matches(""));
+    /// assert_eq!(Dfa::empty(), Dfa::from_regex("[]")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn empty() -> Dfa {
         Dfa::from_parts(Classes::single(), vec![StateId::from_index(0)], vec![false])
             .into_canonical()
     }
 
     /// The language of all strings. Canonical and minimal.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::total().matches("any\ntext"));
+    /// assert_eq!(Dfa::total(), Dfa::from_regex(".*")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn total() -> Dfa {
         Dfa::empty().complemented()
     }
 
     /// The language {""}: an accepting start that every character leaves for the dead state.
     /// Canonical and minimal.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::empty_string().matches("") && !Dfa::empty_string().matches("a"));
+    /// assert_eq!(Dfa::empty_string(), Dfa::from_regex("")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn empty_string() -> Dfa {
         let dead = StateId::from_index(1);
         Dfa::from_parts(Classes::single(), vec![dead, dead], vec![true, false]).into_canonical()
@@ -148,6 +204,17 @@ impl Dfa {
     ///
     /// # Errors
     /// When the DFA would exceed `budget`'s states or deadline.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Nfa};
+    ///
+    /// let budget = Budget::default();
+    /// let dfa = Dfa::determinize(&Nfa::from_regex("ab|ac")?, &budget)?;
+    /// assert!(dfa.matches("ac") && !dfa.matches("a"));
+    /// assert_eq!(dfa.minimize(&budget)?, Dfa::from_regex("a[bc]")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
         determinize::determinize(nfa, budget)
     }
@@ -156,6 +223,18 @@ impl Dfa {
     ///
     /// # Errors
     /// When the deadline of `budget` passes.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Nfa};
+    ///
+    /// let budget = Budget::default();
+    /// let subsets = Dfa::determinize(&Nfa::from_regex("a*|b*|(a|b)*")?, &budget)?;
+    /// let minimal = subsets.minimize(&budget)?;
+    /// assert!(minimal.n_states() < subsets.n_states());
+    /// assert_eq!(minimal, Dfa::from_regex("[ab]*")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn minimize(&self, budget: &Budget) -> Result<Dfa, BudgetError> {
         if self.canonical {
             return Ok(self.clone());
@@ -261,6 +340,17 @@ impl Dfa {
     ///
     /// # Errors
     /// When a product exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let [a, b, c] = ["a+", "b+", "c"].map(Dfa::from_regex);
+    /// assert_eq!(Dfa::union_all(&[&a?, &b?, &c?], &budget)?, Dfa::from_regex("a+|b+|c")?);
+    /// assert_eq!(Dfa::union_all(&[], &budget)?, Dfa::empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn union_all(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
         ops::boolean::union_all(operands, budget)
     }
@@ -288,6 +378,18 @@ impl Dfa {
     ///
     /// # Errors
     /// When a product exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let [short, digit, upper] = ["[A-Z0-9]{2}", ".*[0-9].*", ".*[A-Z].*"].map(Dfa::from_regex);
+    /// let rule = Dfa::intersection_all(&[&short?, &digit?, &upper?], &budget)?;
+    /// assert_eq!(rule, Dfa::from_regex("[A-Z][0-9]|[0-9][A-Z]")?);
+    /// assert_eq!(Dfa::intersection_all(&[], &budget)?, Dfa::total());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn intersection_all(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
         ops::boolean::intersection_all(operands, budget)
     }
@@ -333,6 +435,17 @@ impl Dfa {
     ///
     /// # Errors
     /// When the product walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let a = Dfa::from_regex("(a|b)*abb")?;
+    /// assert!(a.is_equivalent(&Dfa::from_regex("[ab]*abb")?, &budget)?);
+    /// assert!(!a.is_equivalent(&Dfa::from_regex("[ab]*bb")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_equivalent(&self, other: &Dfa, budget: &Budget) -> Result<bool, BudgetError> {
         Ok(self.equivalence_witness(other, budget)?.is_none())
     }
@@ -364,6 +477,17 @@ impl Dfa {
     ///
     /// # Errors
     /// When the product walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let digits = Dfa::from_regex("[0-9]+")?;
+    /// assert!(digits.is_subset(&Dfa::from_regex("\\d+")?, &budget)?);
+    /// assert!(!digits.is_subset(&Dfa::from_regex("[0-9]{1,3}")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_subset(&self, other: &Dfa, budget: &Budget) -> Result<bool, BudgetError> {
         Ok(self.subset_witness(other, budget)?.is_none())
     }
@@ -393,6 +517,16 @@ impl Dfa {
     }
 
     /// Whether `input` is in the language.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("[a-z]+@[a-z]+\\.org")?;
+    /// assert!(dfa.matches("ann@example.org"));
+    /// assert!(!dfa.matches("ann@example.org "), "patterns are anchored at both ends");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn matches(&self, input: &str) -> bool {
         let end = input
             .chars()
@@ -401,31 +535,95 @@ impl Dfa {
     }
 
     /// The number of states, the dead state included.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// // Before, after `a`, after `ab`, after `abc`, and the dead state.
+    /// assert_eq!(Dfa::from_regex("abc")?.n_states(), 5);
+    /// assert_eq!(Dfa::total().n_states(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn n_states(&self) -> usize {
         self.accepting.len()
     }
 
     /// Every state, in numbering order.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("a|bc")?;
+    /// assert_eq!(dfa.states().len(), dfa.n_states());
+    /// assert_eq!(dfa.states().filter(|&state| dfa.is_accepting(state)).count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn states(&self) -> impl ExactSizeIterator<Item = StateId> + use<> {
         (0..self.n_states()).map(StateId::from_index)
     }
 
     /// The character classes that label the transitions.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("[a-z]+[0-9]")?;
+    /// // Letters, digits, and every other character.
+    /// assert_eq!(dfa.classes().len(), 3);
+    /// assert_eq!(dfa.classes().class_of('x'), dfa.classes().class_of('a'));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn classes(&self) -> &Classes {
         &self.classes
     }
 
     /// The start state.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("a*")?;
+    /// assert!(dfa.is_accepting(dfa.start()));
+    /// assert!(!Dfa::from_regex("a+")?.is_accepting(dfa.start()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn start(&self) -> StateId {
         self.start
     }
 
     /// Whether `state` accepts.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("ab")?;
+    /// let after_a = dfa.next_state(dfa.start(), dfa.classes().class_of('a'));
+    /// assert!(!dfa.is_accepting(after_a));
+    /// assert!(dfa.is_accepting(dfa.next_state(after_a, dfa.classes().class_of('b'))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_accepting(&self, state: StateId) -> bool {
         self.accepting[state.index()]
     }
 
     /// The state reached from `state` on any character of `class`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("[0-9]+")?;
+    /// let class = dfa.classes().class_of('7');
+    /// let after_digit = dfa.next_state(dfa.start(), class);
+    /// assert_eq!(dfa.next_state(after_digit, class), after_digit, "a loop on digits");
+    /// assert!(dfa.is_accepting(after_digit));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn next_state(&self, state: StateId, class: ClassId) -> StateId {
         self.table[state.index() * self.classes.len() + class.index()]
     }

@@ -56,11 +56,39 @@ use crate::budget::DEFAULT_MAX_STATES;
 use crate::state_id::StateId;
 
 /// The default move limit of [`GraphLimits::default`].
+///
+/// # Example
+/// ```
+/// use langcore::graph::{DEFAULT_MAX_MOVES, GraphLimits};
+///
+/// assert_eq!(GraphLimits::default().max_moves(), DEFAULT_MAX_MOVES);
+/// ```
 pub const DEFAULT_MAX_MOVES: usize = 1_000_000;
 /// The default range limit of [`GraphLimits::default`]: about 32 MiB of labels.
+///
+/// # Example
+/// ```
+/// use langcore::graph::{DEFAULT_MAX_RANGES, GraphLimits};
+///
+/// assert_eq!(GraphLimits::default().max_ranges(), DEFAULT_MAX_RANGES);
+/// ```
 pub const DEFAULT_MAX_RANGES: usize = 4_000_000;
 
 /// One state of a [`Graph`]: whether it accepts, and its moves.
+///
+/// # Example
+/// ```
+/// use langcore::Dfa;
+/// use langcore::alphabet::CharSet;
+///
+/// let graph = Dfa::from_regex("[a-z]")?.to_graph();
+/// let start = &graph.states()[graph.start().index()];
+/// assert!(!start.accepting);
+/// let (label, target) = &start.moves[0];
+/// assert_eq!(label, &CharSet::range('a', 'z'));
+/// assert!(graph.states()[target.index()].accepting);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphState {
     /// Whether a string that ends here is in the language.
@@ -72,6 +100,17 @@ pub struct GraphState {
 /// An automaton as plain data: a start state and, per state, acceptance and labelled moves.
 ///
 /// See the [module docs](self) for what a graph guarantees and an example.
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, Nfa};
+///
+/// let budget = Budget::default();
+/// let graph = Nfa::from_regex("ab|ac")?.to_graph(&budget)?;
+/// assert!(!graph.is_deterministic());
+/// assert!(Nfa::from_graph(&graph).matches("ac"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Graph {
     start: StateId,
@@ -84,6 +123,21 @@ impl Graph {
     ///
     /// # Errors
     /// The first check that fails, as a [`GraphError`].
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::StateId;
+    /// use langcore::alphabet::CharSet;
+    /// use langcore::graph::{Graph, GraphError, GraphLimits, GraphState};
+    ///
+    /// let [s0, s1] = [0, 1].map(|index| StateId::try_from_index(index).unwrap());
+    /// let a_loop = vec![(CharSet::singleton('a'), s0)];
+    /// let loops = vec![GraphState { accepting: true, moves: a_loop }];
+    /// assert_eq!(Graph::new(s0, loops.clone(), &GraphLimits::default())?.n_states(), 1);
+    /// let err = Graph::new(s1, loops, &GraphLimits::default()).unwrap_err();
+    /// assert_eq!(err, GraphError::StartOutOfRange { start: s1, n_states: 1 });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         start: StateId,
         states: Vec<GraphState>,
@@ -121,21 +175,57 @@ impl Graph {
     }
 
     /// The start state.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let graph = Dfa::from_regex("a*")?.to_graph();
+    /// assert!(graph.states()[graph.start().index()].accepting);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn start(&self) -> StateId {
         self.start
     }
 
     /// The states, indexed by [`StateId::index`].
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let graph = Dfa::from_regex("a|bc")?.to_graph();
+    /// let accepting = graph.states().iter().filter(|state| state.accepting).count();
+    /// assert_eq!((graph.states().len(), accepting), (3, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn states(&self) -> &[GraphState] {
         &self.states
     }
 
     /// The number of states, at least 1.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert_eq!(Dfa::from_regex("abc")?.to_graph().n_states(), 4, "no dead state");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn n_states(&self) -> usize {
         self.states.len()
     }
 
     /// The number of moves, over all states.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert_eq!(Dfa::from_regex("abc")?.to_graph().n_moves(), 3);
+    /// assert_eq!(Dfa::from_regex("[a-z]+")?.to_graph().n_moves(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn n_moves(&self) -> usize {
         self.states.iter().map(|state| state.moves.len()).sum()
     }
@@ -144,6 +234,16 @@ impl Graph {
     ///
     /// Each state's ranges are sorted together, so a state with `r` ranges in all costs
     /// O(r log r), however many moves it has.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Nfa};
+    ///
+    /// let graph = Nfa::from_regex("ab|ac")?.to_graph(&Budget::default())?;
+    /// assert!(graph.first_nondeterministic_state().is_some());
+    /// assert_eq!(Dfa::from_regex("ab|ac")?.to_graph().first_nondeterministic_state(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn first_nondeterministic_state(&self) -> Option<StateId> {
         let mut ranges: Vec<(char, char)> = Vec::new();
         let position = self.states.iter().position(|state| {
@@ -178,6 +278,18 @@ impl Graph {
 /// The default is bounded ([`crate::DEFAULT_MAX_STATES`] states,
 /// [`DEFAULT_MAX_MOVES`] moves, [`DEFAULT_MAX_RANGES`] label ranges); only
 /// [`GraphLimits::unlimited`] is not.
+///
+/// # Example
+/// ```
+/// use langcore::Dfa;
+/// use langcore::graph::{GraphError, GraphLimits};
+///
+/// let graph = Dfa::from_regex("[a-z]{10}")?.to_graph();
+/// let limits = GraphLimits::default().with_max_states(5);
+/// let err = limits.check(graph.n_states(), graph.n_moves(), 10);
+/// assert_eq!(err, Err(GraphError::TooManyStates { given: 11, limit: 5 }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GraphLimits {
     max_states: usize,
@@ -197,37 +309,92 @@ impl Default for GraphLimits {
 
 impl GraphLimits {
     /// No limits at all, for trusted input only.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::StateId;
+    /// use langcore::graph::GraphLimits;
+    ///
+    /// let limits = GraphLimits::unlimited();
+    /// assert_eq!(limits.check(1 << 20, usize::MAX, usize::MAX), Ok(()));
+    /// assert!(limits.check(StateId::LIMIT + 1, 0, 0).is_err(), "state ids still bound the count");
+    /// ```
     pub fn unlimited() -> Self {
         GraphLimits { max_states: usize::MAX, max_moves: usize::MAX, max_ranges: usize::MAX }
     }
 
     /// Returns these limits with at most `max_states` states.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::graph::GraphLimits;
+    ///
+    /// assert_eq!(GraphLimits::default().with_max_states(10).max_states(), 10);
+    /// ```
     pub fn with_max_states(self, max_states: usize) -> Self {
         GraphLimits { max_states, ..self }
     }
 
     /// Returns these limits with at most `max_moves` moves, over all states.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::graph::GraphLimits;
+    ///
+    /// assert_eq!(GraphLimits::default().with_max_moves(10).max_moves(), 10);
+    /// ```
     pub fn with_max_moves(self, max_moves: usize) -> Self {
         GraphLimits { max_moves, ..self }
     }
 
     /// Returns these limits with at most `max_ranges` label ranges, summed over all moves
     /// (each range takes 8 bytes).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::graph::GraphLimits;
+    ///
+    /// assert_eq!(GraphLimits::default().with_max_ranges(10).max_ranges(), 10);
+    /// ```
     pub fn with_max_ranges(self, max_ranges: usize) -> Self {
         GraphLimits { max_ranges, ..self }
     }
 
     /// The state limit.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::DEFAULT_MAX_STATES;
+    /// use langcore::graph::GraphLimits;
+    ///
+    /// assert_eq!(GraphLimits::default().max_states(), DEFAULT_MAX_STATES);
+    /// ```
     pub fn max_states(&self) -> usize {
         self.max_states
     }
 
     /// The move limit.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::graph::{DEFAULT_MAX_MOVES, GraphLimits};
+    ///
+    /// assert_eq!(GraphLimits::default().max_moves(), DEFAULT_MAX_MOVES);
+    /// assert_eq!(GraphLimits::unlimited().max_moves(), usize::MAX);
+    /// ```
     pub fn max_moves(&self) -> usize {
         self.max_moves
     }
 
     /// The label range limit.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::graph::{DEFAULT_MAX_RANGES, GraphLimits};
+    ///
+    /// assert_eq!(GraphLimits::default().max_ranges(), DEFAULT_MAX_RANGES);
+    /// assert_eq!(GraphLimits::unlimited().max_ranges(), usize::MAX);
+    /// ```
     pub fn max_ranges(&self) -> usize {
         self.max_ranges
     }
@@ -238,6 +405,16 @@ impl GraphLimits {
     /// # Errors
     /// [`GraphError::TooManyStates`], [`GraphError::TooManyMoves`] or
     /// [`GraphError::TooManyRanges`], checked in that order.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::graph::{GraphError, GraphLimits};
+    ///
+    /// let limits = GraphLimits::default().with_max_moves(100);
+    /// assert_eq!(limits.check(10, 100, 100), Ok(()));
+    /// let err = limits.check(10, 101, 100);
+    /// assert_eq!(err, Err(GraphError::TooManyMoves { given: 101, limit: 100 }));
+    /// ```
     pub fn check(
         &self,
         n_states: usize,
@@ -259,6 +436,18 @@ impl GraphLimits {
 }
 
 /// Why a [`Graph`] could not be built or used.
+///
+/// # Example
+/// ```
+/// use langcore::graph::GraphError;
+/// use langcore::{Budget, Dfa, Error, Nfa};
+///
+/// let budget = Budget::default();
+/// let graph = Nfa::from_regex("ab|ac")?.to_graph(&budget)?;
+/// let err = Dfa::from_graph(&graph, &budget).unwrap_err();
+/// assert!(matches!(err, Error::Graph(GraphError::NotDeterministic { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GraphError {

@@ -69,6 +69,16 @@ impl Nfa {
     /// # Errors
     /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
     /// would exceed the default budget.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Nfa;
+    ///
+    /// let nfa = Nfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
+    /// assert!(nfa.matches("3.14") && !nfa.matches("3."));
+    /// assert!(Nfa::from_regex("a(?=b)").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {
         Nfa::from_regex_with(pattern, &Budget::default())
     }
@@ -78,6 +88,17 @@ impl Nfa {
     /// # Errors
     /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
     /// would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Nfa};
+    ///
+    /// let budget = Budget::default().with_max_states(1_000);
+    /// let nfa = Nfa::from_regex_with("(a|b)*a(a|b){20}", &budget)?;
+    /// assert!(nfa.matches(&"a".repeat(21)));
+    /// assert!(Nfa::from_regex_with("a{2000}", &budget).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
         let hir = syntax::parse(pattern, budget)?;
         Ok(Nfa::from_hir(&hir, budget)?)
@@ -88,11 +109,30 @@ impl Nfa {
     }
 
     /// The number of states.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Nfa;
+    ///
+    /// // Linear in the pattern, where the DFA of the same language has 2^21 states.
+    /// let nfa = Nfa::from_regex("(a|b)*a(a|b){20}")?;
+    /// assert!(nfa.n_states() > 21 && nfa.n_states() < 1_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn n_states(&self) -> usize {
         self.states.len()
     }
 
     /// The start state.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Nfa;
+    ///
+    /// let nfa = Nfa::from_regex("ab*")?;
+    /// assert!(nfa.start().index() < nfa.n_states());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn start(&self) -> StateId {
         self.start
     }
@@ -120,6 +160,16 @@ impl Nfa {
     }
 
     /// Whether `input` is in the language, by simulating all runs at once.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Nfa;
+    ///
+    /// let nfa = Nfa::from_regex("(a|b)*a(a|b){20}")?;
+    /// assert!(nfa.matches(&format!("bb{}", "a".repeat(21))));
+    /// assert!(!nfa.matches(&"b".repeat(30)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn matches(&self, input: &str) -> bool {
         let mut scratch = ClosureScratch::new(self.n_states());
         let mut current = Vec::new();
