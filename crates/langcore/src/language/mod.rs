@@ -84,7 +84,7 @@ impl Language {
     /// ```
     /// use langcore::{Budget, BudgetError, Error, Language};
     ///
-    /// let small = Budget::default().with_max_memory(1 << 10);
+    /// let small = Budget::default().with_max_memory(64 << 10);
     /// assert!(Language::from_regex_with("[a-z]+", &small).is_ok());
     /// let huge = "\\w".repeat(10_000);
     /// let err = Language::from_regex_with(&huge, &small).unwrap_err();
