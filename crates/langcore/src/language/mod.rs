@@ -31,7 +31,6 @@ use crate::budget::{Budget, Operation};
 use crate::dfa::{Dfa, determinize};
 use crate::enumerate::GenerateOptions;
 use crate::error::Error;
-use crate::nfa::{NfaBuilder, State};
 use crate::ops::product::BoolOp;
 use crate::syntax;
 
@@ -510,15 +509,7 @@ impl Language {
         {
             return Ok(None);
         }
-        // Both languages side by side in one NFA, each with its own accepting state.
-        let mut builder = NfaBuilder::new(budget, Operation::Product);
-        let left_accept = builder.add(State { accepting: true, ..State::default() })?;
-        let right_accept = builder.add(State { accepting: true, ..State::default() })?;
-        let left_entry = term::emit(self, &mut builder, left_accept)?;
-        let right_entry = term::emit(other, &mut builder, right_accept)?;
-        let start =
-            builder.add(State { epsilons: vec![left_entry, right_entry], ..State::default() })?;
-        let nfa = builder.finish(start);
+        let (nfa, left_accept, right_accept) = term::to_pair_nfa(self, other, budget)?;
         Ok(determinize::separating_string(&nfa, left_accept, right_accept, found, budget)?)
     }
 
