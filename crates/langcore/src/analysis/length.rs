@@ -22,15 +22,11 @@ use crate::state_id::StateId;
 /// The shortest and the longest length of an accepted string: `(None, None)` for the empty
 /// language, and a longest length of `None` when the language is infinite.
 pub(crate) fn length(dfa: &Dfa) -> (Option<usize>, Option<usize>) {
-    length_on(dfa, &Trim::new(dfa))
-}
-
-/// [`length`] on the trim of `dfa` computed beforehand, for callers that need it too.
-pub(crate) fn length_on(dfa: &Dfa, trim: &Trim) -> (Option<usize>, Option<usize>) {
+    let trim = Trim::new(dfa);
     if !trim.is_useful(dfa.start()) {
         return (None, None);
     }
-    (shortest(dfa, trim), longest(dfa, trim))
+    (shortest(dfa, &trim), longest(dfa, &trim))
 }
 
 /// The length of a shortest path from the start to an accepting state; the start is useful.

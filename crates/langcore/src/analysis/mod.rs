@@ -33,7 +33,7 @@ mod length;
 pub(crate) use basic::{is_empty, is_empty_string, is_total};
 pub use cardinality::Cardinality;
 pub(crate) use cardinality::{cardinality, heap_bytes};
-pub(crate) use length::{length, length_on};
+pub(crate) use length::length;
 
 use crate::dfa::Dfa;
 use crate::state_id::StateId;

@@ -18,8 +18,9 @@
 //! W(s, 0) = P(s, 0) = [s accepts]      W(s, r) = Σ_e |e|·W(t, r−1)      P(s, r) = Σ_e P(t, r−1)
 //! ```
 //!
-//! over the edges `e: s → t`. That is O(max_length × edges) big-integer operations on numbers
-//! of up to `r · log2(largest label)` bits (about 2,000 bits for `.{100}`).
+//! over the edges `e: s → t`. That is O(max_length × edges) additions and multiplications,
+//! on machine words while the counts fit 128 bits ([`Count`]), on big integers of up to
+//! `r · log2(largest label)` bits beyond (about 2,000 bits for `.{100}`).
 //!
 //! # Invariants
 //! - Everything depends only on the DFA, so on the language when the DFA is canonical: nodes
@@ -34,51 +35,60 @@
 //! build only the lengths they will reach.
 //!
 //! # Budgets
-//! [`Operation::Generate`]: the deadline once per (node, length) cell, and the bytes of the
+//! [`Operation::Generate`]: the deadline once per [`CHECK_INTERVAL`] (node, length) cells, and the bytes of the
 //! table (cells and big-integer digits) against the memory limit before and after each
 //! length.
 
-use num_bigint::BigUint;
-
 use crate::alphabet::{CharSet, ClassId, nth_after, span_len};
-use crate::analysis::{Trim, heap_bytes};
+use rustc_hash::FxHashMap as HashMap;
+
+use super::count::Count;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::state_id::StateId;
 
-/// The characters leading from one node to another.
+/// The cells computed between two deadline checks: each costs O(edges of its node).
+const CHECK_INTERVAL: usize = 64;
+
+/// The characters of one or more edges, indexed to find their `n`-th member.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Edge {
-    /// The characters of this move: never empty.
-    pub(super) label: CharSet,
-    /// `label.len()`, at least 1 and at most 1,112,064.
-    pub(super) size: u64,
-    /// For each range of `label`, the number of members in the ranges before it: the index
-    /// for [`Edge::nth`].
+struct Label {
+    set: CharSet,
+    /// For each range of `set`, the number of members in the ranges before it.
     starts: Vec<u64>,
-    pub(super) target: StateId,
 }
 
-impl Edge {
-    fn new(label: CharSet, target: StateId) -> Edge {
-        let mut starts = Vec::with_capacity(label.ranges().len());
+impl Label {
+    fn new(set: CharSet) -> Label {
         let mut before = 0;
-        for range in label.ranges() {
-            starts.push(before);
-            before += span_len(range);
-        }
-        Edge { size: before, label, starts, target }
+        let starts = set
+            .ranges()
+            .iter()
+            .map(|range| {
+                let start = before;
+                before += span_len(range);
+                start
+            })
+            .collect();
+        Label { set, starts }
     }
 
-    /// The member of the label at `index` in ascending order. O(log ranges).
-    pub(super) fn nth(&self, index: u64) -> Option<char> {
-        if index >= self.size {
-            return None;
-        }
+    /// The member at `index` in ascending order. O(log ranges).
+    fn nth(&self, index: u64) -> Option<char> {
         let range = self.starts.partition_point(|&start| start <= index).checked_sub(1)?;
-        let (lo, _) = self.label.ranges()[range];
-        nth_after(lo, index - self.starts[range])
+        let (lo, hi) = self.set.ranges()[range];
+        nth_after(lo, index - self.starts[range]).filter(|&member| member <= hi)
     }
+}
+
+/// The characters leading from one node to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Edge {
+    /// The index of the characters of this move in [`Routes`]' labels.
+    label: usize,
+    /// The number of characters, at least 1 and at most 1,112,064.
+    pub(super) size: u64,
+    pub(super) target: StateId,
 }
 
 /// The useful part of a DFA as nodes with labelled, ordered edges: what paths are made of.
@@ -87,20 +97,35 @@ pub(super) struct Routes {
     /// The edges of node `n` are `edges[offsets[n]..offsets[n + 1]]`.
     offsets: Vec<usize>,
     edges: Vec<Edge>,
+    /// The distinct labels of the edges: many edges share one (`[a-z]` on every state of
+    /// `[a-z]{8}`), and a big Unicode class is then indexed once.
+    labels: Vec<Label>,
     accepting: Vec<bool>,
     start: StateId,
 }
 
 impl Routes {
-    /// The nodes and edges of `dfa`'s useful states (`trim` is its trim), or `None` when
-    /// its language is empty.
-    pub(super) fn new(dfa: &Dfa, trim: &Trim) -> Option<Routes> {
-        if !trim.is_useful(dfa.start()) {
+    /// The nodes and edges of the useful states of `dfa`, which must be canonical, or `None`
+    /// when its language is empty.
+    ///
+    /// Every state of a canonical DFA is reachable, and every state but the dead one (the
+    /// states that cannot accept are all equivalent) can reach acceptance: so the useful
+    /// states are those that accept or move somewhere else.
+    pub(super) fn new(dfa: &Dfa) -> Option<Routes> {
+        debug_assert!(dfa.is_canonical(), "routes are read off canonical DFAs only");
+        let useful: Vec<bool> = dfa
+            .states()
+            .map(|state| {
+                dfa.is_accepting(state)
+                    || dfa.classes().iter().any(|(class, _)| dfa.next_state(state, class) != state)
+            })
+            .collect();
+        if !useful[dfa.start().index()] {
             return None;
         }
         let mut node_of = vec![None; dfa.n_states()];
         let mut accepting = Vec::new();
-        for state in dfa.states().filter(|&state| trim.is_useful(state)) {
+        for state in dfa.states().filter(|&state| useful[state.index()]) {
             node_of[state.index()] = Some(StateId::from_index(accepting.len()));
             accepting.push(dfa.is_accepting(state));
         }
@@ -110,7 +135,8 @@ impl Routes {
         let mut targets = Vec::new();
         let mut offsets = vec![0];
         let mut edges = Vec::new();
-        for state in dfa.states().filter(|&state| trim.is_useful(state)) {
+        let mut labels = Labels::default();
+        for state in dfa.states().filter(|&state| useful[state.index()]) {
             for (class, _) in dfa.classes().iter() {
                 let Some(target) = node_of[dfa.next_state(state, class).index()] else {
                     continue;
@@ -121,21 +147,19 @@ impl Routes {
                 classes_to[target.index()].push(class);
             }
             for target in targets.drain(..) {
-                let members =
-                    |class| dfa.classes().class(class).into_iter().flat_map(CharSet::ranges);
-                let label = match classes_to[target.index()].as_slice() {
-                    &[only] => dfa.classes().class(only).cloned().unwrap_or_default(),
-                    several => CharSet::from_ranges(
-                        several.iter().flat_map(|&class| members(class)).copied(),
-                    ),
-                };
+                let (label, size) = labels.of(dfa, &classes_to[target.index()]);
                 classes_to[target.index()].clear();
-                edges.push(Edge::new(label, target));
+                edges.push(Edge { label, size, target });
             }
             offsets.push(edges.len());
         }
         let start = node_of[dfa.start().index()]?;
-        Some(Routes { offsets, edges, accepting, start })
+        Some(Routes { offsets, edges, labels: labels.labels, accepting, start })
+    }
+
+    /// The member of `edge`'s label at `index` in ascending order, `None` past the last.
+    pub(super) fn nth(&self, edge: &Edge, index: u64) -> Option<char> {
+        (index < edge.size).then(|| self.labels[edge.label].nth(index)).flatten()
     }
 
     pub(super) fn n_nodes(&self) -> usize {
@@ -157,13 +181,39 @@ impl Routes {
     }
 }
 
+/// The distinct labels met while building [`Routes`], by the DFA classes they unite.
+#[derive(Default)]
+struct Labels {
+    labels: Vec<Label>,
+    /// The label and size of each class list seen, keyed by the (ascending) classes.
+    by_classes: HashMap<Vec<ClassId>, (usize, u64)>,
+}
+
+impl Labels {
+    /// The index and size of the label uniting `classes`, adding it when it is new.
+    fn of(&mut self, dfa: &Dfa, classes: &[ClassId]) -> (usize, u64) {
+        if let Some(&found) = self.by_classes.get(classes) {
+            return found;
+        }
+        let members = |&class| dfa.classes().class(class).into_iter().flat_map(CharSet::ranges);
+        let set = match classes {
+            [only] => dfa.classes().class(*only).cloned().unwrap_or_default(),
+            several => CharSet::from_ranges(several.iter().flat_map(members).copied()),
+        };
+        let found = (self.labels.len(), set.len());
+        self.labels.push(Label::new(set));
+        self.by_classes.insert(classes.to_vec(), found);
+        found
+    }
+}
+
 /// What the paths of one length from one node hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Cell {
     /// W(s, r): the strings.
-    pub(super) strings: BigUint,
+    pub(super) strings: Count,
     /// P(s, r): the paths.
-    pub(super) paths: BigUint,
+    pub(super) paths: Count,
     /// The fewest strings of one path (saturated; `u128::MAX` when there is no path).
     pub(super) min_product: u128,
     /// The most strings of one path (saturated; 0 when there is no path).
@@ -172,16 +222,11 @@ pub(super) struct Cell {
 
 impl Cell {
     fn none() -> Cell {
-        Cell {
-            strings: BigUint::ZERO,
-            paths: BigUint::ZERO,
-            min_product: u128::MAX,
-            max_product: 0,
-        }
+        Cell { strings: Count::ZERO, paths: Count::ZERO, min_product: u128::MAX, max_product: 0 }
     }
 
     fn unit() -> Cell {
-        Cell { strings: 1u8.into(), paths: 1u8.into(), min_product: 1, max_product: 1 }
+        Cell { strings: Count::ONE, paths: Count::ONE, min_product: 1, max_product: 1 }
     }
 
     /// Whether some path of this length leads to acceptance.
@@ -190,7 +235,7 @@ impl Cell {
     }
 
     fn heap_bytes(&self) -> usize {
-        heap_bytes(&self.strings) + heap_bytes(&self.paths)
+        self.strings.heap_bytes() + self.paths.heap_bytes()
     }
 }
 
@@ -221,19 +266,22 @@ impl Counts {
         self.cells.len() / self.n_nodes - 1
     }
 
-    /// Extends the table by one remaining length.
+    /// Extends the table by one remaining length; `false` when no node has a path of that
+    /// length (then none has a longer one either).
     pub(super) fn push_level(
         &mut self,
         routes: &Routes,
         budget: &Budget,
-    ) -> Result<(), BudgetError> {
+    ) -> Result<bool, BudgetError> {
         let level_bytes = self.n_nodes.saturating_mul(size_of::<Cell>());
         budget.check_memory(Operation::Generate, self.bytes.saturating_add(level_bytes))?;
         let below_start = self.cells.len() - self.n_nodes;
-        // One product buffer for the whole level, so that multiplying allocates rarely.
-        let mut term = BigUint::ZERO;
+        self.cells.reserve(self.n_nodes);
+        let mut any_path = false;
         for node_idx in 0..self.n_nodes {
-            budget.check_time(Operation::Generate)?;
+            if node_idx % CHECK_INTERVAL == 0 {
+                budget.check_time(Operation::Generate)?;
+            }
             let mut cell = Cell::none();
             for edge in routes.edges(StateId::from_index(node_idx)) {
                 let below = &self.cells[below_start + edge.target.index()];
@@ -243,19 +291,19 @@ impl Counts {
                 if edge.size == 1 {
                     cell.strings += &below.strings;
                 } else {
-                    term.clone_from(&below.strings);
-                    term *= edge.size;
-                    cell.strings += &term;
+                    cell.strings += &(&below.strings * edge.size);
                 }
                 cell.paths += &below.paths;
                 let size = u128::from(edge.size);
                 cell.min_product = cell.min_product.min(below.min_product.saturating_mul(size));
                 cell.max_product = cell.max_product.max(below.max_product.saturating_mul(size));
             }
+            any_path |= cell.is_viable();
             self.bytes += size_of::<Cell>() + cell.heap_bytes();
             self.cells.push(cell);
         }
-        budget.check_memory(Operation::Generate, self.bytes)
+        budget.check_memory(Operation::Generate, self.bytes)?;
+        Ok(any_path)
     }
 
     /// The paths of exactly `remaining` characters from `node`; `remaining` must be at most

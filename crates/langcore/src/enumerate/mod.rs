@@ -5,6 +5,7 @@
 //! `offset .. offset + limit` of an order fixed by the language and the
 //! [`GenerateOptions`]. One concept per file:
 //! - `options.rs`: [`GenerateOptions`], [`PathOrder`], [`CharOrder`].
+//! - `count.rs`: [`count::Count`], exact counts that stay machine words while they fit.
 //! - `counts.rs`: the labelled edges of the DFA, and the tables W (strings) and P (paths)
 //!   per node and remaining length.
 //! - `path.rs`: a path's odometer and the characters it spells in either character order.
@@ -62,6 +63,7 @@
 //! string; the count tables and threshold memo against the memory limit. The restriction
 //! checks its own operations ([`Operation::Product`], [`Operation::Minimize`]).
 
+mod count;
 mod counts;
 mod options;
 mod path;
@@ -75,13 +77,10 @@ mod threshold;
 pub use options::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 
 use std::borrow::{Borrow, Cow};
-use std::ops::RangeInclusive;
-
-use num_bigint::BigUint;
+use std::ops::{RangeInclusive, SubAssign};
 
 use self::counts::{Counts, Routes};
 use crate::alphabet::{CharSet, Classes};
-use crate::analysis::{self, Trim};
 use crate::budget::{Budget, BudgetError};
 use crate::dfa::Dfa;
 use crate::error::Error;
@@ -135,39 +134,43 @@ impl Language {
             Some(charset) if !charset.is_full() => {
                 Cow::Owned(dfa.intersection(&strings_over(charset, budget)?, budget)?)
             }
-            _ if dfa.is_canonical() => Cow::Borrowed(dfa),
-            _ => Cow::Owned(dfa.minimize(budget)?),
+            _ => Cow::Borrowed(dfa),
         };
-        let trim = Trim::new(&restricted);
-        let (Some(shortest), longest) = analysis::length_on(&restricted, &trim) else {
-            return Ok(None);
+        let restricted = match restricted {
+            dfa if dfa.is_canonical() => dfa,
+            dfa => Cow::Owned(dfa.minimize(budget)?),
         };
-        let min_length = options.min_length().max(shortest);
-        let max_length =
-            longest.map_or(options.max_length(), |longest| longest.min(options.max_length()));
-        if max_length < min_length {
-            return Ok(None);
-        }
-        let Some(routes) = Routes::new(&restricted, &trim) else { return Ok(None) };
+        let Some(routes) = Routes::new(&restricted) else { return Ok(None) };
         // The tables only need to reach the length where the strings (sweep) or paths (round
-        // 0 of the other orders) of the band first cover positions up to `offset + limit`.
-        let needed = BigUint::from(options.offset()) + options.limit();
+        // 0 of the other orders) of the band first cover positions up to `offset + limit`, or
+        // the first length without any path from any node: there are none longer either.
+        let needed = u128::from(options.offset()) + options.limit() as u128;
         let mut counts = Counts::new(&routes);
-        let mut covered = BigUint::ZERO;
-        for length in 0..=max_length {
-            if length > 0 {
-                counts.push_level(&routes, budget)?;
+        let mut covered = 0u128;
+        let mut shortest = None;
+        for length in 0..=options.max_length() {
+            if length > 0 && !counts.push_level(&routes, budget)? {
+                break;
             }
-            if length >= min_length {
-                let cell = counts.cell(routes.start(), length);
-                covered += match options.path_order() {
+            let cell = counts.cell(routes.start(), length);
+            if cell.is_viable() {
+                shortest.get_or_insert(length);
+            }
+            if length >= options.min_length() {
+                let found = match options.path_order() {
                     PathOrder::Sweep => &cell.strings,
                     PathOrder::Interleave | PathOrder::Shuffled => &cell.paths,
                 };
+                covered = covered.saturating_add(found.saturated());
                 if covered >= needed {
                     break;
                 }
             }
+        }
+        let Some(shortest) = shortest else { return Ok(None) };
+        let min_length = options.min_length().max(shortest);
+        if counts.max_length() < min_length {
+            return Ok(None);
         }
         let max_length = counts.max_length();
         Ok(Some(Language { routes, counts, min_length, max_length }))
@@ -177,6 +180,12 @@ impl Language {
     fn lengths(&self) -> RangeInclusive<usize> {
         self.min_length..=self.max_length
     }
+}
+
+/// An empty page with room for the strings `options` asks for (up to a bound: the limit may be
+/// far beyond what the language holds).
+fn page(options: &GenerateOptions) -> Vec<String> {
+    Vec::with_capacity(options.limit().min(1024))
 }
 
 /// The DFA of `[charset]*`: every string whose characters are all in `charset`.
@@ -193,11 +202,16 @@ fn strings_over(charset: &CharSet, budget: &Budget) -> Result<Dfa, BudgetError> 
 /// The first of `items` whose block holds position `rest`, where the blocks lie one after
 /// another with the sizes `size_of` gives; `rest` becomes the position inside that block.
 /// `None` (with `rest` reduced by all sizes) when `rest` is past the last block.
-fn find_block<T, S: Borrow<BigUint>, E>(
+/// Positions are `u128` ([`count::Count::saturated`] sizes) or exact counts.
+fn find_block<T, N, S, E>(
     items: impl IntoIterator<Item = T>,
-    rest: &mut BigUint,
+    rest: &mut N,
     mut size_of: impl FnMut(&T) -> Result<S, E>,
-) -> Result<Option<T>, E> {
+) -> Result<Option<T>, E>
+where
+    N: PartialOrd + for<'n> SubAssign<&'n N>,
+    S: Borrow<N>,
+{
     for item in items {
         let size = size_of(&item)?;
         if *rest < *size.borrow() {

@@ -45,13 +45,25 @@ impl Step {
 
 /// The digits of `index` in the mixed radix of `steps`' label sizes, the first position
 /// most significant; `index` must be below the product of the sizes.
-pub(super) fn digits_of(routes: &Routes, steps: &[Step], mut index: u128) -> Vec<u64> {
+pub(super) fn digits_of(routes: &Routes, steps: &[Step], index: u128) -> Vec<u64> {
     let mut digits = vec![0; steps.len()];
-    for (digit, step) in digits.iter_mut().zip(steps).rev() {
-        let size = u128::from(step.edge(routes).size);
-        // The remainder is below the size, a u64.
-        *digit = u64::try_from(index % size).unwrap_or_default();
-        index /= size;
+    let sizes = steps.iter().rev().map(|step| step.edge(routes).size);
+    match u64::try_from(index) {
+        // 64-bit division is several times cheaper than 128-bit division.
+        Ok(mut index) => {
+            for (digit, size) in digits.iter_mut().rev().zip(sizes) {
+                *digit = index % size;
+                index /= size;
+            }
+        }
+        Err(_) => {
+            let mut index = index;
+            for (digit, size) in digits.iter_mut().rev().zip(sizes) {
+                // The remainder is below the size, a u64.
+                *digit = u64::try_from(index % u128::from(size)).unwrap_or_default();
+                index /= u128::from(size);
+            }
+        }
     }
     digits
 }
@@ -87,7 +99,7 @@ impl Spelling {
         let index =
             self.shuffles.get(position).map_or(digit, |shuffle| shuffle.index(digit, edge.size));
         // `index < edge.size`, so the member exists.
-        edge.nth(index).unwrap_or_default()
+        routes.nth(edge, index).unwrap_or_default()
     }
 
     /// The string that `digits` stand for on the path `steps`.

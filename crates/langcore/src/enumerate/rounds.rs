@@ -11,16 +11,18 @@
 //! A position in the order is (round, length, index within the length). Finding the one at
 //! an offset:
 //! - Round 0 holds every path once: if the offset is below the number of paths (the sum of
-//!   P(start, ℓ)), it is in round 0. O(lengths) big-integer operations.
-//! - Otherwise, with S(k) the number of strings before round `k` ([`Thresholds`]), a binary
-//!   search over `k` in `[1, offset]` finds the round with S(k) ≤ offset < S(k + 1):
-//!   O(log offset) threshold queries.
+//!   P(start, ℓ)), it is in round 0. O(lengths) operations.
+//! - Otherwise, with S(k) the number of strings before round `k`: while `k` is at most the
+//!   fewest strings `m` of any path, every path takes part, S(k) = k · P, so the round is
+//!   `offset div P` when that is below `m` (O(1): `[a-z]{6}` at offset 10^7 is round 10^7 of
+//!   its one path). Beyond, a binary search over `k` in `[m, offset]` ([`Thresholds`])
+//!   finds the round with S(k) ≤ offset < S(k + 1): O(log offset) threshold queries.
 //!
 //! Each string then costs one unranking: the `i`-th path of a length among those with more
 //! than `k` strings, descending edge by edge and skipping, at each node, the paths through
 //! earlier edges with more than `⌊k / product so far⌋` strings, then the `k`-th odometer
 //! value of that path. In round 0 the counts are the path counts P, so a page costs
-//! O(limit × length × edges) big-integer operations whatever the offset; later rounds go
+//! O(limit × length × edges) count operations whatever the offset; later rounds go
 //! through [`Thresholds`] (see its cost). A shuffled order maps the index through the
 //! length's shuffle first, O(words of P) expected.
 //!
@@ -36,13 +38,15 @@
 //! [`Operation::Generate`]: the deadline once per string, and whatever [`Thresholds`]
 //! checks.
 
-use num_bigint::BigUint;
+use std::ops::SubAssign;
 
+use super::count::Count;
+use super::counts::{Cell, Edge};
 use super::options::{GenerateOptions, PathOrder};
 use super::path::{Spelling, Step, digits_of};
 use super::shuffle::Shuffle;
 use super::threshold::Thresholds;
-use super::{Language, find_block};
+use super::{Language, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 
 /// The [`Shuffle`] context tag of path orders.
@@ -56,37 +60,52 @@ pub(super) fn generate(
     budget: &Budget,
 ) -> Result<Vec<String>, BudgetError> {
     let mut thresholds = Thresholds::new(language, budget);
-    let mut out = Vec::new();
+    let mut out = page(options);
     let Some(mut turn) = Turn::at(language, &mut thresholds, options.offset())? else {
         return Ok(out);
     };
+    // The shuffle of the current length's paths, drawn again only when the length changes.
+    let mut shuffle = (turn.length, length_shuffle(options, turn.length));
+    // The last path spelled and its character order.
+    let mut spelled = (Spelling::new(&[], options), Vec::new());
     loop {
         budget.check_time(Operation::Generate)?;
         let rank = match options.path_order() {
             PathOrder::Shuffled => {
-                let length = u64::try_from(turn.length).unwrap_or(u64::MAX);
-                let shuffle = Shuffle::new(&[PATH_ORDER_TAG, options.seed(), length]);
-                shuffle.big_index(&turn.index, &turn.n_paths)
+                if shuffle.0 != turn.length {
+                    shuffle = (turn.length, length_shuffle(options, turn.length));
+                }
+                shuffle.1.rank(turn.index, &turn.n_paths)
             }
-            PathOrder::Sweep | PathOrder::Interleave => turn.index.clone(),
+            PathOrder::Sweep | PathOrder::Interleave => Count::from(turn.index),
         };
         let steps = path_with_rank(language, &mut thresholds, &turn, rank)?;
         let digits = digits_of(&language.routes, &steps, turn.round);
-        out.push(Spelling::new(&steps, options).spell(&language.routes, &steps, &digits));
+        // Consecutive strings share their path when few paths are left in the rounds.
+        if spelled.1 != steps {
+            spelled = (Spelling::new(&steps, options), steps);
+        }
+        let (spelling, steps) = &spelled;
+        out.push(spelling.spell(&language.routes, steps, &digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
             return Ok(out);
         }
     }
 }
 
+/// The order of the paths of `length` in [`PathOrder::Shuffled`].
+fn length_shuffle(options: &GenerateOptions, length: usize) -> Shuffle {
+    Shuffle::new(&[PATH_ORDER_TAG, options.seed(), u64::try_from(length).unwrap_or(u64::MAX)])
+}
+
 /// A position in round order.
 struct Turn {
     round: u128,
     length: usize,
-    /// The index among the paths of `length` in `round`.
-    index: BigUint,
+    /// The index among the paths of `length` in `round`: at most the offset plus the limit.
+    index: u128,
     /// The number of paths of `length` in `round`: those with more than `round` strings.
-    n_paths: BigUint,
+    n_paths: Count,
 }
 
 impl Turn {
@@ -97,31 +116,45 @@ impl Turn {
         offset: u64,
     ) -> Result<Option<Turn>, BudgetError> {
         let start = language.routes.start();
-        let offset_big = BigUint::from(offset);
-        let first_round: BigUint =
-            language.lengths().map(|length| &language.counts.cell(start, length).paths).sum();
-        let total: BigUint =
-            language.lengths().map(|length| &language.counts.cell(start, length).strings).sum();
-        let (round, mut rest) = if offset_big < first_round {
-            (0, offset_big)
-        } else if offset_big >= total {
+        let offset = u128::from(offset);
+        let sum = |count: fn(&Cell) -> &Count| {
+            let cells = language.lengths().map(|length| language.counts.cell(start, length));
+            cells.fold(0, |sum: u128, cell| sum.saturating_add(count(cell).saturated()))
+        };
+        let first_round = sum(|cell| &cell.paths);
+        let total = sum(|cell| &cell.strings);
+        // The strings of the path with fewest: every path has a string in each round before.
+        let fewest = language
+            .lengths()
+            .map(|length| language.counts.cell(start, length).min_product)
+            .min()
+            .unwrap_or(u128::MAX);
+        let (round, mut rest) = if offset < first_round {
+            (0, offset)
+        } else if offset >= total {
             return Ok(None);
+        } else if let Some(round) = offset.checked_div(first_round).filter(|&round| round < fewest)
+        {
+            // Every path takes part in the rounds up to this one: S(k) = k · paths there.
+            (round, offset % first_round)
         } else {
-            // S(low) <= offset < S(high): S(1) is the first round's size, and S(offset + 1)
+            // S(low) <= offset < S(high): S(fewest) = fewest · paths, and S(offset + 1)
             // exceeds the offset (a path with more strings contributes offset + 1, and
             // otherwise S is the total).
-            let (mut low, mut high) = (1, u128::from(offset) + 1);
+            let (mut low, mut high) = (fewest.max(1), offset + 1);
             while high - low > 1 {
                 let middle = low + (high - low) / 2;
-                if thresholds.strings_before(middle)? <= offset_big {
+                if thresholds.strings_before(middle)? <= offset {
                     low = middle;
                 } else {
                     high = middle;
                 }
             }
-            (low, offset_big - thresholds.strings_before(low)?)
+            (low, offset - thresholds.strings_before(low)?)
         };
-        let n_paths = |&length: &usize| thresholds.paths_above(start, length, round);
+        let n_paths = |&length: &usize| {
+            thresholds.paths_above(start, length, round).map(|paths| paths.saturated())
+        };
         let Some(length) = find_block(language.lengths(), &mut rest, n_paths)? else {
             return Ok(None);
         };
@@ -136,8 +169,8 @@ impl Turn {
         language: &Language,
         thresholds: &mut Thresholds<'_>,
     ) -> Result<bool, BudgetError> {
-        self.index += 1u8;
-        if self.index < self.n_paths {
+        self.index += 1;
+        if self.index < self.n_paths.saturated() {
             return Ok(true);
         }
         let start = language.routes.start();
@@ -147,8 +180,8 @@ impl Turn {
             later_lengths.map(|length| (self.round, length)).chain(next_round_lengths)
         {
             let n_paths = thresholds.paths_above(start, length, round)?;
-            if *n_paths != BigUint::ZERO {
-                *self = Turn { round, length, index: BigUint::ZERO, n_paths: n_paths.into_owned() };
+            if !n_paths.is_zero() {
+                *self = Turn { round, length, index: 0, n_paths: n_paths.into_owned() };
                 return Ok(true);
             }
         }
@@ -162,17 +195,45 @@ fn path_with_rank(
     language: &Language,
     thresholds: &mut Thresholds<'_>,
     turn: &Turn,
-    mut rank: BigUint,
+    rank: Count,
 ) -> Result<Vec<Step>, BudgetError> {
+    match rank {
+        // Below u128::MAX, saturated counts rank exactly (see `count.rs`), with no big
+        // integer in sight: the case of every language with fewer than 2^128 paths.
+        Count::Small(rank) if rank < u128::MAX => {
+            descend(language, thresholds, turn, rank, Count::saturated)
+        }
+        rank => descend(language, thresholds, turn, rank, Count::clone),
+    }
+}
+
+/// [`path_with_rank`] with positions of type `N`, made from counts by `position`.
+fn descend<N>(
+    language: &Language,
+    thresholds: &mut Thresholds<'_>,
+    turn: &Turn,
+    mut rank: N,
+    position: fn(&Count) -> N,
+) -> Result<Vec<Step>, BudgetError>
+where
+    N: PartialOrd + for<'n> SubAssign<&'n N>,
+{
     let routes = &language.routes;
     let mut steps = Vec::with_capacity(turn.length);
     let mut node = routes.start();
     // The strings the rest of the path needs more than of.
     let mut threshold = turn.round;
     for remaining in (0..turn.length).rev() {
+        if threshold < language.counts.cell(node, remaining + 1).min_product {
+            // Every path from here has more strings, and so every continuation qualifies
+            // at its own threshold: plain path counts rank the rest.
+            threshold = 0;
+        }
         let edges = routes.edges(node).iter().enumerate();
-        let n_paths = |&(_, edge): &(usize, &super::counts::Edge)| {
-            thresholds.paths_above(edge.target, remaining, threshold / u128::from(edge.size))
+        let n_paths = |&(_, edge): &(usize, &Edge)| {
+            let paths =
+                thresholds.paths_above(edge.target, remaining, threshold / u128::from(edge.size));
+            paths.map(|paths| position(&paths))
         };
         // The rank is below the number of qualifying paths from here, so an edge holds it.
         let Some((edge_idx, edge)) = find_block(edges, &mut rank, n_paths)? else { break };

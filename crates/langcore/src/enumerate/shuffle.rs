@@ -28,6 +28,8 @@ use num_bigint::BigUint;
 use rand::Rng as _;
 use rand_pcg::Pcg64;
 
+use super::count::Count;
+
 /// The number of Feistel rounds.
 const ROUNDS: usize = 4;
 
@@ -104,6 +106,15 @@ impl Shuffle {
                 return y;
             }
         }
+    }
+
+    /// The image of position `x` under this shuffle of `[0, n)`; requires `x < n`. Inline
+    /// arithmetic when `n` fits a `u64`, [`Shuffle::big_index`] otherwise.
+    pub(super) fn rank(&self, x: u128, n: &Count) -> Count {
+        if let (Ok(small_x), Ok(small_n)) = (u64::try_from(x), u64::try_from(n.saturated())) {
+            return Count::from(u128::from(self.index(small_x, small_n)));
+        }
+        Count::from_big(self.big_index(&x.into(), &n.to_big()))
     }
 
     /// [`Shuffle::index`] for big numbers; equal to it when `n` fits in a `u64`.

@@ -15,8 +15,8 @@
 //! 3. Decode `L` in the mixed radix of the label sizes, the first position most
 //!    significant, into the odometer digits.
 //!
-//! That is O(max_length × edges per node) big-integer operations per page, however deep the
-//! offset: `[a-z]{8}` at offset 10^10 costs what offset 0 does.
+//! That is O(max_length × edges per node) operations on `u128` positions per page (counts
+//! above that saturate, see `count.rs`), however deep the offset: `[a-z]{8}` at offset 10^10 costs what offset 0 does.
 //!
 //! *The next string* turns the odometer (O(1) positions amortised). When it wraps, the next
 //! path of the same length is found at the deepest position with a later edge that can still
@@ -33,12 +33,10 @@
 
 use std::convert::Infallible;
 
-use num_bigint::BigUint;
-
 use super::counts::Edge;
 use super::options::GenerateOptions;
-use super::path::{Spelling, Step};
-use super::{Language, find_block};
+use super::path::{Spelling, Step, digits_of};
+use super::{Language, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
 
@@ -48,7 +46,7 @@ pub(super) fn generate(
     options: &GenerateOptions,
     budget: &Budget,
 ) -> Result<Vec<String>, BudgetError> {
-    let mut out = Vec::new();
+    let mut out = page(options);
     let Some(mut cursor) = Cursor::at(language, options, options.offset()) else {
         return Ok(out);
     };
@@ -75,9 +73,9 @@ impl<'a> Cursor<'a> {
     /// The cursor at sweep position `offset`, or `None` past the last string.
     fn at(language: &'a Language, options: &'a GenerateOptions, offset: u64) -> Option<Self> {
         let routes = &language.routes;
-        let mut rest = BigUint::from(offset);
+        let mut rest = u128::from(offset);
         let strings_of_length = |&length: &usize| {
-            Ok::<_, Infallible>(&language.counts.cell(routes.start(), length).strings)
+            Ok::<_, Infallible>(language.counts.cell(routes.start(), length).strings.saturated())
         };
         let Ok(length) = find_block(language.lengths(), &mut rest, strings_of_length);
         let length = length?;
@@ -86,28 +84,23 @@ impl<'a> Cursor<'a> {
         let mut node = routes.start();
         for remaining in (0..length).rev() {
             let block = |&(_, edge): &(usize, &Edge)| {
-                Ok::<_, Infallible>(
-                    &language.counts.cell(edge.target, remaining).strings * edge.size,
-                )
+                let strings = language.counts.cell(edge.target, remaining).strings.saturated();
+                Ok::<_, Infallible>(strings.saturating_mul(u128::from(edge.size)))
             };
             let Ok(found) = find_block(routes.edges(node).iter().enumerate(), &mut rest, block);
             let (edge_idx, edge) = found?;
             // `rest % size < size`, a u64.
-            remainders.push(u64::try_from(&rest % edge.size).unwrap_or_default());
-            rest /= edge.size;
+            remainders.push(u64::try_from(rest % u128::from(edge.size)).unwrap_or_default());
+            rest /= u128::from(edge.size);
             steps.push(Step { node, edge: edge_idx });
             node = edge.target;
         }
-        let mut within_path = BigUint::ZERO;
+        // The offset inside the path is at most the offset: a u128.
+        let mut within_path = 0u128;
         for (step, &remainder) in steps.iter().zip(&remainders).rev() {
-            within_path = within_path * step.edge(routes).size + remainder;
+            within_path = within_path * u128::from(step.edge(routes).size) + u128::from(remainder);
         }
-        let mut digits = vec![0; length];
-        for (digit, step) in digits.iter_mut().zip(&steps).rev() {
-            let size = step.edge(routes).size;
-            *digit = u64::try_from(&within_path % size).unwrap_or_default();
-            within_path /= size;
-        }
+        let digits = digits_of(routes, &steps, within_path);
         let mut cursor = Cursor {
             language,
             options,

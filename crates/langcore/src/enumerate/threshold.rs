@@ -21,7 +21,7 @@
 //! memoised by `(s, r, x)` and computed bottom-up with an explicit stack, so deep lengths
 //! use no call stack. Each edge of at least two characters at least halves `x`, so the
 //! thresholds met below one query are few for realistic patterns: the cost is
-//! O(distinct (node, length, threshold) triples × edges) big-integer operations, at most
+//! O(distinct (node, length, threshold) triples × edges) count operations, at most
 //! O(nodes × max_length × √x) and usually far less (a chain like `[a-z]{8}` meets one
 //! threshold per position).
 //!
@@ -37,11 +37,9 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 
-use num_bigint::BigUint;
-
 use super::Language;
+use super::count::Count;
 use super::counts::Cell;
-use crate::analysis::heap_bytes;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
 
@@ -49,10 +47,10 @@ use crate::state_id::StateId;
 type Key = (StateId, usize, u128);
 
 /// The paths with at most a threshold of strings each: how many, and their strings.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct AtMost {
-    paths: BigUint,
-    strings: BigUint,
+    paths: Count,
+    strings: Count,
 }
 
 /// An answer known without computing: none of the paths, all of them, or a memo entry.
@@ -83,14 +81,14 @@ impl<'a> Thresholds<'a> {
         node: StateId,
         remaining: usize,
         threshold: u128,
-    ) -> Result<Cow<'a, BigUint>, BudgetError> {
+    ) -> Result<Cow<'a, Count>, BudgetError> {
         let cell = self.language.counts.cell(node, remaining);
         if threshold == 0 {
             return Ok(Cow::Borrowed(&cell.paths));
         }
         self.compute((node, remaining, threshold))?;
         let at_most = match self.known((node, remaining, threshold)) {
-            Some(Known::All(_)) => return Ok(Cow::Owned(BigUint::ZERO)),
+            Some(Known::All(_)) => return Ok(Cow::Owned(Count::ZERO)),
             Some(Known::Memo(at_most)) => &at_most.paths,
             Some(Known::Nothing) | None => return Ok(Cow::Borrowed(&cell.paths)),
         };
@@ -98,10 +96,11 @@ impl<'a> Thresholds<'a> {
     }
 
     /// The number of strings in the rounds before round `round`, over the lengths of the
-    /// language: Σ over its paths `p` of min(Π(p), round).
-    pub(super) fn strings_before(&mut self, round: u128) -> Result<BigUint, BudgetError> {
+    /// language: Σ over its paths `p` of min(Π(p), round), saturated at `u128::MAX` (it is
+    /// compared with positions only).
+    pub(super) fn strings_before(&mut self, round: u128) -> Result<u128, BudgetError> {
         let start = self.language.routes.start();
-        let mut total = BigUint::ZERO;
+        let mut total = 0u128;
         for length in self.language.lengths() {
             let key = (start, length, round);
             self.compute(key)?;
@@ -109,9 +108,10 @@ impl<'a> Thresholds<'a> {
             let (paths, strings) = match self.known(key) {
                 Some(Known::All(cell)) => (&cell.paths, &cell.strings),
                 Some(Known::Memo(at_most)) => (&at_most.paths, &at_most.strings),
-                Some(Known::Nothing) | None => (&BigUint::ZERO, &BigUint::ZERO),
+                Some(Known::Nothing) | None => (&Count::ZERO, &Count::ZERO),
             };
-            total += strings + (&cell.paths - paths) * round;
+            let above = (&cell.paths - paths).saturated().saturating_mul(round);
+            total = total.saturating_add(strings.saturated()).saturating_add(above);
         }
         Ok(total)
     }
@@ -140,6 +140,9 @@ impl<'a> Thresholds<'a> {
 
     /// Makes `key` known, computing it and whatever it depends on bottom-up.
     fn compute(&mut self, key: Key) -> Result<(), BudgetError> {
+        if self.known(key).is_some() {
+            return Ok(());
+        }
         let mut stack = vec![key];
         while let Some(&top) = stack.last() {
             if self.known(top).is_some() {
@@ -156,23 +159,19 @@ impl<'a> Thresholds<'a> {
                 continue;
             }
             self.budget.check_time(Operation::Generate)?;
-            let mut at_most = AtMost::default();
+            let mut at_most = AtMost { paths: Count::ZERO, strings: Count::ZERO };
             for (child, size) in self.children(top) {
-                match self.known(child) {
-                    Some(Known::All(cell)) => {
-                        at_most.paths += &cell.paths;
-                        at_most.strings += &cell.strings * size;
-                    }
-                    Some(Known::Memo(part)) => {
-                        at_most.paths += &part.paths;
-                        at_most.strings += &part.strings * size;
-                    }
-                    Some(Known::Nothing) | None => {}
-                }
+                let (paths, strings) = match self.known(child) {
+                    Some(Known::All(cell)) => (&cell.paths, &cell.strings),
+                    Some(Known::Memo(part)) => (&part.paths, &part.strings),
+                    Some(Known::Nothing) | None => continue,
+                };
+                at_most.paths += paths;
+                at_most.strings += &(strings * size);
             }
             self.bytes += size_of::<(Key, AtMost)>()
-                + heap_bytes(&at_most.paths)
-                + heap_bytes(&at_most.strings);
+                + at_most.paths.heap_bytes()
+                + at_most.strings.heap_bytes();
             self.budget.check_memory(Operation::Generate, self.bytes)?;
             self.memo.insert(top, at_most);
             stack.pop();
