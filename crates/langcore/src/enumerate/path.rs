@@ -43,10 +43,11 @@ impl Step {
     }
 }
 
-/// The digits of `index` in the mixed radix of `steps`' label sizes, the first position
-/// most significant; `index` must be below the product of the sizes.
-pub(super) fn digits_of(routes: &Routes, steps: &[Step], index: u128) -> Vec<u64> {
-    let mut digits = vec![0; steps.len()];
+/// Sets `digits` to the digits of `index` in the mixed radix of `steps`' label sizes, the
+/// first position most significant; `index` must be below the product of the sizes.
+pub(super) fn digits_of(routes: &Routes, steps: &[Step], index: u128, digits: &mut Vec<u64>) {
+    digits.clear();
+    digits.resize(steps.len(), 0);
     let sizes = steps.iter().rev().map(|step| step.edge(routes).size);
     match u64::try_from(index) {
         // 64-bit division is several times cheaper than 128-bit division.
@@ -65,7 +66,6 @@ pub(super) fn digits_of(routes: &Routes, steps: &[Step], index: u128) -> Vec<u64
             }
         }
     }
-    digits
 }
 
 /// The character order of one path: a shuffle per position, or none for ascending order.

@@ -66,8 +66,9 @@ pub(super) fn generate(
     };
     // The shuffle of the current length's paths, drawn again only when the length changes.
     let mut shuffle = (turn.length, length_shuffle(options, turn.length));
-    // The last path spelled and its character order.
+    // The last path spelled and its character order, and buffers for the next string.
     let mut spelled = (Spelling::new(&[], options), Vec::new());
+    let (mut steps, mut digits) = (Vec::new(), Vec::new());
     loop {
         budget.check_time(Operation::Generate)?;
         let rank = match options.path_order() {
@@ -79,14 +80,13 @@ pub(super) fn generate(
             }
             PathOrder::Sweep | PathOrder::Interleave => Count::from(turn.index),
         };
-        let steps = path_with_rank(language, &mut thresholds, &turn, rank)?;
-        let digits = digits_of(&language.routes, &steps, turn.round);
+        path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
+        digits_of(&language.routes, &steps, turn.round, &mut digits);
         // Consecutive strings share their path when few paths are left in the rounds.
         if spelled.1 != steps {
-            spelled = (Spelling::new(&steps, options), steps);
+            spelled = (Spelling::new(&steps, options), steps.clone());
         }
-        let (spelling, steps) = &spelled;
-        out.push(spelling.spell(&language.routes, steps, &digits));
+        out.push(spelled.0.spell(&language.routes, &steps, &digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
             return Ok(out);
         }
@@ -189,37 +189,39 @@ impl Turn {
     }
 }
 
-/// The path of `turn.length` with lexicographic rank `rank` among those with more than
-/// `turn.round` strings.
+/// Sets `steps` to the path of `turn.length` with lexicographic rank `rank` among those with
+/// more than `turn.round` strings.
 fn path_with_rank(
     language: &Language,
     thresholds: &mut Thresholds<'_>,
     turn: &Turn,
     rank: Count,
-) -> Result<Vec<Step>, BudgetError> {
+    steps: &mut Vec<Step>,
+) -> Result<(), BudgetError> {
+    steps.clear();
     match rank {
         // Below u128::MAX, saturated counts rank exactly (see `count.rs`), with no big
         // integer in sight: the case of every language with fewer than 2^128 paths.
         Count::Small(rank) if rank < u128::MAX => {
-            descend(language, thresholds, turn, rank, Count::saturated)
+            descend(language, thresholds, turn, (rank, Count::saturated), steps)
         }
-        rank => descend(language, thresholds, turn, rank, Count::clone),
+        rank => descend(language, thresholds, turn, (rank, Count::clone), steps),
     }
 }
 
 /// [`path_with_rank`] with positions of type `N`, made from counts by `position`.
-fn descend<N>(
+fn descend<N, P>(
     language: &Language,
     thresholds: &mut Thresholds<'_>,
     turn: &Turn,
-    mut rank: N,
-    position: fn(&Count) -> N,
-) -> Result<Vec<Step>, BudgetError>
+    (mut rank, position): (N, P),
+    steps: &mut Vec<Step>,
+) -> Result<(), BudgetError>
 where
     N: PartialOrd + for<'n> SubAssign<&'n N>,
+    P: Fn(&Count) -> N,
 {
     let routes = &language.routes;
-    let mut steps = Vec::with_capacity(turn.length);
     let mut node = routes.start();
     // The strings the rest of the path needs more than of.
     let mut threshold = turn.round;
@@ -230,16 +232,20 @@ where
             threshold = 0;
         }
         let edges = routes.edges(node).iter().enumerate();
-        let n_paths = |&(_, edge): &(usize, &Edge)| {
-            let paths =
-                thresholds.paths_above(edge.target, remaining, threshold / u128::from(edge.size));
-            paths.map(|paths| position(&paths))
+        let n_paths = |&(_, edge): &(usize, &Edge)| match threshold {
+            // The common case, inline: every path qualifies, P counts them.
+            0 => Ok(position(&language.counts.cell(edge.target, remaining).paths)),
+            _ => thresholds
+                .paths_above(edge.target, remaining, threshold / u128::from(edge.size))
+                .map(|paths| position(&paths)),
         };
         // The rank is below the number of qualifying paths from here, so an edge holds it.
         let Some((edge_idx, edge)) = find_block(edges, &mut rank, n_paths)? else { break };
         steps.push(Step { node, edge: edge_idx });
-        threshold /= u128::from(edge.size);
+        if threshold != 0 {
+            threshold /= u128::from(edge.size);
+        }
         node = edge.target;
     }
-    Ok(steps)
+    Ok(())
 }

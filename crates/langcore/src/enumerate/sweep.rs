@@ -100,7 +100,8 @@ impl<'a> Cursor<'a> {
         for (step, &remainder) in steps.iter().zip(&remainders).rev() {
             within_path = within_path * u128::from(step.edge(routes).size) + u128::from(remainder);
         }
-        let digits = digits_of(routes, &steps, within_path);
+        let mut digits = Vec::new();
+        digits_of(routes, &steps, within_path, &mut digits);
         let mut cursor = Cursor {
             language,
             options,

@@ -56,7 +56,9 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
     };
     let routes = &language.routes;
     let spell = |steps: &[Step], index: u128| {
-        Spelling::new(steps, options).spell(routes, steps, &digits_of(routes, steps, index))
+        let mut digits = Vec::new();
+        digits_of(routes, steps, index, &mut digits);
+        Spelling::new(steps, options).spell(routes, steps, &digits)
     };
     let by_length: Vec<(usize, Vec<Vec<Step>>)> =
         language.lengths().map(|length| (length, paths_of_length(routes, length))).collect();
