@@ -165,7 +165,9 @@ impl Classes {
         labels: &[&CharSet],
         budget: &Budget,
     ) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
-        let mut cuts = vec!['\0'];
+        let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
+        let mut cuts = Vec::with_capacity(1 + n_bounds);
+        cuts.push('\0');
         for label in labels {
             budget.check_time(Operation::Partition)?;
             for &(lo, hi) in label.ranges() {
@@ -186,8 +188,8 @@ impl Classes {
         // Canonical numbering by first appearance: `canonical` maps refinement ids to canonical
         // ids, and each interval's class is rewritten to its canonical id for the lists below.
         let mut canonical = vec![None; refinement.n_classes()];
-        let mut ranges: Vec<Vec<(char, char)>> = Vec::new();
-        let mut starts: Vec<(char, ClassId)> = Vec::new();
+        let mut ranges: Vec<Vec<(char, char)>> = Vec::with_capacity(refinement.n_classes());
+        let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(cuts.len());
         for (interval, (&lo, class)) in cuts.iter().zip(&mut refinement.class).enumerate() {
             ticker.tick()?;
             let id = *canonical[*class].get_or_insert_with(|| {

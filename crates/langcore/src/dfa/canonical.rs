@@ -111,7 +111,8 @@ fn renumber(
     }
     const UNSEEN: u32 = u32::MAX;
     let mut new_id = vec![UNSEEN; quotient.n_states()];
-    let mut order = vec![quotient.start];
+    let mut order = Vec::with_capacity(quotient.n_states());
+    order.push(quotient.start);
     new_id[quotient.start as usize] = 0;
     let mut table = Vec::with_capacity(quotient.n_states() * n_classes);
     let mut next = 0;

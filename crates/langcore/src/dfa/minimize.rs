@@ -211,10 +211,11 @@ impl Partition {
             elements,
             position,
             block_of: vec![0; n_states],
-            start: Vec::new(),
-            end: Vec::new(),
-            marked_end: Vec::new(),
-            touched: Vec::new(),
+            // At most one block per state: sized once, never regrown.
+            start: Vec::with_capacity(n_states),
+            end: Vec::with_capacity(n_states),
+            marked_end: Vec::with_capacity(n_states),
+            touched: Vec::with_capacity(n_states),
         };
         for (block_start, block_end) in [(0, n_rejecting), (n_rejecting, state_count)] {
             if block_start < block_end {

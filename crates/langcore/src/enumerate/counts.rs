@@ -124,7 +124,7 @@ impl Routes {
             return None;
         }
         let mut node_of = vec![None; dfa.n_states()];
-        let mut accepting = Vec::new();
+        let mut accepting = Vec::with_capacity(dfa.n_states());
         for state in dfa.states().filter(|&state| useful[state.index()]) {
             node_of[state.index()] = Some(StateId::from_index(accepting.len()));
             accepting.push(dfa.is_accepting(state));
@@ -133,8 +133,10 @@ impl Routes {
         // order of first appearance, that is of smallest character.
         let mut classes_to: Vec<Vec<ClassId>> = vec![Vec::new(); accepting.len()];
         let mut targets = Vec::new();
-        let mut offsets = vec![0];
-        let mut edges = Vec::new();
+        let mut offsets = Vec::with_capacity(accepting.len() + 1);
+        offsets.push(0);
+        // Most nodes of realistic patterns have one or two edges.
+        let mut edges = Vec::with_capacity(2 * accepting.len());
         let mut labels = Labels::default();
         for state in dfa.states().filter(|&state| useful[state.index()]) {
             for (class, _) in dfa.classes().iter() {

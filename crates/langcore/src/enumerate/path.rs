@@ -115,3 +115,76 @@ fn path_identity(steps: &[Step]) -> u64 {
     let as_word = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
     steps.iter().fold(mix(as_word(steps.len())), |hash, step| mix(hash ^ as_word(step.edge)))
 }
+
+/// A string edited one position at a time and copied out after each edit: only the
+/// characters from the first one changed on are encoded again (an odometer mostly turns its
+/// last position).
+#[derive(Debug, Default)]
+pub(super) struct Text {
+    chars: Vec<char>,
+    /// `chars[..encoded]` encoded.
+    text: String,
+    /// The byte offset in `text` of each position below `encoded`.
+    starts: Vec<usize>,
+    encoded: usize,
+}
+
+impl Text {
+    /// Replaces the whole string.
+    pub(super) fn set_all(&mut self, chars: impl IntoIterator<Item = char>) {
+        self.chars.clear();
+        self.chars.extend(chars);
+        self.starts.resize(self.chars.len(), 0);
+        self.encoded = 0;
+    }
+
+    /// Replaces the character at `position`.
+    pub(super) fn set(&mut self, position: usize, c: char) {
+        self.chars[position] = c;
+        self.encoded = self.encoded.min(position);
+    }
+
+    /// The string.
+    pub(super) fn to_string(&mut self) -> String {
+        let from = self.encoded;
+        // Nothing encoded, or everything before `from` (all of it when nothing changed).
+        let mut at = match from {
+            0 => 0,
+            _ => self.starts.get(from).copied().unwrap_or(self.text.len()),
+        };
+        self.text.truncate(at);
+        let tail = &self.chars[from..];
+        for (start, c) in self.starts[from..].iter_mut().zip(tail) {
+            *start = at;
+            at += c.len_utf8();
+        }
+        self.text.extend(tail);
+        self.encoded = self.chars.len();
+        self.text.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Text;
+
+    #[test]
+    fn text_follows_edits_of_every_width() {
+        let mut text = Text::default();
+        text.set_all("aé€".chars());
+        assert_eq!(text.to_string(), "aé€");
+        assert_eq!(text.to_string(), "aé€", "unchanged");
+        text.set(2, 'z');
+        assert_eq!(text.to_string(), "aéz");
+        text.set(1, '\u{10FFFF}');
+        text.set(2, 'y');
+        assert_eq!(text.to_string(), "a\u{10FFFF}y");
+        text.set(0, 'é');
+        assert_eq!(text.to_string(), "é\u{10FFFF}y");
+        text.set_all("ab".chars());
+        text.set(1, '€');
+        assert_eq!(text.to_string(), "a€");
+        text.set_all([]);
+        assert_eq!(text.to_string(), "");
+    }
+}

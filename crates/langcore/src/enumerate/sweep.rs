@@ -35,7 +35,7 @@ use std::convert::Infallible;
 
 use super::counts::Edge;
 use super::options::GenerateOptions;
-use super::path::{Spelling, Step, digits_of};
+use super::path::{Spelling, Step, Text, digits_of};
 use super::{Language, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
@@ -52,7 +52,7 @@ pub(super) fn generate(
     };
     loop {
         budget.check_time(Operation::Generate)?;
-        out.push(cursor.chars.iter().collect());
+        out.push(cursor.text.to_string());
         if out.len() >= options.limit() || !cursor.advance() {
             return Ok(out);
         }
@@ -66,7 +66,7 @@ struct Cursor<'a> {
     steps: Vec<Step>,
     digits: Vec<u64>,
     spelling: Spelling,
-    chars: Vec<char>,
+    text: Text,
 }
 
 impl<'a> Cursor<'a> {
@@ -108,7 +108,7 @@ impl<'a> Cursor<'a> {
             spelling: Spelling::new(&steps, options),
             steps,
             digits,
-            chars: Vec::new(),
+            text: Text::default(),
         };
         cursor.respell();
         Some(cursor)
@@ -120,12 +120,12 @@ impl<'a> Cursor<'a> {
         for position in (0..self.steps.len()).rev() {
             self.digits[position] += 1;
             if self.digits[position] < self.steps[position].edge(routes).size {
-                self.chars[position] =
-                    self.spelling.char_at(routes, &self.steps, position, self.digits[position]);
+                let c = self.spelling.char_at(routes, &self.steps, position, self.digits[position]);
+                self.text.set(position, c);
                 return true;
             }
             self.digits[position] = 0;
-            self.chars[position] = self.spelling.char_at(routes, &self.steps, position, 0);
+            self.text.set(position, self.spelling.char_at(routes, &self.steps, position, 0));
         }
         self.next_path()
     }
@@ -183,10 +183,10 @@ impl<'a> Cursor<'a> {
     /// Recomputes every character from the digits.
     fn respell(&mut self) {
         let routes = &self.language.routes;
-        self.chars = (0..self.steps.len())
-            .map(|position| {
-                self.spelling.char_at(routes, &self.steps, position, self.digits[position])
-            })
-            .collect();
+        let (spelling, steps, digits) = (&self.spelling, &self.steps, &self.digits);
+        self.text.set_all(
+            (0..steps.len())
+                .map(|position| spelling.char_at(routes, steps, position, digits[position])),
+        );
     }
 }
