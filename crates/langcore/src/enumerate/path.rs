@@ -23,7 +23,7 @@
 
 use super::counts::{Edge, Routes};
 use super::options::{CharOrder, GenerateOptions};
-use super::shuffle::{Shuffle, Shuffles, mix};
+use super::shuffle::{Permutation, Shuffles, mix};
 use crate::state_id::StateId;
 
 /// The [`Shuffle`] context tag of character orders.
@@ -68,45 +68,45 @@ pub(super) fn digits_of(routes: &Routes, steps: &[Step], index: u128, digits: &m
     }
 }
 
-/// The character order of one path: a shuffle per position, or none for ascending order.
-#[derive(Clone, Debug)]
+/// One path ready to spell: each position's edge and, for shuffled characters, its
+/// permutation of the edge's members.
+#[derive(Clone, Debug, Default)]
 pub(super) struct Spelling {
-    shuffles: Vec<Shuffle>,
+    edges: Vec<Edge>,
+    /// Empty for ascending order.
+    orders: Vec<Permutation>,
 }
 
 impl Spelling {
-    /// The character order of the path `steps` under `options`.
-    pub(super) fn new(steps: &[Step], options: &GenerateOptions) -> Spelling {
-        let shuffles = match options.char_order() {
-            CharOrder::Ascending => Vec::new(),
-            CharOrder::Shuffled => {
-                let context = [CHAR_ORDER_TAG, options.seed(), path_identity(steps)];
-                Shuffles::new(&context).take(steps.len()).collect()
-            }
-        };
-        Spelling { shuffles }
+    /// The path `steps` in the character order of `options`.
+    pub(super) fn new(routes: &Routes, steps: &[Step], options: &GenerateOptions) -> Spelling {
+        let mut spelling = Spelling::default();
+        spelling.set_path(routes, steps, options);
+        spelling
     }
 
-    /// The character that digit `digit` stands for at `position` of the path `steps`.
-    pub(super) fn char_at(
-        &self,
-        routes: &Routes,
-        steps: &[Step],
-        position: usize,
-        digit: u64,
-    ) -> char {
-        let edge = steps[position].edge(routes);
-        let index =
-            self.shuffles.get(position).map_or(digit, |shuffle| shuffle.index(digit, edge.size));
-        // `index < edge.size`, so the member exists.
-        routes.nth(edge, index).unwrap_or_default()
+    /// Makes this the spelling of `steps`, reusing the buffers (a page spells many paths).
+    pub(super) fn set_path(&mut self, routes: &Routes, steps: &[Step], options: &GenerateOptions) {
+        self.edges.clear();
+        self.edges.extend(steps.iter().map(|step| *step.edge(routes)));
+        self.orders.clear();
+        if options.char_order() == CharOrder::Shuffled {
+            let context = [CHAR_ORDER_TAG, options.seed(), path_identity(steps)];
+            let shuffles = Shuffles::new(&context).zip(&self.edges);
+            self.orders.extend(shuffles.map(|(shuffle, edge)| shuffle.on(edge.size)));
+        }
     }
 
-    /// The string that `digits` stand for on the path `steps`.
-    pub(super) fn spell(&self, routes: &Routes, steps: &[Step], digits: &[u64]) -> String {
-        (0..steps.len())
-            .map(|position| self.char_at(routes, steps, position, digits[position]))
-            .collect()
+    /// The character that digit `digit` stands for at `position`.
+    pub(super) fn char_at(&self, routes: &Routes, position: usize, digit: u64) -> char {
+        let index = self.orders.get(position).map_or(digit, |order| order.apply(digit));
+        // `index < size`, so the member exists.
+        routes.nth(&self.edges[position], index).unwrap_or_default()
+    }
+
+    /// The string that `digits` stand for.
+    pub(super) fn spell(&self, routes: &Routes, digits: &[u64]) -> String {
+        (0..digits.len()).map(|position| self.char_at(routes, position, digits[position])).collect()
     }
 }
 

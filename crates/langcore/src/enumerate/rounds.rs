@@ -67,7 +67,7 @@ pub(super) fn generate(
     // The shuffle of the current length's paths, drawn again only when the length changes.
     let mut shuffle = (turn.length, length_shuffle(options, turn.length));
     // The last path spelled and its character order, and buffers for the next string.
-    let mut spelled = (Spelling::new(&[], options), Vec::new());
+    let (mut spelling, mut spelled_steps) = (Spelling::default(), Vec::new());
     let (mut steps, mut digits) = (Vec::new(), Vec::new());
     loop {
         budget.check_time(Operation::Generate)?;
@@ -83,10 +83,11 @@ pub(super) fn generate(
         path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
         digits_of(&language.routes, &steps, turn.round, &mut digits);
         // Consecutive strings share their path when few paths are left in the rounds.
-        if spelled.1 != steps {
-            spelled = (Spelling::new(&steps, options), steps.clone());
+        if spelled_steps != steps {
+            spelling.set_path(&language.routes, &steps, options);
+            spelled_steps.clone_from(&steps);
         }
-        out.push(spelled.0.spell(&language.routes, &steps, &digits));
+        out.push(spelling.spell(&language.routes, &digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
             return Ok(out);
         }

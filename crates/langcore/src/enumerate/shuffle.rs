@@ -96,29 +96,19 @@ impl Shuffle {
         Shuffle { keys: std::array::from_fn(|_| shuffles.rng.next_u64()) }
     }
 
-    /// The image of `x` under this shuffle of `[0, n)`; requires `x < n`.
-    pub(super) fn index(&self, x: u64, n: u64) -> u64 {
-        debug_assert!(x < n);
-        if n <= 1 {
-            return x;
-        }
+    /// This shuffle on `[0, n)`, ready to apply to many values.
+    pub(super) fn on(self, n: u64) -> Permutation {
         // The fewest bits holding `n - 1`, split into a high and a low part, so the walk
         // stays in a domain below `2n`.
-        let bits = (u64::BITS - (n - 1).leading_zeros()).max(2);
+        let bits = (u64::BITS - n.saturating_sub(1).leading_zeros()).max(2);
         let low_bits = bits.div_ceil(2);
         let (high_mask, low_mask) = ((1u64 << (bits - low_bits)) - 1, (1u64 << low_bits) - 1);
-        let mut y = x;
-        loop {
-            let (mut high, mut low) = (y >> low_bits, y & low_mask);
-            for pair in self.keys.chunks_exact(2) {
-                high ^= mix(low ^ pair[0]) & high_mask;
-                low ^= mix(high ^ pair[1]) & low_mask;
-            }
-            y = high << low_bits | low;
-            if y < n {
-                return y;
-            }
-        }
+        Permutation { keys: self.keys, n, low_bits, high_mask, low_mask }
+    }
+
+    /// The image of `x` under this shuffle of `[0, n)`; requires `x < n`.
+    pub(super) fn index(&self, x: u64, n: u64) -> u64 {
+        self.clone().on(n).apply(x)
     }
 
     /// The image of position `x` under this shuffle of `[0, n)`; requires `x < n`. Inline
@@ -147,6 +137,39 @@ impl Shuffle {
             }
             y = left << half | right;
             if y < *n {
+                return y;
+            }
+        }
+    }
+}
+
+/// A [`Shuffle`] on one domain `[0, n)`, `n < 2^64`: the Feistel network of the module
+/// docs with its split computed once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Permutation {
+    keys: [u64; ROUNDS],
+    n: u64,
+    low_bits: u32,
+    high_mask: u64,
+    low_mask: u64,
+}
+
+impl Permutation {
+    /// The image of `x`; requires `x < n`.
+    pub(super) fn apply(&self, x: u64) -> u64 {
+        debug_assert!(x < self.n);
+        if self.n <= 1 {
+            return x;
+        }
+        let mut y = x;
+        loop {
+            let (mut high, mut low) = (y >> self.low_bits, y & self.low_mask);
+            for pair in self.keys.chunks_exact(2) {
+                high ^= mix(low ^ pair[0]) & self.high_mask;
+                low ^= mix(high ^ pair[1]) & self.low_mask;
+            }
+            y = high << self.low_bits | low;
+            if y < self.n {
                 return y;
             }
         }

@@ -105,7 +105,7 @@ impl<'a> Cursor<'a> {
         let mut cursor = Cursor {
             language,
             options,
-            spelling: Spelling::new(&steps, options),
+            spelling: Spelling::new(&language.routes, &steps, options),
             steps,
             digits,
             text: Text::default(),
@@ -120,12 +120,12 @@ impl<'a> Cursor<'a> {
         for position in (0..self.steps.len()).rev() {
             self.digits[position] += 1;
             if self.digits[position] < self.steps[position].edge(routes).size {
-                let c = self.spelling.char_at(routes, &self.steps, position, self.digits[position]);
+                let c = self.spelling.char_at(routes, position, self.digits[position]);
                 self.text.set(position, c);
                 return true;
             }
             self.digits[position] = 0;
-            self.text.set(position, self.spelling.char_at(routes, &self.steps, position, 0));
+            self.text.set(position, self.spelling.char_at(routes, position, 0));
         }
         self.next_path()
     }
@@ -168,7 +168,7 @@ impl<'a> Cursor<'a> {
             node = self.steps[self.steps.len() - 1].edge(routes).target;
         }
         self.digits = vec![0; self.steps.len()];
-        self.spelling = Spelling::new(&self.steps, self.options);
+        self.spelling.set_path(&self.language.routes, &self.steps, self.options);
         self.respell();
     }
 
@@ -183,10 +183,9 @@ impl<'a> Cursor<'a> {
     /// Recomputes every character from the digits.
     fn respell(&mut self) {
         let routes = &self.language.routes;
-        let (spelling, steps, digits) = (&self.spelling, &self.steps, &self.digits);
-        self.text.set_all(
-            (0..steps.len())
-                .map(|position| spelling.char_at(routes, steps, position, digits[position])),
-        );
+        let (spelling, digits) = (&self.spelling, &self.digits);
+        let chars = digits.iter().enumerate();
+        self.text
+            .set_all(chars.map(|(position, &digit)| spelling.char_at(routes, position, digit)));
     }
 }

@@ -58,7 +58,7 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
     let spell = |steps: &[Step], index: u128| {
         let mut digits = Vec::new();
         digits_of(routes, steps, index, &mut digits);
-        Spelling::new(steps, options).spell(routes, steps, &digits)
+        Spelling::new(routes, steps, options).spell(routes, &digits)
     };
     let by_length: Vec<(usize, Vec<Vec<Step>>)> =
         language.lengths().map(|length| (length, paths_of_length(routes, length))).collect();
