@@ -43,31 +43,6 @@ impl Step {
     }
 }
 
-/// Sets `digits` to the digits of `index` in the mixed radix of `steps`' label sizes, the
-/// first position most significant; `index` must be below the product of the sizes.
-pub(super) fn digits_of(routes: &Routes, steps: &[Step], index: u128, digits: &mut Vec<u64>) {
-    digits.clear();
-    digits.resize(steps.len(), 0);
-    let sizes = steps.iter().rev().map(|step| step.edge(routes).size);
-    match u64::try_from(index) {
-        // 64-bit division is several times cheaper than 128-bit division.
-        Ok(mut index) => {
-            for (digit, size) in digits.iter_mut().rev().zip(sizes) {
-                *digit = index % size;
-                index /= size;
-            }
-        }
-        Err(_) => {
-            let mut index = index;
-            for (digit, size) in digits.iter_mut().rev().zip(sizes) {
-                // The remainder is below the size, a u64.
-                *digit = u64::try_from(index % u128::from(size)).unwrap_or_default();
-                index /= u128::from(size);
-            }
-        }
-    }
-}
-
 /// One path ready to spell: each position's edge and, for shuffled characters, its
 /// permutation of the edge's members.
 #[derive(Clone, Debug, Default)]
@@ -95,6 +70,36 @@ impl Spelling {
             let shuffles = Shuffles::new(&context).zip(&self.edges);
             self.orders.extend(shuffles.map(|(shuffle, edge)| shuffle.on(edge.size)));
         }
+    }
+
+    /// Sets `digits` to the digits of `index` in the mixed radix of the path's label sizes,
+    /// the first position most significant; `index` must be below the product of the sizes.
+    pub(super) fn digits(&self, index: u128, digits: &mut Vec<u64>) {
+        digits.clear();
+        digits.resize(self.edges.len(), 0);
+        let sizes = self.edges.iter().rev().map(|edge| edge.size);
+        match u64::try_from(index) {
+            // 64-bit division is several times cheaper than 128-bit division.
+            Ok(mut index) => {
+                for (digit, size) in digits.iter_mut().rev().zip(sizes) {
+                    *digit = index % size;
+                    index /= size;
+                }
+            }
+            Err(_) => {
+                let mut index = index;
+                for (digit, size) in digits.iter_mut().rev().zip(sizes) {
+                    // The remainder is below the size, a u64.
+                    *digit = u64::try_from(index % u128::from(size)).unwrap_or_default();
+                    index /= u128::from(size);
+                }
+            }
+        }
+    }
+
+    /// The number of characters at `position`.
+    pub(super) fn size(&self, position: usize) -> u64 {
+        self.edges[position].size
     }
 
     /// The character that digit `digit` stands for at `position`.
@@ -145,7 +150,7 @@ impl Text {
     }
 
     /// The string.
-    pub(super) fn to_string(&mut self) -> String {
+    pub(super) fn copy_out(&mut self) -> String {
         let from = self.encoded;
         // Nothing encoded, or everything before `from` (all of it when nothing changed).
         let mut at = match from {
@@ -172,19 +177,19 @@ mod tests {
     fn text_follows_edits_of_every_width() {
         let mut text = Text::default();
         text.set_all("aé€".chars());
-        assert_eq!(text.to_string(), "aé€");
-        assert_eq!(text.to_string(), "aé€", "unchanged");
+        assert_eq!(text.copy_out(), "aé€");
+        assert_eq!(text.copy_out(), "aé€", "unchanged");
         text.set(2, 'z');
-        assert_eq!(text.to_string(), "aéz");
+        assert_eq!(text.copy_out(), "aéz");
         text.set(1, '\u{10FFFF}');
         text.set(2, 'y');
-        assert_eq!(text.to_string(), "a\u{10FFFF}y");
+        assert_eq!(text.copy_out(), "a\u{10FFFF}y");
         text.set(0, 'é');
-        assert_eq!(text.to_string(), "é\u{10FFFF}y");
+        assert_eq!(text.copy_out(), "é\u{10FFFF}y");
         text.set_all("ab".chars());
         text.set(1, '€');
-        assert_eq!(text.to_string(), "a€");
+        assert_eq!(text.copy_out(), "a€");
         text.set_all([]);
-        assert_eq!(text.to_string(), "");
+        assert_eq!(text.copy_out(), "");
     }
 }

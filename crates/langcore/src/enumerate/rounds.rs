@@ -43,7 +43,7 @@ use std::ops::SubAssign;
 use super::count::Count;
 use super::counts::{Cell, Edge};
 use super::options::{GenerateOptions, PathOrder};
-use super::path::{Spelling, Step, digits_of};
+use super::path::{Spelling, Step};
 use super::shuffle::Shuffle;
 use super::threshold::Thresholds;
 use super::{Language, find_block, page};
@@ -81,12 +81,12 @@ pub(super) fn generate(
             PathOrder::Sweep | PathOrder::Interleave => Count::from(turn.index),
         };
         path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
-        digits_of(&language.routes, &steps, turn.round, &mut digits);
         // Consecutive strings share their path when few paths are left in the rounds.
         if spelled_steps != steps {
             spelling.set_path(&language.routes, &steps, options);
             spelled_steps.clone_from(&steps);
         }
+        spelling.digits(turn.round, &mut digits);
         out.push(spelling.spell(&language.routes, &digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
             return Ok(out);

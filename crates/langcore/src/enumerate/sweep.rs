@@ -35,7 +35,7 @@ use std::convert::Infallible;
 
 use super::counts::Edge;
 use super::options::GenerateOptions;
-use super::path::{Spelling, Step, Text, digits_of};
+use super::path::{Spelling, Step, Text};
 use super::{Language, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
@@ -52,7 +52,7 @@ pub(super) fn generate(
     };
     loop {
         budget.check_time(Operation::Generate)?;
-        out.push(cursor.text.to_string());
+        out.push(cursor.text.copy_out());
         if out.len() >= options.limit() || !cursor.advance() {
             return Ok(out);
         }
@@ -100,16 +100,11 @@ impl<'a> Cursor<'a> {
         for (step, &remainder) in steps.iter().zip(&remainders).rev() {
             within_path = within_path * u128::from(step.edge(routes).size) + u128::from(remainder);
         }
+        let spelling = Spelling::new(routes, &steps, options);
         let mut digits = Vec::new();
-        digits_of(routes, &steps, within_path, &mut digits);
-        let mut cursor = Cursor {
-            language,
-            options,
-            spelling: Spelling::new(&language.routes, &steps, options),
-            steps,
-            digits,
-            text: Text::default(),
-        };
+        spelling.digits(within_path, &mut digits);
+        let mut cursor =
+            Cursor { language, options, spelling, steps, digits, text: Text::default() };
         cursor.respell();
         Some(cursor)
     }
@@ -119,7 +114,7 @@ impl<'a> Cursor<'a> {
         let routes = &self.language.routes;
         for position in (0..self.steps.len()).rev() {
             self.digits[position] += 1;
-            if self.digits[position] < self.steps[position].edge(routes).size {
+            if self.digits[position] < self.spelling.size(position) {
                 let c = self.spelling.char_at(routes, position, self.digits[position]);
                 self.text.set(position, c);
                 return true;
@@ -167,7 +162,8 @@ impl<'a> Cursor<'a> {
             self.steps.push(Step { node, edge });
             node = self.steps[self.steps.len() - 1].edge(routes).target;
         }
-        self.digits = vec![0; self.steps.len()];
+        self.digits.clear();
+        self.digits.resize(self.steps.len(), 0);
         self.spelling.set_path(&self.language.routes, &self.steps, self.options);
         self.respell();
     }

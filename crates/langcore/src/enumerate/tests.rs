@@ -4,7 +4,7 @@
 //! out by the definitions of the orders, with no counting at all; the engine must return
 //! exactly the model's slice at every offset.
 
-use super::path::{Spelling, Step, digits_of};
+use super::path::{Spelling, Step};
 use super::rounds::PATH_ORDER_TAG;
 use super::shuffle::Shuffle;
 use super::*;
@@ -56,9 +56,10 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
     };
     let routes = &language.routes;
     let spell = |steps: &[Step], index: u128| {
+        let spelling = Spelling::new(routes, steps, options);
         let mut digits = Vec::new();
-        digits_of(routes, steps, index, &mut digits);
-        Spelling::new(routes, steps, options).spell(routes, &digits)
+        spelling.digits(index, &mut digits);
+        spelling.spell(routes, &digits)
     };
     let by_length: Vec<(usize, Vec<Vec<Step>>)> =
         language.lengths().map(|length| (length, paths_of_length(routes, length))).collect();
