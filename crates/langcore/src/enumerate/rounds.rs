@@ -69,6 +69,9 @@ pub(super) fn generate(
     // The last path spelled and its character order, and buffers for the next string.
     let (mut spelling, mut spelled_steps) = (Spelling::default(), Vec::new());
     let (mut steps, mut digits) = (Vec::new(), Vec::new());
+    // The length and rank `steps` was found for.
+    let mut ranked = None;
+    let start = language.routes.start();
     loop {
         budget.check_time(Operation::Generate)?;
         let rank = match options.path_order() {
@@ -80,7 +83,15 @@ pub(super) fn generate(
             }
             PathOrder::Sweep | PathOrder::Interleave => Count::from(turn.index),
         };
-        path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
+        // Below the fewest strings of any path of its length, a round holds every path of
+        // it, so a path depends only on its length and rank: the last one found is reused
+        // (with one path per length, for every string).
+        let every_path = turn.round < language.counts.cell(start, turn.length).min_product;
+        let found = (turn.length, rank);
+        if !every_path || ranked.as_ref() != Some(&found) {
+            path_with_rank(language, &mut thresholds, &turn, found.1.clone(), &mut steps)?;
+            ranked = Some(found);
+        }
         // Consecutive strings share their path when few paths are left in the rounds.
         if spelled_steps != steps {
             spelling.set_path(&language.routes, &steps, options);

@@ -83,8 +83,12 @@ impl<'a> Thresholds<'a> {
         threshold: u128,
     ) -> Result<Cow<'a, Count>, BudgetError> {
         let cell = self.language.counts.cell(node, remaining);
-        if threshold == 0 {
+        // The two answers the cell alone gives, before any memo lookup.
+        if threshold < cell.min_product {
             return Ok(Cow::Borrowed(&cell.paths));
+        }
+        if threshold >= cell.max_product {
+            return Ok(Cow::Owned(Count::ZERO));
         }
         self.compute((node, remaining, threshold))?;
         let at_most = match self.known((node, remaining, threshold)) {
