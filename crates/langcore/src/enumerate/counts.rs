@@ -73,11 +73,14 @@ impl Label {
         Label { set, starts }
     }
 
-    /// The member at `index` in ascending order. O(log ranges).
+    /// The member at `index` in ascending order, which must be below the size. O(log ranges).
     fn nth(&self, index: u64) -> Option<char> {
-        let range = self.starts.partition_point(|&start| start <= index).checked_sub(1)?;
-        let (lo, hi) = self.set.ranges()[range];
-        nth_after(lo, index - self.starts[range]).filter(|&member| member <= hi)
+        let range = match self.starts.as_slice() {
+            // Most labels are one range: nothing to search.
+            [_] => 0,
+            starts => starts.partition_point(|&start| start <= index).checked_sub(1)?,
+        };
+        nth_after(self.set.ranges()[range].0, index - self.starts[range])
     }
 }
 

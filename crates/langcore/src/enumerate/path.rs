@@ -5,7 +5,8 @@
 //! like an odometer: one digit per position, the first position most significant, digit `d`
 //! at a position standing for member `σ(d)` of that edge's label, where `σ` is the identity
 //! for [`CharOrder::Ascending`] and, for [`CharOrder::Shuffled`], the `i`-th [`Shuffle`]
-//! drawn for the seed and the path: one generator per path, one draw per position. [`Spelling`] holds those `σ` for one path.
+//! drawn for the seed and the path: one generator per path, one draw per position with more
+//! than one character. [`Spelling`] holds those `σ` for one path.
 //!
 //! # Algorithm
 //! The path's identity is a 64-bit hash of its length and edge indices; building a
@@ -67,8 +68,13 @@ impl Spelling {
         self.orders.clear();
         if options.char_order() == CharOrder::Shuffled {
             let context = [CHAR_ORDER_TAG, options.seed(), path_identity(steps)];
-            let shuffles = Shuffles::new(&context).zip(&self.edges);
-            self.orders.extend(shuffles.map(|(shuffle, edge)| shuffle.on(edge.size)));
+            let mut shuffles = Shuffles::new(&context);
+            // A position with one character has one order: it takes no draw.
+            let orders = self.edges.iter().map(|edge| match edge.size {
+                1 => Permutation::SINGLE,
+                size => shuffles.draw().on(size),
+            });
+            self.orders.extend(orders);
         }
     }
 

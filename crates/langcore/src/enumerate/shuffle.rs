@@ -75,26 +75,17 @@ impl Shuffles {
         let [state_hi, state_lo, stream_hi, stream_lo] = hash.map(u128::from);
         Shuffles { rng: Pcg64::new(state_hi << 64 | state_lo, stream_hi << 64 | stream_lo) }
     }
-}
 
-impl Iterator for Shuffles {
-    type Item = Shuffle;
-
-    fn next(&mut self) -> Option<Shuffle> {
-        Some(Shuffle { keys: std::array::from_fn(|_| self.rng.next_u64()) })
-    }
-
-    /// Endless: so that `take(n)` collects into exactly `n` slots.
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (usize::MAX, None)
+    /// The next shuffle of the sequence.
+    pub(super) fn draw(&mut self) -> Shuffle {
+        Shuffle { keys: std::array::from_fn(|_| self.rng.next_u64()) }
     }
 }
 
 impl Shuffle {
     /// The first shuffle drawn for `context`.
     pub(super) fn new(context: &[u64]) -> Shuffle {
-        let mut shuffles = Shuffles::new(context);
-        Shuffle { keys: std::array::from_fn(|_| shuffles.rng.next_u64()) }
+        Shuffles::new(context).draw()
     }
 
     /// This shuffle on `[0, n)`, ready to apply to many values.
@@ -159,6 +150,10 @@ pub(super) struct Permutation {
 }
 
 impl Permutation {
+    /// The only permutation of a single value.
+    pub(super) const SINGLE: Permutation =
+        Permutation { keys: [0; ROUNDS], n: 1, low_bits: 1, low_mask: 1, shifts: (63, 63) };
+
     /// The image of `x`; requires `x < n`.
     pub(super) fn apply(&self, x: u64) -> u64 {
         debug_assert!(x < self.n);
