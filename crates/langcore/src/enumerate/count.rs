@@ -25,7 +25,7 @@ use num_bigint::BigUint;
 use crate::analysis::heap_bytes;
 
 /// A count of strings or paths, exact at every size.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Count {
     /// A count up to `u128::MAX`.
     Small(u128),

@@ -36,22 +36,26 @@
 //!    language stops at `max_length`.
 //!
 //! # Algorithm
-//! Preparation: the restriction (one product and minimization, or one minimization without
-//! a charset), the nodes and edges, then the count tables, one length at a time, up to the first
-//! length where the page ends (the band's strings, or paths for the round orders, reach
-//! `offset + limit`), at most the smaller of `max_length` and the longest string:
-//! O(L × edges) big-integer operations for `L` lengths. The first page of an infinite
-//! language is cheap, a deep one costs the tables up to its length. Cost of a page after
-//! that:
+//! Preparation: the restriction (one product and minimization with a charset; nothing when
+//! the DFA is canonical already), the nodes and edges read off the canonical DFA (its useful
+//! states are all but the dead one), then the count tables, one length at a time, up to the
+//! first length where the page ends (the band's strings, or paths for the round orders,
+//! reach `offset + limit`) or no node has a path any more (the language is finite and
+//! exhausted), at most `max_length`: O(L × edges) count operations for `L` lengths, on
+//! machine words below 2^128 ([`count::Count`]). The first page of an infinite language is
+//! cheap, a deep one costs the tables up to its length. Cost of a page after that:
 //! - sweep: O(max_length × edges) to find the offset, independent of how deep it is, then
-//!   O(1) amortised per string plus O(length × edges) per new path;
+//!   O(1) amortised per string (the odometer turns, the changed tail is re-encoded) plus
+//!   O(length × edges) per new path;
 //! - interleave and shuffled, offset in round 0 (below the number of paths, which is
-//!   astronomically large for most infinite languages): O(length × edges) big-integer
+//!   astronomically large for most infinite languages): O(length × edges) count
 //!   operations per string, independent of the offset;
-//! - interleave and shuffled, later rounds: a binary search over rounds, O(log offset)
-//!   threshold queries, each O(distinct (node, length, threshold) triples × edges); cheap
-//!   for languages with few paths (where later rounds are reached), but not bounded by
-//!   the table size in general (see `threshold.rs`).
+//! - interleave and shuffled, later rounds: O(1) to find the round while every path takes
+//!   part in it (below the fewest strings of any path: `[a-z]{6}` at offset 10^7), where a
+//!   string's path also depends on its rank only and is reused; otherwise a binary search
+//!   over rounds, O(log offset) threshold queries, each O(distinct (node, length,
+//!   threshold) triples × edges); cheap for languages with few paths (where later rounds
+//!   are reached), but not bounded by the table size in general (see `threshold.rs`).
 //!
 //! # Invariants
 //! - Output is a pure function of (language, options): no hashing order, clocks or global
@@ -59,7 +63,7 @@
 //! - A page has no repeats, and pages of any size concatenate to the same sequence.
 //!
 //! # Budgets
-//! [`Operation::Generate`]: the deadline per table cell, per memoised threshold and per
+//! [`Operation::Generate`]: the deadline per 64 table cells, per memoised threshold and per
 //! string; the count tables and threshold memo against the memory limit. The restriction
 //! checks its own operations ([`Operation::Product`], [`Operation::Minimize`]).
 
@@ -79,7 +83,8 @@ pub use options::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions,
 use std::borrow::{Borrow, Cow};
 use std::ops::{RangeInclusive, SubAssign};
 
-use self::counts::{Counts, Routes};
+use self::count::Count;
+use self::counts::{Cell, Counts, Routes};
 use crate::alphabet::{CharSet, Classes};
 use crate::budget::{Budget, BudgetError};
 use crate::dfa::Dfa;
@@ -179,6 +184,13 @@ impl Language {
     /// The lengths generated, ascending.
     fn lengths(&self) -> RangeInclusive<usize> {
         self.min_length..=self.max_length
+    }
+
+    /// The sum over the lengths generated of what `count` reads from the start's cell,
+    /// saturated (compared with positions only).
+    fn total(&self, count: fn(&Cell) -> &Count) -> u128 {
+        let cells = self.lengths().map(|length| self.counts.cell(self.routes.start(), length));
+        cells.fold(0, |sum, cell| sum.saturating_add(count(cell).saturated()))
     }
 }
 

@@ -40,8 +40,12 @@
 
 use std::ops::SubAssign;
 
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap as HashMap;
+
 use super::count::Count;
-use super::counts::{Cell, Edge};
+use super::counts::Edge;
 use super::options::{GenerateOptions, PathOrder};
 use super::path::{Spelling, Step};
 use super::shuffle::Shuffle;
@@ -66,12 +70,16 @@ pub(super) fn generate(
     };
     // The shuffle of the current length's paths, drawn again only when the length changes.
     let mut shuffle = (turn.length, length_shuffle(options, turn.length));
-    // The last path spelled and its character order, and buffers for the next string.
-    let (mut spelling, mut spelled_steps) = (Spelling::default(), Vec::new());
-    let (mut steps, mut digits) = (Vec::new(), Vec::new());
-    // The length and rank `steps` was found for.
-    let mut ranked = None;
+    // Below the fewest strings of any path of its length, a round holds every path of that
+    // length, so a path depends only on its length and rank. A page longer than a round
+    // (a language with fewer paths than the page has strings) meets the same paths again:
+    // then each is spelled once and kept, up to `MAX_SPELLED`.
     let start = language.routes.start();
+    let paths_in_round = language.total(|cell| &cell.paths);
+    let revisits =
+        paths_in_round < options.limit() as u128 && paths_in_round <= MAX_SPELLED as u128;
+    let mut spelled: HashMap<(usize, Count), Spelling> = HashMap::default();
+    let (mut steps, mut spelling, mut digits) = (Vec::new(), Spelling::default(), Vec::new());
     loop {
         budget.check_time(Operation::Generate)?;
         let rank = match options.path_order() {
@@ -83,20 +91,21 @@ pub(super) fn generate(
             }
             PathOrder::Sweep | PathOrder::Interleave => Count::from(turn.index),
         };
-        // Below the fewest strings of any path of its length, a round holds every path of
-        // it, so a path depends only on its length and rank: the last one found is reused
-        // (with one path per length, for every string).
         let every_path = turn.round < language.counts.cell(start, turn.length).min_product;
-        let found = (turn.length, rank);
-        if !every_path || ranked.as_ref() != Some(&found) {
-            path_with_rank(language, &mut thresholds, &turn, found.1.clone(), &mut steps)?;
-            ranked = Some(found);
-        }
-        // Consecutive strings share their path when few paths are left in the rounds.
-        if spelled_steps != steps {
+        let spelling = if revisits && every_path {
+            match spelled.entry((turn.length, rank)) {
+                Entry::Occupied(known) => known.into_mut(),
+                Entry::Vacant(new) => {
+                    let rank = new.key().1.clone();
+                    path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
+                    new.insert(Spelling::new(&language.routes, &steps, options))
+                }
+            }
+        } else {
+            path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
             spelling.set_path(&language.routes, &steps, options);
-            spelled_steps.clone_from(&steps);
-        }
+            &spelling
+        };
         spelling.digits(turn.round, &mut digits);
         out.push(spelling.spell(&language.routes, &digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
@@ -104,6 +113,9 @@ pub(super) fn generate(
         }
     }
 }
+
+/// The most paths a page keeps spelled for reuse (each holds its edges and permutations).
+const MAX_SPELLED: usize = 256;
 
 /// The order of the paths of `length` in [`PathOrder::Shuffled`].
 fn length_shuffle(options: &GenerateOptions, length: usize) -> Shuffle {
@@ -129,12 +141,8 @@ impl Turn {
     ) -> Result<Option<Turn>, BudgetError> {
         let start = language.routes.start();
         let offset = u128::from(offset);
-        let sum = |count: fn(&Cell) -> &Count| {
-            let cells = language.lengths().map(|length| language.counts.cell(start, length));
-            cells.fold(0, |sum: u128, cell| sum.saturating_add(count(cell).saturated()))
-        };
-        let first_round = sum(|cell| &cell.paths);
-        let total = sum(|cell| &cell.strings);
+        let first_round = language.total(|cell| &cell.paths);
+        let total = language.total(|cell| &cell.strings);
         // The strings of the path with fewest: every path has a string in each round before.
         let fewest = language
             .lengths()
