@@ -287,3 +287,30 @@ fn budgets_stop_generation() {
     let err = generate(&dfa("[a-z]{3}"), &options, &passed).unwrap_err();
     assert!(matches!(err, Error::Budget(BudgetError::Timeout { .. })), "{err:?}");
 }
+
+/// The string and path counts past 128 bits against the exact cardinality of the language cut
+/// to one length (`(a|bc)*` has one path per string, so both counts are the cardinality).
+#[test]
+fn counts_are_exact_beyond_128_bits() {
+    let budget = Budget::unlimited();
+    for (pattern, length, one_path_per_string) in
+        [("[a-z]{40}", 40, false), ("(a|bc)*", 200, true), ("(a|bc)*", 199, true)]
+    {
+        // The band is that one length, so the tables reach it.
+        let options = GenerateOptions::default()
+            .with_min_length(length)
+            .with_max_length(length)
+            .with_limit(usize::MAX);
+        let language = Language::new(&dfa(pattern), &options, &budget).unwrap().unwrap();
+        let cell = language.counts.cell(language.routes.start(), length);
+        let cut = dfa(pattern).intersection(&dfa(&format!(".{{{length}}}")), &budget).unwrap();
+        let crate::Cardinality::Finite(exact) = cut.cardinality(&budget).unwrap() else {
+            panic!("{pattern} cut to {length} is finite");
+        };
+        assert!(exact > num_bigint::BigUint::from(u128::MAX), "{pattern}: past 128 bits");
+        assert_eq!(cell.strings.to_big(), exact, "{pattern} {length}");
+        if one_path_per_string {
+            assert_eq!(cell.paths, cell.strings, "{pattern} {length}");
+        }
+    }
+}

@@ -287,6 +287,37 @@ fn deep_offsets_land_on_odometer_positions() {
     assert_eq!(odometer(10_000_000_000, 8), "bgjqzrkq");
 }
 
+/// Counts beyond 128 bits (`[a-z]{40}` has 26^40 ≈ 2^188 strings; `(a|bc)*` up to 200
+/// characters has about 2^138 paths of length 200) page like small ones: pages tile, every
+/// string is in the language, and sweep still lands on odometer positions.
+#[test]
+fn counts_beyond_128_bits_page_consistently() {
+    for (pattern, max_length) in [("[a-z]{40}", 100), ("(a|bc)*", 200)] {
+        let dfa = dfa(pattern);
+        let matcher = oracle(pattern);
+        for order in all_orders() {
+            for offset in [1_000_000_000_000_000_000, u64::MAX - 7] {
+                let options = with_order(&GenerateOptions::default(), order)
+                    .with_max_length(max_length)
+                    .with_offset(offset)
+                    .with_limit(8)
+                    .with_seed(7);
+                let page = generate(&dfa, &options);
+                let halves = [
+                    generate(&dfa, &options.clone().with_limit(3)),
+                    generate(&dfa, &options.clone().with_offset(offset + 3).with_limit(5)),
+                ];
+                assert_eq!(page, halves.concat(), "{pattern} {order:?} {offset}");
+                assert_eq!(page.iter().collect::<BTreeSet<_>>().len(), 8);
+                assert!(page.iter().all(|input| matcher.is_match(input)), "{pattern} {order:?}");
+            }
+        }
+    }
+    let sweep = GenerateOptions::default().with_offset(u64::MAX - 7).with_limit(2);
+    let expected = [odometer(u64::MAX - 7, 40), odometer(u64::MAX - 6, 40)];
+    assert_eq!(generate(&dfa("[a-z]{40}"), &sweep), expected);
+}
+
 #[test]
 fn defaults_follow_the_contract() {
     let options = GenerateOptions::default();
