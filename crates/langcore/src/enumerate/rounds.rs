@@ -24,7 +24,9 @@
 //! value of that path. In round 0 the counts are the path counts P, so a page costs
 //! O(limit × length × edges) count operations whatever the offset; later rounds go
 //! through [`Thresholds`] (see its cost). A shuffled order maps the index through the
-//! length's shuffle first, O(words of P) expected.
+//! length's shuffle first, O(words of P) expected. While every path of a length takes part
+//! in the round, a path depends on its rank only, and a page that spans several rounds
+//! spells each path once ([`Speller`]).
 //!
 //! # Invariants
 //! - A round's paths of one length are ranked among themselves, so the shuffle of a round
@@ -38,9 +40,8 @@
 //! [`Operation::Generate`]: the deadline once per string, and whatever [`Thresholds`]
 //! checks.
 
-use std::ops::SubAssign;
-
 use std::collections::hash_map::Entry;
+use std::ops::SubAssign;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -70,16 +71,8 @@ pub(super) fn generate(
     };
     // The shuffle of the current length's paths, drawn again only when the length changes.
     let mut shuffle = (turn.length, length_shuffle(options, turn.length));
-    // Below the fewest strings of any path of its length, a round holds every path of that
-    // length, so a path depends only on its length and rank. A page longer than a round
-    // (a language with fewer paths than the page has strings) meets the same paths again:
-    // then each is spelled once and kept, up to `MAX_SPELLED`.
-    let start = language.routes.start();
-    let paths_in_round = language.total(|cell| &cell.paths);
-    let revisits =
-        paths_in_round < options.limit() as u128 && paths_in_round <= MAX_SPELLED as u128;
-    let mut spelled: HashMap<(usize, Count), Spelling> = HashMap::default();
-    let (mut steps, mut spelling, mut digits) = (Vec::new(), Spelling::default(), Vec::new());
+    let mut speller = Speller::new(language, options);
+    let mut digits = Vec::new();
     loop {
         budget.check_time(Operation::Generate)?;
         let rank = match options.path_order() {
@@ -91,21 +84,7 @@ pub(super) fn generate(
             }
             PathOrder::Sweep | PathOrder::Interleave => Count::from(turn.index),
         };
-        let every_path = turn.round < language.counts.cell(start, turn.length).min_product;
-        let spelling = if revisits && every_path {
-            match spelled.entry((turn.length, rank)) {
-                Entry::Occupied(known) => known.into_mut(),
-                Entry::Vacant(new) => {
-                    let rank = new.key().1.clone();
-                    path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
-                    new.insert(Spelling::new(&language.routes, &steps, options))
-                }
-            }
-        } else {
-            path_with_rank(language, &mut thresholds, &turn, rank, &mut steps)?;
-            spelling.set_path(&language.routes, &steps, options);
-            &spelling
-        };
+        let spelling = speller.spelling(&mut thresholds, &turn, rank)?;
         spelling.digits(turn.round, &mut digits);
         out.push(spelling.spell(&language.routes, &digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
@@ -116,6 +95,62 @@ pub(super) fn generate(
 
 /// The most paths a page keeps spelled for reuse (each holds its edges and permutations).
 const MAX_SPELLED: usize = 256;
+
+/// Finds and spells the path of each turn of a page.
+///
+/// Below the fewest strings of any path of its length, a round holds every path of that
+/// length, so a path depends only on its length and rank. A page longer than a round (a
+/// language with fewer paths than the page has strings) meets the same paths again: then
+/// each is spelled once and kept, up to [`MAX_SPELLED`].
+struct Speller<'a> {
+    language: &'a Language,
+    options: &'a GenerateOptions,
+    revisits: bool,
+    spelled: HashMap<(usize, Count), Spelling>,
+    /// Buffers for paths that are not kept.
+    steps: Vec<Step>,
+    spelling: Spelling,
+}
+
+impl<'a> Speller<'a> {
+    fn new(language: &'a Language, options: &'a GenerateOptions) -> Speller<'a> {
+        let paths_in_round = language.total(|cell| &cell.paths);
+        let revisits =
+            paths_in_round < options.limit() as u128 && paths_in_round <= MAX_SPELLED as u128;
+        Speller {
+            language,
+            options,
+            revisits,
+            spelled: HashMap::default(),
+            steps: Vec::new(),
+            spelling: Spelling::default(),
+        }
+    }
+
+    /// The spelling of the path with rank `rank` at `turn`.
+    fn spelling(
+        &mut self,
+        thresholds: &mut Thresholds<'_>,
+        turn: &Turn,
+        rank: Count,
+    ) -> Result<&Spelling, BudgetError> {
+        let (language, routes) = (self.language, &self.language.routes);
+        let every_path = turn.round < language.counts.cell(routes.start(), turn.length).min_product;
+        if !(self.revisits && every_path) {
+            path_with_rank(language, thresholds, turn, rank, &mut self.steps)?;
+            self.spelling.set_path(routes, &self.steps, self.options);
+            return Ok(&self.spelling);
+        }
+        Ok(match self.spelled.entry((turn.length, rank)) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(new) => {
+                let rank = new.key().1.clone();
+                path_with_rank(language, thresholds, turn, rank, &mut self.steps)?;
+                new.insert(Spelling::new(routes, &self.steps, self.options))
+            }
+        })
+    }
+}
 
 /// The order of the paths of `length` in [`PathOrder::Shuffled`].
 fn length_shuffle(options: &GenerateOptions, length: usize) -> Shuffle {
