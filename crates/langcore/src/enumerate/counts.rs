@@ -132,28 +132,35 @@ impl Routes {
             node_of[state.index()] = Some(StateId::from_index(accepting.len()));
             accepting.push(dfa.is_accepting(state));
         }
-        // The classes leading to each target node from the current state, and the targets in
-        // order of first appearance, that is of smallest character.
-        let mut classes_to: Vec<Vec<ClassId>> = vec![Vec::new(); accepting.len()];
-        let mut targets = Vec::new();
+        // A state's moves to useful states as (order of the target's first appearance, class):
+        // sorted, they group each target's classes, targets by smallest character.
+        let mut first_seen = vec![usize::MAX; accepting.len()];
+        let mut moves: Vec<(usize, ClassId, StateId)> = Vec::new();
         let mut offsets = Vec::with_capacity(accepting.len() + 1);
         offsets.push(0);
         // Most nodes of realistic patterns have one or two edges.
         let mut edges = Vec::with_capacity(2 * accepting.len());
-        let mut labels = Labels::default();
+        let mut labels = Labels::new(dfa);
+        let mut classes = Vec::new();
         for state in dfa.states().filter(|&state| useful[state.index()]) {
+            moves.clear();
             for (class, _) in dfa.classes().iter() {
                 let Some(target) = node_of[dfa.next_state(state, class).index()] else {
                     continue;
                 };
-                if classes_to[target.index()].is_empty() {
-                    targets.push(target);
+                let first = &mut first_seen[target.index()];
+                if *first == usize::MAX {
+                    *first = moves.len();
                 }
-                classes_to[target.index()].push(class);
+                moves.push((*first, class, target));
             }
-            for target in targets.drain(..) {
-                let (label, size) = labels.of(dfa, &classes_to[target.index()]);
-                classes_to[target.index()].clear();
+            moves.sort_unstable();
+            for group in moves.chunk_by(|a, b| a.0 == b.0) {
+                let target = group[0].2;
+                first_seen[target.index()] = usize::MAX;
+                classes.clear();
+                classes.extend(group.iter().map(|&(_, class, _)| class));
+                let (label, size) = labels.of(&classes);
                 edges.push(Edge { label, size, target });
             }
             offsets.push(edges.len());
@@ -187,27 +194,48 @@ impl Routes {
 }
 
 /// The distinct labels met while building [`Routes`], by the DFA classes they unite.
-#[derive(Default)]
-struct Labels {
+struct Labels<'d> {
+    dfa: &'d Dfa,
     labels: Vec<Label>,
-    /// The label and size of each class list seen, keyed by the (ascending) classes.
+    /// The label and size of each single class seen, by class: most edges have one.
+    by_class: Vec<Option<(usize, u64)>>,
+    /// The label and size of each longer class list seen, keyed by the (ascending) classes.
     by_classes: HashMap<Vec<ClassId>, (usize, u64)>,
 }
 
-impl Labels {
+impl<'d> Labels<'d> {
+    fn new(dfa: &'d Dfa) -> Labels<'d> {
+        let by_class = vec![None; dfa.classes().len()];
+        Labels { dfa, labels: Vec::new(), by_class, by_classes: HashMap::default() }
+    }
+
     /// The index and size of the label uniting `classes`, adding it when it is new.
-    fn of(&mut self, dfa: &Dfa, classes: &[ClassId]) -> (usize, u64) {
-        if let Some(&found) = self.by_classes.get(classes) {
+    fn of(&mut self, classes: &[ClassId]) -> (usize, u64) {
+        let known = match classes {
+            [only] => self.by_class[only.index()],
+            several => self.by_classes.get(several).copied(),
+        };
+        if let Some(found) = known {
             return found;
         }
-        let members = |&class| dfa.classes().class(class).into_iter().flat_map(CharSet::ranges);
+        let class_set = |class: ClassId| self.dfa.classes().class(class);
         let set = match classes {
-            [only] => dfa.classes().class(*only).cloned().unwrap_or_default(),
-            several => CharSet::from_ranges(several.iter().flat_map(members).copied()),
+            [only] => class_set(*only).cloned().unwrap_or_default(),
+            several => CharSet::from_ranges(
+                several
+                    .iter()
+                    .flat_map(|&class| class_set(class).into_iter().flat_map(CharSet::ranges))
+                    .copied(),
+            ),
         };
         let found = (self.labels.len(), set.len());
         self.labels.push(Label::new(set));
-        self.by_classes.insert(classes.to_vec(), found);
+        match classes {
+            [only] => self.by_class[only.index()] = Some(found),
+            several => {
+                self.by_classes.insert(several.to_vec(), found);
+            }
+        }
         found
     }
 }
