@@ -312,7 +312,7 @@ impl Counts {
         self.cells.reserve(self.n_nodes);
         let mut any_path = false;
         for node_idx in 0..self.n_nodes {
-            if node_idx % CHECK_INTERVAL == 0 {
+            if node_idx.is_multiple_of(CHECK_INTERVAL) {
                 budget.check_time(Operation::Generate)?;
             }
             let mut cell = Cell::none();

@@ -64,7 +64,7 @@
 //!
 //! # Budgets
 //! [`Operation::Generate`]: the deadline per 64 table cells, per memoised threshold and per
-//! string; the count tables and threshold memo against the memory limit. The restriction
+//! 16 strings; the count tables and threshold memo against the memory limit. The restriction
 //! checks its own operations ([`Operation::Product`], [`Operation::Minimize`]).
 
 mod count;
@@ -193,6 +193,10 @@ impl Language {
         cells.fold(0, |sum, cell| sum.saturating_add(count(cell).saturated()))
     }
 }
+
+/// The strings generated between two deadline checks: each costs O(length × edges), and
+/// reading the clock per string would be a tenth of a page's time.
+const STRINGS_PER_CHECK: usize = 16;
 
 /// An empty page with room for the strings `options` asks for (up to a bound: the limit may be
 /// far beyond what the language holds).

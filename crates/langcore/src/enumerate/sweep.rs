@@ -29,14 +29,14 @@
 //! - Strings come out in strictly increasing sweep position, so a page never repeats one.
 //!
 //! # Budgets
-//! [`Operation::Generate`]: the deadline once per string.
+//! [`Operation::Generate`]: the deadline once per [`STRINGS_PER_CHECK`] strings.
 
 use std::convert::Infallible;
 
 use super::counts::Edge;
 use super::options::GenerateOptions;
 use super::path::{Spelling, Step, Text};
-use super::{Language, find_block, page};
+use super::{Language, STRINGS_PER_CHECK, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
 
@@ -51,7 +51,9 @@ pub(super) fn generate(
         return Ok(out);
     };
     loop {
-        budget.check_time(Operation::Generate)?;
+        if out.len().is_multiple_of(STRINGS_PER_CHECK) {
+            budget.check_time(Operation::Generate)?;
+        }
         out.push(cursor.text.copy_out());
         if out.len() >= options.limit() || !cursor.advance() {
             return Ok(out);
