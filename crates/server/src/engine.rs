@@ -14,10 +14,10 @@
 //! So expensive jobs can fill the long lane while cheap ones keep answering; an expensive
 //! job pays for one slice twice. The long lane's threads run under Linux's `SCHED_IDLE`
 //! policy: they only get the cores when no other thread wants them, and any thread that
-//! wakes up (a quick job, an HTTP worker) takes its core at once; where that policy cannot be
-//! set they run at nice 10 instead. The slice is
-//! an interrupt, not a shorter deadline ([`Budget::with_interrupt`]), and a quick run that
-//! ended after it is run again, so a result never depends on the lane it came from.
+//! wakes up (a quick job, an HTTP worker) takes its core at once; where that policy cannot
+//! be set they run at nice 10 instead. The slice is an interrupt, not a shorter deadline
+//! ([`Budget::with_interrupt`]), and a quick run that ended after it is run again, so a
+//! result never depends on the lane it came from.
 //!
 //! # Invariants
 //! At most `threads` jobs run and at most `queue_depth` wait in each lane; a job that finds
