@@ -41,6 +41,11 @@ const RETRY_AFTER_SECONDS: u64 = 1;
 /// cores are short, the quick lane's jobs run first. Raising a thread's nice value needs no
 /// privilege.
 const LONG_LANE_NICE: i32 = 10;
+/// How long past its deadline a job in the long lane has to notice it before the request is
+/// answered `TimeoutExceeded` without it: under `SCHED_IDLE` a job may get no CPU time at all
+/// while other threads keep the cores busy. The job goes on until it notices; its answer is
+/// dropped.
+const DEADLINE_GRACE: Duration = Duration::from_millis(20);
 /// The most runs a job gets in the quick lane when it is interrupted without having used
 /// its slice of CPU time (a busy machine descheduled it).
 const MAX_QUICK_RUNS: usize = 3;
@@ -72,7 +77,8 @@ impl Engine {
     /// Runs `job` under the request's `budget`: in the quick lane, then, when it did not
     /// finish within the slice and the budget has time left, again in the long lane. A run
     /// that was interrupted having used less CPU time than the slice was descheduled, not
-    /// expensive: it tries the quick lane again, up to [`MAX_QUICK_RUNS`] runs.
+    /// expensive: it tries the quick lane again, up to [`MAX_QUICK_RUNS`] runs. The answer
+    /// comes by the deadline plus [`DEADLINE_GRACE`], with or without the long lane's.
     pub(crate) async fn run<T, F>(&self, budget: Budget, job: F) -> Result<T, HttpError>
     where
         T: Send + 'static,
@@ -90,7 +96,16 @@ impl Engine {
                 break;
             }
         }
-        self.long_lane.run(budget, &job).await?.0
+        let long = self.long_lane.run(budget, &job);
+        let Some(deadline) = budget.deadline() else { return long.await?.0 };
+        let time_left = (deadline + DEADLINE_GRACE).saturating_duration_since(Instant::now());
+        match actix_web::rt::time::timeout(time_left, long).await {
+            Ok(res) => res?.0,
+            Err(_) => Err(HttpError::new(
+                ErrorCode::TimeoutExceeded,
+                "the time budget ran out before the engine's long lane answered",
+            )),
+        }
     }
 }
 
@@ -277,5 +292,27 @@ mod tests {
         let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
         assert_eq!(policy_in(Duration::from_secs(60)).await, other);
         assert_eq!(policy_in(Duration::ZERO).await, idle);
+    }
+
+    /// A long-lane job that gets no CPU time (or never checks its budget) does not hold its
+    /// request past the deadline.
+    #[actix_web::test]
+    async fn a_starved_long_lane_job_is_answered_at_its_deadline() {
+        let engine =
+            Engine::new(EngineConfig { threads: 1, queue_depth: 1, quick: Duration::ZERO });
+        let started = Instant::now();
+        let budget = Budget::unlimited().with_deadline(started + Duration::from_millis(100));
+        let res = engine
+            .run(budget, |budget| {
+                // Out of the quick lane at once (its slice is zero), then asleep in the long.
+                budget.check_time(langcore::Operation::Parse).map_err(HttpError::from)?;
+                std::thread::sleep(Duration::from_millis(600));
+                Ok(())
+            })
+            .await;
+        let elapsed = started.elapsed();
+        assert_eq!(res.unwrap_err().code(), ErrorCode::TimeoutExceeded);
+        assert!(elapsed >= Duration::from_millis(100), "{elapsed:?}");
+        assert!(elapsed < Duration::from_millis(400), "{elapsed:?}");
     }
 }
