@@ -6,6 +6,8 @@
 # over a minute. Results: docs/reliability.md, section Load.
 #
 # Usage: tests/load/run.sh [SECONDS] [CONNECTIONS]   (default 60 s, 64 connections)
+# wrk runs one thread per connection: mix.lua keeps each request's class and start time in its
+# thread, and wrk's script API does not say which connection a response is for.
 # Extra server flags: RELANG_* environment variables (relang-server --help).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -38,7 +38,7 @@ pub struct Config {
 
     /// The quick lane's slice, in milliseconds: a request still computing after it starts
     /// again in the long lane, so expensive requests do not hold up cheap ones.
-    #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 3,
+    #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub engine_quick_ms: u64,
 
@@ -193,7 +193,7 @@ mod tests {
         assert_eq!(config.check(), Ok(()));
         assert!(config.engine().threads >= 1);
         assert_eq!(config.engine().queue_depth, 128);
-        assert_eq!(config.engine().quick, Duration::from_millis(3));
+        assert_eq!(config.engine().quick, Duration::from_millis(1));
     }
 
     #[test]
