@@ -137,6 +137,7 @@ pub mod alphabet;
 mod analysis;
 mod budget;
 mod dfa;
+mod dialect;
 mod dot;
 mod enumerate;
 mod error;
@@ -153,6 +154,7 @@ pub use budget::{
     Budget, BudgetError, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation,
 };
 pub use dfa::Dfa;
+pub use dialect::{Dialect, UnknownDialect};
 pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 pub use error::Error;
 pub use language::Language;
