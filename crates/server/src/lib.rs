@@ -9,6 +9,7 @@ mod auth;
 mod config;
 mod engine;
 mod error;
+mod logging;
 mod routes;
 mod startup;
 mod state;
@@ -16,6 +17,7 @@ mod terms;
 
 pub use auth::{QuotaPeriod, hash_token};
 pub use config::{Command, Config, ConfigError};
+pub use logging::{LogFormat, init as init_logging};
 pub use startup::{Application, service};
 
 /// The Rust snippets of docs/getting-started.md, run as doctests so they stay true.
