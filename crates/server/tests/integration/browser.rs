@@ -2,7 +2,8 @@
 //! (playwright-core from npm) against the real binary; what the page shows is compared with
 //! the API's own answers.
 //!
-//! It skips, saying why, without `/usr/bin/chromium`, Node.js or the npm registry. The
+//! It skips, saying why on the terminal (`support::skip`), without `/usr/bin/chromium`,
+//! Node.js or the npm registry, and fails instead under `CI=true`. The
 //! binary is the one cargo built for this test run (the debug one under `cargo test`, the
 //! release one under `cargo test --release`); the script also runs by hand against any
 //! server (`tests/browser/README.md`). Screenshots go to `target/browser/`.
@@ -12,7 +13,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{RunningServer, TempDir, run_or_skip};
+use crate::support::{RunningServer, TempDir, run_or_skip, skip};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -20,7 +21,7 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 /// `None` (printed) when chromium, Node.js or npm is missing or the registry out of reach.
 fn install_script(dir: &Path) -> Option<PathBuf> {
     if !Path::new(CHROMIUM).exists() {
-        println!("SKIPPED: no {CHROMIUM} (apt-get install chromium)");
+        skip(&format!("no {CHROMIUM} (apt-get install chromium)"));
         return None;
     }
     run_or_skip(
