@@ -1,12 +1,15 @@
-//! The binary as an operator meets it: the request log in both formats, and start-up
-//! errors as one line with a non-zero exit code.
+//! The binary as an operator meets it: the request log in both formats, start-up errors
+//! as one line with a non-zero exit code, the release's example files.
 
 use std::net::TcpListener;
+use std::path::Path;
 use std::process::Command;
 
+use clap::Parser;
 use serde_json::{Value, json};
+use server::{Config, LogFormat};
 
-use crate::support::RunningServer;
+use crate::support::{RunningServer, app_with, config, request, send};
 
 /// The request lines of `server`'s JSON log for `path`, parsed.
 fn json_lines(server: &RunningServer, path: &str) -> Vec<Value> {
@@ -119,4 +122,27 @@ fn a_configuration_error_is_one_line_without_a_backtrace() {
     let (code, stderr) = fail_to_start(&["--bind", "127.0.0.1:0", "--fair-key", "short"]);
     assert!(code.is_some_and(|code| code != 0), "exit {code:?}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// The release's example tokens file (`dist/`) turns auth on and admits its example
+/// token, and the systemd unit's command line is a valid configuration.
+#[actix_web::test]
+async fn the_release_examples_work_as_shipped() {
+    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../dist");
+    let tokens = dist.join("tokens.example.toml");
+    let app = app_with(config(&["--tokens-file", tokens.to_str().expect("a UTF-8 path")])).await;
+    let limits = |token| request("GET", "/v1/account/limits", token);
+    let (status, _, body) = send(&app, limits(Some("replace-me-with-a-long-random-token"))).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["maxRequestsRate"], 10, "{body}");
+    let (status, _, _) = send(&app, limits(None)).await;
+    assert_eq!(status, 401);
+
+    let unit = std::fs::read_to_string(dist.join("relang-server.service")).expect("the unit");
+    let exec = unit.lines().find_map(|line| line.strip_prefix("ExecStart=")).expect("ExecStart");
+    let args: Vec<&str> = exec.split_whitespace().collect();
+    assert_eq!(args[0], "/usr/local/bin/relang-server");
+    let config = Config::try_parse_from(args).expect("the unit's flags parse");
+    assert_eq!(config.check(), Ok(()));
+    assert_eq!(config.log_format, LogFormat::Json);
 }
