@@ -1,8 +1,8 @@
 //! `/v1/analyze/*`: questions about one or two terms.
 
 use actix_web::{HttpResponse, web};
-use api_types::request::{TermRequest, TwoTermsRequest};
-use api_types::response::{Boolean, Cardinality, Length, Success, Text};
+use api_types::request::{MatchRequest, TermRequest, TwoTermsRequest};
+use api_types::response::{Boolean, Cardinality, Length, MatchResult, Matches, Success, Text};
 use langcore::{Budget, Language};
 use serde::Serialize;
 
@@ -20,6 +20,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/empty_string", web::post().to(empty_string));
     register(cfg, "/v1/analyze/equivalent", web::post().to(equivalent));
     register(cfg, "/v1/analyze/length", web::post().to(length));
+    register(cfg, "/v1/analyze/match", web::post().to(match_strings));
     register(cfg, "/v1/analyze/pattern", web::post().to(pattern));
     register(cfg, "/v1/analyze/subset", web::post().to(subset));
     register(cfg, "/v1/analyze/total", web::post().to(total));
@@ -159,4 +160,27 @@ async fn subset(
         Ok(Boolean::from_witness(left.subset_witness(right, budget)?))
     })
     .await
+}
+
+/// (ext) Whether the term matches each string, and where each fails.
+async fn match_strings(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<MatchRequest>,
+) -> Result<HttpResponse, HttpError> {
+    let (term, strings, options) = body.into_inner().validate(caller.limits())?;
+    let codec = state.codec.clone();
+    let answer = state
+        .engine
+        .run(caller.budget(&options), move |budget| {
+            let language = compile(&term, &codec, budget)?;
+            let verdicts = language.match_strings(strings.iter().map(String::as_str), budget)?;
+            let results = verdicts.into_iter().map(|verdict| MatchResult {
+                matches: verdict.is_match,
+                viable_prefix_length: verdict.viable_prefix_chars as u64,
+            });
+            Ok(Matches::new(results.collect()))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
 }

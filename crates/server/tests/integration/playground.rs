@@ -37,6 +37,18 @@ async fn the_page_and_its_assets_are_served_with_their_types() {
     }
 }
 
+/// The page's "v1 API" link leads to the readable reference, served as generated.
+#[actix_web::test]
+async fn the_api_reference_is_served_under_a_policy_without_scripts() {
+    let (_, _, _, html) = get("/").await;
+    assert!(html.contains("<a href=\"api.html\">v1 API</a>"), "the page links the reference");
+    let (status, content_type, policy, body) = get("/api.html").await;
+    assert_eq!((status, content_type.as_str()), (200, "text/html; charset=utf-8"));
+    assert_eq!(body, include_str!("../../../../docs/api.html"));
+    assert!(policy.starts_with("default-src 'none'"), "{policy}");
+    assert!(!policy.contains("script-src") && !body.contains("<script"), "{policy}");
+}
+
 #[actix_web::test]
 async fn the_page_loads_only_its_own_files() {
     let (_, _, _, html) = get("/").await;
@@ -64,7 +76,7 @@ async fn the_script_offers_every_endpoint_with_its_request_shape() {
         assert!(script.contains(&row), "the playground lacks {row}");
         count += 1;
     }
-    assert_eq!(count, 18, "every analyze, compute and generate endpoint");
+    assert_eq!(count, 19, "every analyze, compute and generate endpoint");
 }
 
 #[actix_web::test]
