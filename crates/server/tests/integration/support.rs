@@ -175,7 +175,11 @@ pub(crate) fn run_or_skip(what: &str, command: &mut Command) -> Option<Output> {
 /// Whether this run is CI's (`CI=true`, as CI services and `.ci/run` set it), where a test
 /// may not skip.
 pub(crate) fn is_ci() -> bool {
-    std::env::var("CI").is_ok_and(|ci| ci == "true" || ci == "1")
+    is_ci_value(std::env::var("CI").ok().as_deref())
+}
+
+fn is_ci_value(value: Option<&str>) -> bool {
+    matches!(value, Some("true" | "1"))
 }
 
 /// Says that the running test cannot do its work because a tool is missing (`why`), then
@@ -184,10 +188,24 @@ pub(crate) fn is_ci() -> bool {
 /// shows in the output a person reads and not only with `--nocapture`.
 #[track_caller]
 pub(crate) fn skip(why: &str) {
+    skip_unless(is_ci(), why);
+}
+
+#[track_caller]
+fn skip_unless(ci: bool, why: &str) {
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("a test");
-    assert!(!is_ci(), "{test} cannot run under CI=true: {why}");
+    assert!(!ci, "{test} cannot run under CI=true: {why}");
     let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// A skip is a failure in CI, and only there. (`test` here is actix's, hence the path.)
+#[std::prelude::v1::test]
+fn a_skip_fails_only_under_ci() {
+    assert!(is_ci_value(Some("true")) && is_ci_value(Some("1")));
+    assert!(!is_ci_value(None) && !is_ci_value(Some("false")) && !is_ci_value(Some("")));
+    let failed = std::panic::catch_unwind(|| skip_unless(true, "a tool is missing"));
+    assert!(failed.is_err(), "under CI a skip fails the test");
 }
 
 /// A directory of its own under the system's temporary directory; removed on drop.
