@@ -30,10 +30,8 @@ mod basic;
 mod cardinality;
 mod length;
 
-pub(crate) use basic::{is_empty, is_empty_string, is_total};
 pub use cardinality::Cardinality;
-pub(crate) use cardinality::{cardinality, heap_bytes};
-pub(crate) use length::length;
+pub(crate) use cardinality::heap_bytes;
 
 use crate::dfa::Dfa;
 use crate::state_id::StateId;
@@ -215,6 +213,9 @@ fn predecessors(edges: &Adjacency<Edge>, n_states: usize) -> Adjacency<StateId> 
 
 #[cfg(test)]
 mod tests {
+    use super::basic::{is_empty, is_empty_string, is_total};
+    use super::cardinality::cardinality;
+    use super::length::length;
     use super::*;
     use crate::alphabet::{CharSet, Classes};
     use crate::budget::Budget;

@@ -21,9 +21,6 @@ mod concat;
 pub(crate) mod product;
 mod repeat;
 
-pub(crate) use concat::concat;
-pub(crate) use repeat::repeat;
-
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::nfa::{NfaBuilder, State};
