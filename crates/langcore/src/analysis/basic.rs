@@ -10,8 +10,8 @@
 //! # Budgets
 //! None: the work is linear in the DFA's table, which was bounded when the DFA was built.
 
-use super::{Trim, reachable};
 use crate::dfa::Dfa;
+use crate::dfa::trim::{Trim, reachable};
 
 /// Whether the language has no strings at all.
 pub(crate) fn is_empty(dfa: &Dfa) -> bool {

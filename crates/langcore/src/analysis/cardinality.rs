@@ -28,9 +28,9 @@ use std::mem;
 
 use num_bigint::BigUint;
 
-use super::Trim;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::trim::Trim;
 
 /// The number of strings in a language.
 ///

@@ -15,8 +15,8 @@
 //! # Budgets
 //! None: the work is linear in the DFA's table, which was bounded when the DFA was built.
 
-use super::Trim;
 use crate::dfa::Dfa;
+use crate::dfa::trim::Trim;
 use crate::state_id::StateId;
 
 /// The shortest and the longest length of an accepted string: `(None, None)` for the empty

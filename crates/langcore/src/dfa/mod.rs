@@ -26,6 +26,7 @@
 mod canonical;
 pub(crate) mod determinize;
 mod minimize;
+pub(crate) mod trim;
 
 use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError};
