@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::Fragment;
+use crate::dfa::fragment::Fragment;
 
 /// What every graph starts with: layout, default shape, the start arrow.
 const HEADER: &str = "digraph dfa {

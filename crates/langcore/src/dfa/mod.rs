@@ -25,6 +25,7 @@
 
 mod canonical;
 pub(crate) mod determinize;
+pub(crate) mod fragment;
 mod minimize;
 pub(crate) mod trim;
 

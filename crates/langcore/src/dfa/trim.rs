@@ -4,7 +4,7 @@
 //! A state is *useful* when it is reachable from the start and can reach an accepting state;
 //! the useful states and the moves between them carry the whole language. [`Trim`] is the
 //! one view of them that the analyses (`analysis/`), the copies of a DFA into an NFA
-//! (`nfa/embed.rs`) and string generation (`enumerate/tables.rs`) read: one [`Edge`] per
+//! (`dfa/fragment.rs`) and string generation (`enumerate/tables.rs`) read: one [`Edge`] per
 //! distinct useful target, with the classes leading there and their number of characters.
 //!
 //! # Algorithm

@@ -1,7 +1,7 @@
 //! Conversions between [`Graph`] and the automata: DFA and NFA, both ways.
 //!
 //! # Algorithm
-//! - *DFA to graph*: the trim of `nfa/embed.rs` ([`Fragment`]): states that can still accept,
+//! - *DFA to graph*: the trim of `dfa/fragment.rs` ([`Fragment`]): states that can still accept,
 //!   breadth first from the start, classes with one target merged into one label. The dead
 //!   state and every move into it disappear; the empty language is one state without moves.
 //!   O(states × classes).
@@ -25,8 +25,9 @@ use super::{Graph, GraphError, GraphState};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::fragment::Fragment;
 use crate::error::Error;
-use crate::nfa::{ClosureScratch, Fragment, Nfa, NfaBuilder, State};
+use crate::nfa::{ClosureScratch, Nfa, NfaBuilder, State};
 use crate::state_id::StateId;
 
 pub(crate) fn dfa_to_graph(dfa: &Dfa) -> Graph {

@@ -11,10 +11,8 @@
 //! - Every `StateId` stored in a state is below the state count.
 
 mod build;
-mod embed;
 
 pub(crate) use build::{compile as compile_hir, compile_repetition};
-pub(crate) use embed::Fragment;
 
 use rustc_hash::FxHashMap as HashMap;
 

@@ -17,7 +17,7 @@
 use super::minimal_dfa_of;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::Fragment;
+use crate::dfa::fragment::Fragment;
 
 /// The canonical minimal DFA of the operands' languages concatenated in order.
 pub(crate) fn concat(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {

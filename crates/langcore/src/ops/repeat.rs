@@ -18,8 +18,9 @@
 use super::minimal_dfa_of;
 use crate::budget::{Budget, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::fragment::Fragment;
 use crate::error::Error;
-use crate::nfa::{Fragment, NfaBuilder, compile_repetition};
+use crate::nfa::{NfaBuilder, compile_repetition};
 
 /// The canonical minimal DFA of `dfa`'s language repeated `min` to `max` times (`None`:
 /// unbounded).

@@ -63,7 +63,8 @@ use search::Verifier;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::{Fragment, Nfa, NfaBuilder, State};
+use crate::dfa::fragment::Fragment;
+use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::syntax::NEST_LIMIT;
 
 /// Trial-removal orders only run on automata with at most this many states.

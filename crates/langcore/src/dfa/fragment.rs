@@ -6,7 +6,7 @@
 //! by target) and numbers the kept states in breadth-first visit order, the start first.
 //! The classes that lead from a kept state to one target are merged into one label (the
 //! union of their sets), so a state has one move per target rather than one per class. [`Fragment::emit`] then copies the trimmed states into an
-//! [`NfaBuilder`] in the back-to-front style of `build.rs`: the copy continues to a given
+//! [`NfaBuilder`] in the back-to-front style of `nfa/build.rs`: the copy continues to a given
 //! state `next`, every accepting state gets an ε-move to it, and an accepting state without
 //! moves *is* `next`.
 //!
@@ -26,12 +26,12 @@
 //! table of a DFA that already exists; [`Fragment::within`] checks the deadline once per
 //! kept state, for callers that hold one.
 
-use super::{NfaBuilder, State};
+use super::Dfa;
+use super::trim::Trim;
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::dfa::Dfa;
-use crate::dfa::trim::Trim;
 use crate::graph::{Graph, GraphState};
+use crate::nfa::{NfaBuilder, State};
 use crate::state_id::StateId;
 
 /// The trimmed part of a DFA, ready to be copied into NFA builders any number of times.
