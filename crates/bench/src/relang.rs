@@ -1,11 +1,12 @@
-//! Workloads run on relang's [`Language`](langcore::Language) API, end to end from the pattern strings.
+//! Workloads run on relang's [`Language`](langcore::Language) API, end to end from the
+//! pattern strings.
 //!
-//! Every term is [`Language::from_regex`](langcore::Language::from_regex) (parse); the operation then does what relang does
-//! for it: union, concatenation and repetition stay terms, intersection, difference and
-//! complement build the operands' canonical minimal DFAs and their product, equivalence and
-//! inclusion walk both terms in one NFA, and counting builds the minimal DFA. The two phases
-//! are also available apart, [`build_relang_terms`] and [`apply_relang`], so a bench can tell
-//! which one is slow.
+//! Every term is [`Language::from_regex`](langcore::Language::from_regex) (parse); the
+//! operation then does what relang does for it: union, concatenation and repetition stay
+//! terms, intersection, difference and complement build the operands' canonical minimal DFAs
+//! and their product, equivalence and inclusion walk both terms in one NFA, and counting
+//! builds the minimal DFA. The two phases are also available apart, [`build_relang_terms`]
+//! and [`apply_relang`], so a bench can tell which one is slow.
 
 use langcore::{Budget, Cardinality, Error};
 

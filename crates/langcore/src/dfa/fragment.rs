@@ -1,14 +1,15 @@
-//! Copies of a [`Dfa`] inside an [`Nfa`] under construction, for operations on whole languages.
+//! Copies of a [`Dfa`] inside an [`Nfa`](crate::Nfa) under construction, for operations on
+//! whole languages.
 //!
 //! # Algorithm
 //! [`Fragment::new`] reads the trim of the DFA (`dfa/trim.rs`: the states reachable from
 //! the start that can still accept, the dead state not among them, with their moves grouped
 //! by target) and numbers the kept states in breadth-first visit order, the start first.
 //! The classes that lead from a kept state to one target are merged into one label (the
-//! union of their sets), so a state has one move per target rather than one per class. [`Fragment::emit`] then copies the trimmed states into an
-//! [`NfaBuilder`] in the back-to-front style of `nfa/build.rs`: the copy continues to a given
-//! state `next`, every accepting state gets an ε-move to it, and an accepting state without
-//! moves *is* `next`.
+//! union of their sets), so a state has one move per target rather than one per class.
+//! [`Fragment::emit`] then copies the trimmed states into an [`NfaBuilder`] in the
+//! back-to-front style of `nfa/build.rs`: the copy continues to a given state `next`, every
+//! accepting state gets an ε-move to it, and an accepting state without moves *is* `next`.
 //!
 //! Trimming costs O(n·k) for n states and k classes, once per DFA; each copy costs one NFA
 //! state per kept state (the one merged into `next` aside) and one interned label per move.
