@@ -32,7 +32,6 @@ use regex_syntax::hir::{Hir, HirKind};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, Operation};
 use crate::error::Error;
-use crate::nfa::class_set;
 
 /// The deepest nesting of groups and repetitions a pattern may have.
 ///
@@ -137,7 +136,7 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
     }
     let hir = translate(class, &ast)?;
     match hir.kind() {
-        HirKind::Class(set) => Ok(class_set(set)),
+        HirKind::Class(set) => Ok(CharSet::from_hir_class(set)),
         HirKind::Literal(literal) => {
             let mut chars = std::str::from_utf8(&literal.0).unwrap_or_default().chars();
             match (chars.next(), chars.next()) {
@@ -331,6 +330,32 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// Parsing a single class, for callers that hold a [`CharSet`].
+impl CharSet {
+    /// The set that one character class of the pattern dialect denotes: a bracketed class
+    /// (`[a-z]`, `[^\x00-\x1f]`, `[]` for the empty set), a Unicode or Perl class
+    /// (`\p{Greek}`, `\d`, `\w`), `.` for every character, or a single literal character.
+    /// This is how the `charset` of string generation is given.
+    ///
+    /// # Errors
+    /// A [`ParseError`] for invalid syntax, and for anything that is not exactly one class,
+    /// even a pattern that denotes a set of single characters such as `a|b`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert_eq!(CharSet::parse("[a-f0-9]")?, CharSet::from_ranges([('0', '9'), ('a', 'f')]));
+    /// assert!(CharSet::parse(r"\p{Greek}")?.contains('λ'));
+    /// assert_eq!(CharSet::parse("x")?, CharSet::singleton('x'));
+    /// assert!(CharSet::parse("[a-z]+").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse(class: &str) -> Result<CharSet, ParseError> {
+        parse_class(class)
+    }
+}
 
 #[cfg(test)]
 mod tests {

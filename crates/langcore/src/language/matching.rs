@@ -9,7 +9,7 @@
 //!
 //! # Algorithm
 //! A prefix is viable iff the state it leads to can still reach an accepting state (the
-//! trim of `analysis/mod.rs`, computed once per call in O(states × classes)); each string
+//! trim of `dfa/trim.rs`, computed once per call in O(states × classes)); each string
 //! then costs one table lookup per character, O(total length) in all.
 //!
 //! # Budgets
@@ -20,8 +20,8 @@
 //! Lengths count Unicode scalar values (Rust `char`s, Python's `len`), never bytes or
 //! UTF-16 units.
 
-use crate::analysis::Trim;
 use crate::budget::{Budget, Operation};
+use crate::dfa::trim::Trim;
 use crate::error::Error;
 use crate::language::Language;
 
