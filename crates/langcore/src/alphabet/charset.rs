@@ -26,7 +26,13 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::budget::{Budget, Operation};
+use crate::error::Error;
 use crate::syntax::ParseError;
+
+/// The memory charged per byte of a class before it is parsed: the bound on the syntax tree
+/// that [`CharSet::parse_with`] charges, the same as a pattern's.
+const PARSE_BYTES_PER_CLASS_BYTE: usize = 320;
 
 /// The first surrogate code point: scalar values from here on have rank `value - SURROGATE_LEN`.
 const SURROGATE_START: u32 = 0xD800;
@@ -205,6 +211,37 @@ impl CharSet {
     /// ```
     pub fn parse(class: &str) -> Result<CharSet, ParseError> {
         crate::syntax::parse_class(class)
+    }
+
+    /// [`CharSet::parse`] under `budget` ([`Operation::Parse`]): the syntax tree's memory
+    /// ([`PARSE_BYTES_PER_CLASS_BYTE`] per byte of `class`) is charged and the deadline
+    /// checked before parsing; the set's own memory is charged and the deadline checked
+    /// again after it. Parsing cannot be interrupted, but it is linear in `class` except for
+    /// Unicode classes, whose sets are bounded by the number of scalar values.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] as [`CharSet::parse`], or [`Error::Budget`] when the budget runs out.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    /// use langcore::{Budget, Error};
+    ///
+    /// let budget = Budget::unlimited();
+    /// assert_eq!(CharSet::parse_with("[a-c]", &budget)?, CharSet::range('a', 'c'));
+    /// let small = Budget::unlimited().with_max_memory(1_000);
+    /// assert!(matches!(CharSet::parse_with("[a-z0-9_]", &small), Err(Error::Budget(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_with(class: &str, budget: &Budget) -> Result<CharSet, Error> {
+        let tree_bytes = class.len().saturating_mul(PARSE_BYTES_PER_CLASS_BYTE);
+        budget.check_memory(Operation::Parse, tree_bytes)?;
+        budget.check_time(Operation::Parse)?;
+        let set = CharSet::parse(class)?;
+        let set_bytes = set.ranges.len().saturating_mul(size_of::<(char, char)>());
+        budget.check_memory(Operation::Parse, tree_bytes.saturating_add(set_bytes))?;
+        budget.check_time(Operation::Parse)?;
+        Ok(set)
     }
 
     /// The canonical ranges: sorted, disjoint, non-adjacent (U+D7FF and U+E000 are adjacent).
@@ -581,6 +618,26 @@ mod tests {
     use proptest::sample::select;
 
     const D7FF: char = '\u{D7FF}';
+
+    #[test]
+    fn parse_with_agrees_with_parse_and_obeys_the_budget() {
+        let unlimited = Budget::unlimited();
+        for class in ["[a-f0-9]", r"\p{Greek}", ".", "x", "[]"] {
+            assert_eq!(
+                CharSet::parse_with(class, &unlimited).unwrap(),
+                CharSet::parse(class).unwrap()
+            );
+        }
+        assert!(matches!(CharSet::parse_with("a|b", &unlimited), Err(Error::Parse(_))));
+        let tight = Budget::unlimited().with_max_memory(PARSE_BYTES_PER_CLASS_BYTE * 3);
+        let err = CharSet::parse_with("[ab]", &tight).unwrap_err();
+        assert!(matches!(err, Error::Budget(err) if err.operation() == Operation::Parse));
+        // Fits before parsing, but `\w`'s hundreds of ranges do not.
+        let words = Budget::unlimited().with_max_memory(PARSE_BYTES_PER_CLASS_BYTE * 2 + 64);
+        assert!(matches!(CharSet::parse_with(r"\w", &words), Err(Error::Budget(_))));
+        let expired = Budget::unlimited().with_deadline(std::time::Instant::now());
+        assert!(matches!(CharSet::parse_with("[ab]", &expired), Err(Error::Budget(_))));
+    }
     const E000: char = '\u{E000}';
 
     /// Asserts the canonical-form invariant of the module docs.
