@@ -135,3 +135,90 @@ pub(crate) fn cardinality(cardinality: langcore::Cardinality) -> Cardinality {
 pub(crate) fn length((min, max): (Option<usize>, Option<usize>)) -> Length {
     Length::new(min.map(|len| len as u64), max.map(|len| len as u64))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use api_types::request::GenerateStringsRequest;
+    use fair_codec::Keyring;
+    use serde_json::json;
+
+    use super::*;
+
+    fn codec() -> FairCodec {
+        FairCodec::new(Keyring::development())
+    }
+
+    fn params(body: serde_json::Value) -> GenerateParams {
+        let request: GenerateStringsRequest = serde_json::from_value(body).unwrap();
+        let limits = api_types::request::RequestLimits { max_terms: 10, max_timeout_ms: 1_000 };
+        request.validate(&limits).unwrap().1
+    }
+
+    #[test]
+    fn fair_terms_are_decoded_when_checked() {
+        let codec = codec();
+        let dfa =
+            Language::from_regex("a|b").unwrap().to_dfa(&Budget::unlimited()).unwrap().clone();
+        let text = codec.encode(&dfa.to_graph());
+        let term = Term::check(TermInput::Fair(text.clone()), &codec).unwrap();
+        assert!(matches!(&term, Term::Graph(graph) if graph.is_deterministic()));
+        let language = term.language(&Budget::unlimited()).unwrap();
+        let same = Language::from_regex("[ab]").unwrap();
+        assert_eq!(language.equivalence_witness(&same, &Budget::unlimited()).unwrap(), None);
+        let flipped = if text.as_bytes()[12] == b'A' { "B" } else { "A" };
+        let forged = format!("{}{flipped}{}", &text[..12], &text[13..]);
+        let err = Term::check(TermInput::Fair(forged), &codec).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::FairSyntaxError);
+    }
+
+    #[test]
+    fn patterns_are_deterministic_when_one_unambiguous() {
+        let deterministic = |pattern: &str| {
+            let term = Term::check(TermInput::Regex(pattern.to_owned()), &codec()).unwrap();
+            term.is_deterministic(&Budget::unlimited()).unwrap()
+        };
+        assert!(deterministic("abc") && deterministic("a*b"));
+        assert!(!deterministic("ab|ac") && !deterministic("(a|b)*abb"));
+    }
+
+    #[test]
+    fn generation_parameters_become_langcore_options() {
+        let body = json!({
+            "term": { "type": "regex", "value": "a" }, "limit": 7, "offset": 3, "minLength": 1,
+            "maxLength": 9, "pathOrder": "interleave", "characterOrder": "shuffled", "seed": 5,
+            "charset": "[a-c]",
+        });
+        let options = generate_options(params(body), &Budget::unlimited()).unwrap();
+        let expected = GenerateOptions::default()
+            .with_limit(7)
+            .with_offset(3)
+            .with_min_length(1)
+            .with_max_length(9)
+            .with_path_order(langcore::PathOrder::Interleave)
+            .with_char_order(langcore::CharOrder::Shuffled)
+            .with_seed(5)
+            .with_charset(Some(CharSet::range('a', 'c')));
+        assert_eq!(options, expected);
+    }
+
+    /// The charset is parsed under the request's budget: a bad class is a syntax error, and
+    /// a budget already spent stops the parse.
+    #[test]
+    fn the_charset_is_parsed_under_the_budget() {
+        let with_charset = |charset: &str| {
+            params(
+                json!({ "term": { "type": "regex", "value": "a" }, "limit": 1, "charset": charset }),
+            )
+        };
+        let err = generate_options(with_charset("a|b"), &Budget::unlimited()).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::RegexSyntaxError);
+        let spent = Budget::unlimited().with_deadline(Instant::now());
+        let err = generate_options(with_charset("[a-z]"), &spent).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::TimeoutExceeded);
+        let small = Budget::unlimited().with_max_memory(1_000);
+        let err = generate_options(with_charset(&"a".repeat(100)), &small).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::AutomatonTooManyStates);
+    }
+}
