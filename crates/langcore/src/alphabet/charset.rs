@@ -214,7 +214,7 @@ impl CharSet {
     }
 
     /// [`CharSet::parse`] under `budget` ([`Operation::Parse`]): the syntax tree's memory
-    /// ([`PARSE_BYTES_PER_CLASS_BYTE`] per byte of `class`) is charged and the deadline
+    /// (320 bytes per byte of `class`, as for a pattern) is charged and the deadline
     /// checked before parsing; the set's own memory is charged and the deadline checked
     /// again after it. Parsing cannot be interrupted, but it is linear in `class` except for
     /// Unicode classes, whose sets are bounded by the number of scalar values.
