@@ -355,6 +355,37 @@ impl CharSet {
     pub fn parse(class: &str) -> Result<CharSet, ParseError> {
         parse_class(class)
     }
+
+    /// [`CharSet::parse`] under `budget` ([`Operation::Parse`]): the syntax tree's memory
+    /// (as much per byte of `class` as for a pattern) is charged and the deadline checked
+    /// before parsing; the set's own memory is charged and the deadline checked again after
+    /// it. Parsing cannot be interrupted, but it is linear in `class` except for Unicode
+    /// classes, whose sets are bounded by the number of scalar values.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] as [`CharSet::parse`], or [`Error::Budget`] when the budget runs out.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    /// use langcore::{Budget, Error};
+    ///
+    /// let budget = Budget::unlimited();
+    /// assert_eq!(CharSet::parse_with("[a-c]", &budget)?, CharSet::range('a', 'c'));
+    /// let small = Budget::unlimited().with_max_memory(1_000);
+    /// assert!(matches!(CharSet::parse_with("[a-z0-9_]", &small), Err(Error::Budget(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_with(class: &str, budget: &Budget) -> Result<CharSet, Error> {
+        let tree_bytes = class.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
+        budget.check_memory(Operation::Parse, tree_bytes)?;
+        budget.check_time(Operation::Parse)?;
+        let set = CharSet::parse(class)?;
+        let set_bytes = set.ranges().len().saturating_mul(size_of::<(char, char)>());
+        budget.check_memory(Operation::Parse, tree_bytes.saturating_add(set_bytes))?;
+        budget.check_time(Operation::Parse)?;
+        Ok(set)
+    }
 }
 
 #[cfg(test)]
@@ -368,6 +399,26 @@ mod tests {
             Error::Parse(err) => err,
             other => panic!("{pattern}: {other}"),
         })
+    }
+
+    #[test]
+    fn charset_parse_with_agrees_with_parse_and_obeys_the_budget() {
+        let unlimited = Budget::unlimited();
+        for class in ["[a-f0-9]", r"\p{Greek}", ".", "x", "[]"] {
+            assert_eq!(
+                CharSet::parse_with(class, &unlimited).unwrap(),
+                CharSet::parse(class).unwrap()
+            );
+        }
+        assert!(matches!(CharSet::parse_with("a|b", &unlimited), Err(Error::Parse(_))));
+        let tight = Budget::unlimited().with_max_memory(TREE_BYTES_PER_PATTERN_BYTE * 3);
+        let err = CharSet::parse_with("[ab]", &tight).unwrap_err();
+        assert!(matches!(err, Error::Budget(err) if err.operation() == Operation::Parse));
+        // Fits before parsing, but `\w`'s hundreds of ranges do not.
+        let words = Budget::unlimited().with_max_memory(TREE_BYTES_PER_PATTERN_BYTE * 2 + 64);
+        assert!(matches!(CharSet::parse_with(r"\w", &words), Err(Error::Budget(_))));
+        let expired = Budget::unlimited().with_deadline(std::time::Instant::now());
+        assert!(matches!(CharSet::parse_with("[ab]", &expired), Err(Error::Budget(_))));
     }
 
     #[test]

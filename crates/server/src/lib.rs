@@ -7,16 +7,17 @@
 
 mod auth;
 mod config;
-mod engine;
 mod error;
 mod logging;
 mod routes;
+mod runner;
+mod scheduler;
 mod startup;
 mod state;
-mod terms;
+mod wire;
 
-pub use auth::{QuotaPeriod, hash_token};
-pub use config::{Command, Config, ConfigError};
+pub use auth::hash_token;
+pub use config::{Command, Config, ConfigError, QuotaPeriod};
 pub use logging::{LogFormat, init as init_logging};
 pub use startup::{Application, service};
 
