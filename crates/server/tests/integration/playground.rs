@@ -5,7 +5,9 @@ use actix_web::http::header;
 use actix_web::test;
 use api_types::{ENDPOINTS, Method};
 
-use crate::support::{app, error, read};
+use serde_json::json;
+
+use crate::support::{app, data, error, post, read};
 
 /// `GET path`: the status, the content type, the CSP header and the body as text.
 async fn get(path: &str) -> (u16, String, String, String) {
@@ -34,6 +36,22 @@ async fn the_page_and_its_assets_are_served_with_their_types() {
         assert!(body.contains(marker), "{path} lacks {marker}");
         assert!(policy.contains("default-src 'none'"), "{path}: {policy}");
         assert!(policy.contains("script-src 'self'"), "{path}: {policy}");
+    }
+}
+
+/// The hint about Unicode-wide classes gives the counts the API answers.
+#[actix_web::test]
+async fn the_class_hint_counts_what_the_engine_counts() {
+    let (_, _, _, html) = get("/").await;
+    let text = html.split_whitespace().collect::<Vec<_>>().join(" ");
+    let app = app().await;
+    let hints = [("\\d", "<code>\\d</code> is every Unicode digit ("), ("\\w", "every script (")];
+    for (class, before) in hints {
+        let body = json!({ "term": { "type": "regex", "value": class } });
+        let count = data(post(&app, "/v1/analyze/cardinality", body).await)["value"].clone();
+        let (_, after) = text.split_once(before).unwrap_or_else(|| panic!("no hint for {class}"));
+        let shown: String = after.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+        assert_eq!(shown.replace(',', ""), count.to_string(), "{class}");
     }
 }
 
