@@ -24,7 +24,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
     }
     server::init_logging(config.log_format);
     let app = Application::build(&config)?;
-    let (address, playground) = (app.local_addr(), format!("http://{}/", app.local_addr()));
+    let (address, playground) = (app.local_addr(), app.playground_url());
     tracing::info!(%address, %playground, "relang-server listening");
     Ok(app.run().await?)
 }

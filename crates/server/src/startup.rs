@@ -1,7 +1,7 @@
 //! Building and running the HTTP server, and reloading the tokens file on SIGHUP.
 
 use std::io::ErrorKind;
-use std::net::{SocketAddr, TcpListener};
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 
 use actix_web::dev::Server;
 use actix_web::error::JsonPayloadError;
@@ -59,6 +59,12 @@ impl Application {
         self.local_addr
     }
 
+    /// The playground's URL: the listening address, or the loopback address when the
+    /// server listens on every interface (`0.0.0.0`, `::`), which a browser cannot open.
+    pub fn playground_url(&self) -> String {
+        playground_url(self.local_addr)
+    }
+
     /// Serves requests until the server is stopped (SIGTERM and SIGINT stop it gracefully);
     /// SIGHUP reloads the tokens file.
     ///
@@ -70,6 +76,16 @@ impl Application {
         reloader.abort();
         result
     }
+}
+
+fn playground_url(mut address: SocketAddr) -> String {
+    if address.ip().is_unspecified() {
+        address.set_ip(match address {
+            SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    format!("http://{address}/")
 }
 
 /// The address in the error, and what to do about the common causes.
@@ -145,4 +161,18 @@ fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
         _ => ErrorCode::InvalidJson,
     };
     HttpError::new(code, err.to_string()).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_playground_url_is_one_a_browser_opens() {
+        let url = |address: &str| playground_url(address.parse().unwrap());
+        assert_eq!(url("127.0.0.1:8080"), "http://127.0.0.1:8080/");
+        assert_eq!(url("0.0.0.0:9000"), "http://127.0.0.1:9000/");
+        assert_eq!(url("[::]:9000"), "http://[::1]:9000/");
+        assert_eq!(url("10.1.2.3:80"), "http://10.1.2.3:80/");
+    }
 }
