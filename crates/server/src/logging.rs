@@ -109,14 +109,18 @@ pub(crate) async fn log_request(
     let request_id = next_request_id();
     let method = req.method().to_string();
     let path = req.path().to_owned();
-    let mut res = next.call(req).await?;
-    let status = res.status().as_u16();
-    let error_code = res
-        .response()
-        .error()
+    let res = next.call(req).await;
+    // An error the inner services return (rather than answer with) is logged as the
+    // response actix will make of it.
+    let (status, error) = match &res {
+        Ok(res) => (res.status(), res.response().error()),
+        Err(err) => (err.as_response_error().status_code(), Some(err)),
+    };
+    let status = status.as_u16();
+    let error_code = error
         .and_then(|err| err.as_error::<HttpError>())
-        // The variant's name is the wire's `errorCode` (serde and Debug agree).
-        .map(|err| format!("{:?}", err.code()));
+        .and_then(|err| serde_json::to_value(err.code()).ok())
+        .and_then(|code| code.as_str().map(str::to_owned));
     let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     macro_rules! request_event {
         ($level:expr) => {
@@ -138,6 +142,7 @@ pub(crate) async fn log_request(
         400..500 => request_event!(tracing::Level::WARN),
         _ => request_event!(tracing::Level::INFO),
     }
+    let mut res = res?;
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
     }
