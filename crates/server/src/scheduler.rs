@@ -13,9 +13,11 @@
 //! So cheap requests never wait behind expensive ones, and an expensive job holds a worker
 //! for one slice and pays for it twice. Priority between them is this policy
 //! ([`after_slice`]), not the kernel's: the long lane's threads keep the normal priority
-//! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound, so a waking HTTP
-//! worker is not made to wait for them) and get their fair share of the cores beside any
-//! other process of the host. The slice is an interrupt, not a shorter deadline
+//! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
+//! preempt no one) and get their fair share of the cores beside any other process of the
+//! host. The price: a waking HTTP worker waits for the kernel to preempt a busy long-lane
+//! thread, so under a mix of cheap and expensive requests cheap ones wait longer than under
+//! `SCHED_IDLE` (docs/benchmarks.md, issue 18). The slice is an interrupt, not a shorter deadline
 //! ([`Budget::with_interrupt`]), and a slice that ended after it is run again, so a result
 //! never depends on where it was computed.
 //!
