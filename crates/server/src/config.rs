@@ -28,18 +28,19 @@ pub struct Config {
     #[arg(long, env = "RELANG_WORKERS", default_value_t = 0)]
     pub workers: usize,
 
-    /// Engine threads per lane: how many requests compute at once in the quick lane, and in
-    /// the long lane, off the HTTP workers (0: one per core).
+    /// Long-lane threads: how many requests that outlive their first slice compute at once,
+    /// off the HTTP workers (0: one per core).
     #[arg(long, env = "RELANG_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
 
-    /// How many requests may wait for a thread of each engine lane; when that queue is full
-    /// a request gets 503 `Overloaded` with `Retry-After`.
+    /// How many requests may wait for a long-lane thread; when that queue is full a request
+    /// gets 503 `Overloaded` with `Retry-After`.
     #[arg(long, env = "RELANG_ENGINE_QUEUE_DEPTH", default_value_t = 128)]
     pub engine_queue_depth: usize,
 
-    /// The quick lane's slice, in milliseconds: a request still computing after it starts
-    /// again in the long lane, so expensive requests do not hold up cheap ones.
+    /// The first slice, in milliseconds, that a request computes on the HTTP worker that
+    /// received it: a request still computing after it starts again in the long lane, so
+    /// expensive requests do not hold up cheap ones.
     #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub engine_quick_ms: u64,
@@ -167,7 +168,7 @@ impl Config {
             .try_fold(keyring, |keyring, key| keyring.with_verifying_key(key.as_bytes()))
     }
 
-    /// The scheduler's lanes: threads (0 resolved to the number of cores), queue and slice.
+    /// The scheduler's long lane (threads, 0 resolved to the number of cores, and queue) and slice.
     pub(crate) fn scheduler(&self) -> SchedulerConfig {
         let threads = match self.engine_threads {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
@@ -176,7 +177,7 @@ impl Config {
         SchedulerConfig {
             threads,
             queue_depth: self.engine_queue_depth,
-            quick: Duration::from_millis(self.engine_quick_ms),
+            slice: Duration::from_millis(self.engine_quick_ms),
         }
     }
 }
@@ -230,7 +231,7 @@ mod tests {
         assert_eq!(config.check(), Ok(()));
         assert!(config.scheduler().threads >= 1);
         assert_eq!(config.scheduler().queue_depth, 128);
-        assert_eq!(config.scheduler().quick, Duration::from_millis(1));
+        assert_eq!(config.scheduler().slice, Duration::from_millis(1));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The service's one error type, rendered as the contract's JSON envelope.
 
 use std::fmt;
+use std::time::Duration;
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::RETRY_AFTER;
 use actix_web::{HttpResponse, ResponseError};
 use api_types::{ApiError, ErrorCode};
+use langcore::Operation;
 
 /// A failed request, as actix sees it: an [`ApiError`] with its status and envelope, and for
 /// 429 the `Retry-After` header.
@@ -14,11 +16,27 @@ pub(crate) struct HttpError {
     error: ApiError,
     /// Whole seconds, at least 1.
     retry_after: Option<u64>,
+    /// For `TimeoutExceeded`: the operation that ran out of time, when one is known.
+    ran_out: Option<Option<Operation>>,
 }
 
 impl HttpError {
     pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> HttpError {
         HttpError::from(ApiError::new(code, message))
+    }
+
+    /// `TimeoutExceeded`: the request's time budget ran out `during` an operation, or
+    /// before its answer was ready when the operation is not known.
+    pub(crate) fn timeout(during: Option<Operation>) -> HttpError {
+        let message = timeout_message(None, during);
+        HttpError { ran_out: Some(during), ..HttpError::new(ErrorCode::TimeoutExceeded, message) }
+    }
+
+    /// The same error, a timeout's message saying how long the time `budget` was.
+    pub(crate) fn with_time_budget(self, budget: Duration) -> HttpError {
+        let Some(during) = self.ran_out else { return self };
+        let message = timeout_message(Some(budget), during);
+        HttpError { error: ApiError::new(ErrorCode::TimeoutExceeded, message), ..self }
     }
 
     /// The same error, telling the client to wait `seconds` (at least 1) before retrying.
@@ -38,7 +56,16 @@ impl HttpError {
 
 impl From<ApiError> for HttpError {
     fn from(error: ApiError) -> HttpError {
-        HttpError { error, retry_after: None }
+        HttpError { error, retry_after: None, ran_out: None }
+    }
+}
+
+/// "the time budget of 5000 ms ran out during determinization", as far as it is known.
+fn timeout_message(budget: Option<Duration>, during: Option<Operation>) -> String {
+    let budget = budget.map(|budget| format!(" of {} ms", budget.as_millis())).unwrap_or_default();
+    match during {
+        Some(op) => format!("the time budget{budget} ran out during {op}"),
+        None => format!("the time budget{budget} ran out before the answer was ready"),
     }
 }
 
@@ -78,10 +105,38 @@ impl From<langcore::Error> for HttpError {
 
 impl From<langcore::BudgetError> for HttpError {
     fn from(err: langcore::BudgetError) -> HttpError {
-        let code = match err {
-            langcore::BudgetError::Timeout { .. } => ErrorCode::TimeoutExceeded,
-            _ => ErrorCode::AutomatonTooManyStates,
-        };
-        HttpError::new(code, err.to_string())
+        match err {
+            langcore::BudgetError::Timeout { op } => HttpError::timeout(Some(op)),
+            _ => HttpError::new(ErrorCode::AutomatonTooManyStates, err.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_say_how_long_the_budget_was_and_what_ran_out() {
+        let engine = HttpError::from(langcore::BudgetError::Timeout { op: Operation::Determinize });
+        assert_eq!(engine.code(), ErrorCode::TimeoutExceeded);
+        assert_eq!(engine.error.message(), "the time budget ran out during determinization");
+        let engine = engine.with_time_budget(Duration::from_millis(250));
+        assert_eq!(
+            engine.error.message(),
+            "the time budget of 250 ms ran out during determinization"
+        );
+        let late = HttpError::timeout(None).with_time_budget(Duration::from_secs(5));
+        assert_eq!(
+            late.error.message(),
+            "the time budget of 5000 ms ran out before the answer was ready"
+        );
+        // Other errors keep their message.
+        let states = HttpError::from(langcore::BudgetError::TooManyStates {
+            op: Operation::Product,
+            limit: 10,
+        });
+        let message = states.error.message().to_owned();
+        assert_eq!(states.with_time_budget(Duration::from_secs(1)).error.message(), message);
     }
 }

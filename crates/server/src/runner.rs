@@ -9,7 +9,8 @@
 //! 3. checks everything else the request carries ([`Body::check`]: FAIR values decoded,
 //!    the charset parsed under the budget), still before any engine work is queued;
 //! 4. runs the question on the [`Scheduler`](crate::scheduler::Scheduler) under the budget;
-//! 5. answers with its value in the success envelope.
+//! 5. answers with its value in the success envelope; a timeout's message says how long the
+//!    budget was.
 
 use std::sync::Arc;
 
@@ -208,13 +209,16 @@ where
 {
     let (valid, options) = body.into_inner().validate(caller.limits())?;
     let budget = caller.budget(&options);
-    let checked = B::check(valid, &state.codec, &budget)?;
-    let codec = Arc::clone(&state.codec);
-    let answer = state
-        .scheduler
-        .run(budget, move |budget| {
-            question(&checked, &Job { budget, options: &options, codec: &codec })
-        })
-        .await?;
+    let answer = async {
+        let checked = B::check(valid, &state.codec, &budget)?;
+        let codec = Arc::clone(&state.codec);
+        state
+            .scheduler
+            .run(budget, move |budget| {
+                question(&checked, &Job { budget, options: &options, codec: &codec })
+            })
+            .await
+    };
+    let answer = answer.await.map_err(|err| err.with_time_budget(caller.timeout(&options)))?;
     Ok(HttpResponse::Ok().json(Success::new(answer)))
 }

@@ -1,28 +1,30 @@
-//! The one place where engine (langcore) work runs: off the HTTP workers, in two bounded
-//! lanes, under a budget.
+//! The one place where engine (langcore) work is scheduled: a first slice on the HTTP
+//! worker that received the request, the rest in a bounded lane of threads of its own.
 //!
 //! # Overview
-//! [`Scheduler::run`] takes the request's [`Budget`] (made when the request was validated, so
-//! time spent queueing counts too) and runs the job on threads of its own, never on
-//! the async workers, in one of two lanes of `threads` threads each:
-//! - the quick lane runs every job first, interrupted after a short slice (`quick`): most
-//!   requests finish there;
-//! - a job interrupted with budget left starts again from scratch in the long lane, with
+//! [`Scheduler::run`] takes the request's [`Budget`] (made when the request was validated,
+//! so time spent queueing counts too) and:
+//! - runs the job at once, on the calling HTTP worker, interrupted after a short slice
+//!   (`slice`): most requests finish there, with no hop between threads;
+//! - a job interrupted with budget left starts again from scratch in the **long lane**, with
 //!   its whole budget; unless it used less CPU time than the slice (the machine was busy,
-//!   the job was not expensive): then it tries the quick lane again, a few times.
+//!   the job was not expensive): then it gets another slice on the worker, a few times.
 //!
-//! So expensive jobs can fill the long lane while cheap ones keep answering; an expensive
-//! job pays for one slice twice. The long lane's threads run under Linux's `SCHED_IDLE`
-//! policy: they only get the cores when no other thread wants them, and any thread that
-//! wakes up (a quick job, an HTTP worker) takes its core at once; where that policy cannot
-//! be set they run at nice 10 instead. The slice is an interrupt, not a shorter deadline
-//! ([`Budget::with_interrupt`]), and a quick run that ended after it is run again, so a
-//! result never depends on the lane it came from.
+//! So cheap requests never wait behind expensive ones, and an expensive job holds a worker
+//! for one slice and pays for it twice. Priority between them is this policy
+//! ([`after_slice`]), not the kernel's: the long lane's threads keep the normal priority
+//! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
+//! preempt no one) and get their fair share of the cores beside any other process of the
+//! host. The price: a waking HTTP worker waits for the kernel to preempt a busy long-lane
+//! thread, so under a mix of cheap and expensive requests cheap ones wait longer than under
+//! `SCHED_IDLE` (docs/benchmarks.md, issue 18). The slice is an interrupt, not a shorter deadline
+//! ([`Budget::with_interrupt`]), and a slice that ended after it is run again, so a result
+//! never depends on where it was computed.
 //!
 //! # Invariants
-//! At most `threads` jobs run and at most `queue_depth` wait in each lane; a job that finds
-//! its lane's queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
-//! waiting without bound.
+//! At most `threads` jobs run and at most `queue_depth` wait in the long lane; a job that
+//! finds its queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
+//! waiting without bound. A worker computes for at most `MAX_SLICES` slices per request.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, mpsc};
@@ -30,89 +32,129 @@ use std::time::{Duration, Instant};
 
 use api_types::ErrorCode;
 use langcore::Budget;
-use thread_priority::{NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy};
+use thread_priority::{
+    NormalThreadSchedulePolicy, ThreadPriority, ThreadPriorityOsValue, ThreadSchedulePolicy,
+};
 use tokio::sync::{Semaphore, oneshot};
 
 use crate::error::HttpError;
 
 /// What a client told to retry should wait, in seconds: the queue moves within a timeout.
 const RETRY_AFTER_SECONDS: u64 = 1;
-/// The long lane's CPU priority (nice value) where `SCHED_IDLE` cannot be set: when the
-/// cores are short, the quick lane's jobs run first. Raising a thread's nice value needs no
-/// privilege.
-const LONG_LANE_NICE: i32 = 10;
 /// How long past its deadline a job in the long lane has to notice it before the request is
-/// answered `TimeoutExceeded` without it: under `SCHED_IDLE` a job may get no CPU time at all
-/// while other threads keep the cores busy. The job goes on until it notices; its answer is
+/// answered `TimeoutExceeded` without it (a job that never checks its budget, or a host so
+/// busy that the job got no CPU time). The job goes on until it notices; its answer is
 /// dropped.
 const DEADLINE_GRACE: Duration = Duration::from_millis(20);
-/// The most runs a job gets in the quick lane when it is interrupted without having used
-/// its slice of CPU time (a busy machine descheduled it).
-const MAX_QUICK_RUNS: usize = 3;
+/// The most slices a job gets on the HTTP worker when it is interrupted without having used
+/// a slice of CPU time (a busy machine descheduled it).
+const MAX_SLICES: usize = 3;
 
-/// How many threads each lane has, how many jobs may wait for one, and the quick slice.
+/// How many threads the long lane has, how many jobs may wait for one, and the slice.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SchedulerConfig {
     pub(crate) threads: usize,
     pub(crate) queue_depth: usize,
-    pub(crate) quick: Duration,
+    pub(crate) slice: Duration,
 }
 
-/// Schedules engine jobs in a quick and a long lane.
+/// Runs engine jobs: a first slice on the calling worker, the rest in the long lane.
 pub(crate) struct Scheduler {
-    quick_lane: Lane,
     long_lane: Lane,
-    quick: Duration,
+    slice: Duration,
+}
+
+/// What [`Scheduler::run`] does after a slice on the worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// Answer with the slice's result: it finished, or the budget's time is spent.
+    Answer,
+    /// Another slice on the worker: the job was descheduled, not expensive.
+    Again,
+    /// Start again in the long lane, with the whole budget.
+    LongLane,
+}
+
+/// The scheduling policy, after a slice that ended at `ended` with `interrupt` set: a run
+/// that ended before its interrupt (finished or failed on its own), or one whose deadline
+/// passed, is the answer; one interrupted having used at least a slice of CPU time is
+/// expensive and goes to the long lane; one that used less was descheduled and gets another
+/// slice, unless it had `MAX_SLICES` already.
+fn after_slice(
+    run: &Run,
+    interrupt: Instant,
+    deadline: Option<Instant>,
+    slices: usize,
+    slice: Duration,
+) -> Next {
+    let time_left = deadline.is_none_or(|deadline| run.ended < deadline);
+    if run.ended < interrupt || !time_left {
+        Next::Answer
+    } else if run.cpu < slice && slices < MAX_SLICES {
+        Next::Again
+    } else {
+        Next::LongLane
+    }
 }
 
 impl Scheduler {
     pub(crate) fn new(config: SchedulerConfig) -> Scheduler {
         Scheduler {
-            quick_lane: Lane::new("quick", config.threads, config.queue_depth, Priority::Normal),
-            long_lane: Lane::new("long", config.threads, config.queue_depth, Priority::Low),
-            quick: config.quick,
+            long_lane: Lane::new("long", config.threads, config.queue_depth),
+            slice: config.slice,
         }
     }
 
-    /// Runs `job` under the request's `budget`: in the quick lane, then, when it did not
-    /// finish within the slice and the budget has time left, again in the long lane. A run
-    /// that was interrupted having used less CPU time than the slice was descheduled, not
-    /// expensive: it tries the quick lane again, up to [`MAX_QUICK_RUNS`] runs. The answer
-    /// comes by the deadline plus [`DEADLINE_GRACE`], with or without the long lane's.
+    /// Runs `job` under the request's `budget`: on the calling worker for a slice, then,
+    /// when it did not finish within the slice and the budget has time left, again in the
+    /// long lane (see [`after_slice`]). The answer comes by the deadline plus
+    /// [`DEADLINE_GRACE`], with or without the long lane's.
     pub(crate) async fn run<T, F>(&self, budget: Budget, job: F) -> Result<T, HttpError>
     where
         T: Send + 'static,
         F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
-        let job = Arc::new(job);
-        for _ in 0..MAX_QUICK_RUNS {
-            let interrupt = Instant::now() + self.quick;
-            let (res, run) = self.quick_lane.run(budget.with_interrupt(interrupt), &job).await?;
-            let time_left = budget.deadline().is_none_or(|deadline| Instant::now() < deadline);
-            if run.ended < interrupt || !time_left {
-                return res;
-            }
-            if run.cpu >= self.quick {
-                break;
+        let mut slices = 0;
+        loop {
+            let interrupt = Instant::now() + self.slice;
+            let (res, run) = run_caught(&job, &budget.with_interrupt(interrupt));
+            slices += 1;
+            match after_slice(&run, interrupt, budget.deadline(), slices, self.slice) {
+                Next::Answer => return res?,
+                // Let the worker serve its other connections before the next slice.
+                Next::Again => actix_web::rt::task::yield_now().await,
+                Next::LongLane => break,
             }
         }
-        let long = self.long_lane.run(budget, &job);
-        let Some(deadline) = budget.deadline() else { return long.await?.0 };
+        let long = self.long_lane.run(budget, Arc::new(job));
+        let Some(deadline) = budget.deadline() else { return long.await? };
         let time_left = (deadline + DEADLINE_GRACE).saturating_duration_since(Instant::now());
         match actix_web::rt::time::timeout(time_left, long).await {
-            Ok(res) => res?.0,
-            Err(_) => Err(HttpError::new(
-                ErrorCode::TimeoutExceeded,
-                "the time budget ran out before the engine's long lane answered",
-            )),
+            Ok(res) => res?,
+            Err(_) => Err(HttpError::timeout(None)),
         }
     }
 }
 
-/// When a job's run on a lane thread ended, and the CPU time it used.
+/// When a job's run ended, and the CPU time it used.
 struct Run {
     ended: Instant,
     cpu: Duration,
+}
+
+/// Runs `job` on the calling thread, a panic caught as an internal error.
+fn run_caught<T>(
+    job: &(impl Fn(&Budget) -> Result<T, HttpError> + ?Sized),
+    budget: &Budget,
+) -> (Result<Result<T, HttpError>, HttpError>, Run) {
+    let cpu_before = thread_cpu_time();
+    let res = panic::catch_unwind(AssertUnwindSafe(|| job(budget)));
+    let run = Run { ended: Instant::now(), cpu: thread_cpu_time().saturating_sub(cpu_before) };
+    let res = res.map_err(|_| {
+        tracing::error!("an engine job panicked");
+        HttpError::new(ErrorCode::InternalError, "the request failed on an internal error")
+    });
+    (res, run)
 }
 
 /// The CPU time the calling thread has used so far.
@@ -126,117 +168,78 @@ type Task = Box<dyn FnOnce() + Send>;
 
 /// A fixed number of threads of its own and a bounded queue in front of them.
 struct Lane {
-    name: &'static str,
     /// One permit per thread and per place in the queue.
     admitted: Arc<Semaphore>,
     tasks: mpsc::Sender<Task>,
 }
 
 impl Lane {
-    /// Starts the lane's `threads` threads at CPU priority `priority`.
-    fn new(name: &'static str, threads: usize, queue_depth: usize, priority: Priority) -> Lane {
+    /// Starts the lane's `threads` threads, under `SCHED_BATCH` where it can be set.
+    fn new(name: &'static str, threads: usize, queue_depth: usize) -> Lane {
         let threads = threads.max(1);
         let (tasks, queue) = mpsc::channel::<Task>();
         let queue = Arc::new(Mutex::new(queue));
         for idx in 0..threads {
             let queue = Arc::clone(&queue);
-            let spawned = std::thread::Builder::new()
-                .name(format!("{name}-lane-{idx}"))
-                .spawn(move || serve(&queue, priority));
+            let spawned =
+                std::thread::Builder::new().name(format!("{name}-lane-{idx}")).spawn(move || {
+                    if let Err(err) = set_batch() {
+                        tracing::warn!(?err, "a lane thread keeps the normal scheduling policy");
+                    }
+                    serve(&queue);
+                });
             if let Err(err) = spawned {
-                tracing::error!(%err, lane = name, "a scheduler thread did not start");
+                tracing::error!(%err, lane = name, "a lane thread did not start");
             }
         }
-        Lane {
-            name,
-            admitted: Arc::new(Semaphore::new(threads.saturating_add(queue_depth))),
-            tasks,
-        }
+        Lane { admitted: Arc::new(Semaphore::new(threads.saturating_add(queue_depth))), tasks }
     }
 
-    /// Runs `job` on one of the lane's threads and returns its result and its [`Run`];
-    /// fails at once when the queue is full.
-    async fn run<T, F>(&self, budget: Budget, job: &Arc<F>) -> Result<(T, Run), HttpError>
+    /// Runs `job` on one of the lane's threads and returns its result; fails at once when
+    /// the queue is full.
+    async fn run<T, F>(
+        &self,
+        budget: Budget,
+        job: Arc<F>,
+    ) -> Result<Result<T, HttpError>, HttpError>
     where
         T: Send + 'static,
-        F: Fn(&Budget) -> T + Send + Sync + 'static,
+        F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
         let admitted = Arc::clone(&self.admitted).try_acquire_owned().map_err(|_| {
             HttpError::new(
                 ErrorCode::Overloaded,
-                format!("the engine's {} lane and its queue are full; retry later", self.name),
+                "the server is busy with expensive requests; retry later",
             )
             .with_retry_after(RETRY_AFTER_SECONDS)
         })?;
         let (sender, receiver) = oneshot::channel();
-        let job = Arc::clone(job);
         let task: Task = Box::new(move || {
-            let cpu_before = thread_cpu_time();
-            let res = panic::catch_unwind(AssertUnwindSafe(|| job(&budget)));
-            let run =
-                Run { ended: Instant::now(), cpu: thread_cpu_time().saturating_sub(cpu_before) };
+            let (res, _) = run_caught(&*job, &budget);
             // The place is free before the answer is: a request sent after it finds it free.
             drop(admitted);
-            let _ = sender.send((res, run));
+            let _ = sender.send(res);
         });
         let shut_down = || HttpError::new(ErrorCode::InternalError, "the server is shutting down");
         self.tasks.send(task).map_err(|_| shut_down())?;
-        match receiver.await.map_err(|_| shut_down())? {
-            (Ok(res), run) => Ok((res, run)),
-            (Err(_), _) => Err(HttpError::new(ErrorCode::InternalError, "an engine job panicked")),
-        }
+        receiver.await.map_err(|_| shut_down())?
     }
 }
 
-/// A lane's CPU priority.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Priority {
-    /// The normal one.
-    Normal,
-    /// Only the CPU time no other thread wants: see [`lower_priority`].
-    Low,
+/// Puts the calling thread under `SCHED_BATCH` at nice 0: the normal priority and fair
+/// share, marked CPU-bound, so its wake-ups never preempt another thread.
+fn set_batch() -> Result<(), thread_priority::Error> {
+    let batch = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Batch);
+    let nice_0 = ThreadPriority::Os(ThreadPriorityOsValue::default());
+    thread_priority::set_thread_priority_and_policy(
+        thread_priority::thread_native_id(),
+        nice_0,
+        batch,
+    )
 }
 
-/// How far [`lower_priority`] got.
-#[derive(Debug, PartialEq, Eq)]
-enum Lowered {
-    /// `SCHED_IDLE`: the thread runs only when nothing else wants its core, and any other
-    /// thread that wakes up preempts it at once.
-    Idle,
-    /// Nice [`LONG_LANE_NICE`]: others get more of the cores, but a thread that wakes up may
-    /// wait for the end of this one's time slice (about a millisecond or two).
-    Nice,
-    /// Nothing could be changed: the normal priority.
-    Unchanged,
-}
-
-/// Lowers the calling thread's CPU priority as far as an unprivileged thread can:
-/// `SCHED_IDLE`, else nice [`LONG_LANE_NICE`]. Each failure is logged.
-fn lower_priority() -> Lowered {
-    let Err(err) = set_idle() else { return Lowered::Idle };
-    tracing::warn!(?err, "a long-lane thread cannot use SCHED_IDLE; nice instead");
-    let Err(err) = set_nice() else { return Lowered::Nice };
-    tracing::warn!(%err, "a long-lane thread keeps the normal CPU priority");
-    Lowered::Unchanged
-}
-
-/// Puts the calling thread under `SCHED_IDLE`.
-fn set_idle() -> Result<(), thread_priority::Error> {
-    let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-    let thread = thread_priority::thread_native_id();
-    thread_priority::set_thread_priority_and_policy(thread, ThreadPriority::Min, idle)
-}
-
-/// Sets the calling thread's nice value to [`LONG_LANE_NICE`].
-fn set_nice() -> rustix::io::Result<()> {
-    rustix::process::setpriority_process(None, LONG_LANE_NICE)
-}
-
-/// A lane thread's life: set its priority, then run tasks until the lane is dropped.
-fn serve(queue: &Mutex<mpsc::Receiver<Task>>, priority: Priority) {
-    if priority == Priority::Low {
-        lower_priority();
-    }
+/// A lane thread's life: run tasks until the lane is dropped.
+fn serve(queue: &Mutex<mpsc::Receiver<Task>>) {
     loop {
         let task = match queue.lock() {
             Ok(queue) => queue.recv(),
@@ -255,57 +258,87 @@ mod tests {
 
     use super::*;
 
-    /// Runs `f` on a thread of its own, so the test's thread keeps its priority.
-    fn on_new_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-        std::thread::spawn(f).join().unwrap()
+    const SLICE: Duration = Duration::from_millis(1);
+
+    fn scheduler(slice: Duration) -> Scheduler {
+        Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, slice })
+    }
+
+    fn on_the_long_lane() -> bool {
+        std::thread::current().name().is_some_and(|name| name.starts_with("long-lane"))
+    }
+
+    /// Computes until the budget stops it, as langcore's loops do.
+    fn spin(budget: &Budget) -> Result<(), HttpError> {
+        loop {
+            budget.check_time(langcore::Operation::Product)?;
+        }
+    }
+
+    /// A run that ended `ended_ms` after `start` having used `cpu_ms` of CPU time.
+    fn run(start: Instant, ended_ms: u64, cpu_ms: u64) -> Run {
+        Run { ended: start + Duration::from_millis(ended_ms), cpu: Duration::from_millis(cpu_ms) }
     }
 
     #[test]
-    fn the_long_lane_runs_under_sched_idle() {
-        let (lowered, policy) = on_new_thread(|| (lower_priority(), thread_schedule_policy()));
-        assert_eq!(lowered, Lowered::Idle);
-        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        assert_eq!(policy.unwrap(), idle);
+    fn the_policy_answers_finished_runs_and_moves_expensive_ones() {
+        let start = Instant::now();
+        let interrupt = start + SLICE;
+        let deadline = Some(start + Duration::from_millis(100));
+        let next = |run: Run, slices| after_slice(&run, interrupt, deadline, slices, SLICE);
+        // Finished (or failed on its own) within the slice: that is the answer.
+        assert_eq!(next(Run { ended: start, cpu: Duration::ZERO }, 1), Next::Answer);
+        // Interrupted having used its slice of CPU time: expensive.
+        assert_eq!(next(run(start, 2, 1), 1), Next::LongLane);
+        // Interrupted having used less: descheduled, so another slice, up to MAX_SLICES.
+        assert_eq!(next(run(start, 5, 0), 1), Next::Again);
+        assert_eq!(next(run(start, 5, 0), MAX_SLICES - 1), Next::Again);
+        assert_eq!(next(run(start, 5, 0), MAX_SLICES), Next::LongLane);
+        // Past the deadline: whatever the run says is the answer (a timeout).
+        assert_eq!(next(run(start, 100, 1), 1), Next::Answer);
+        assert_eq!(after_slice(&run(start, 100, 1), interrupt, None, 1, SLICE), Next::LongLane);
     }
 
-    /// The fallback where `SCHED_IDLE` is refused: nice 10, still an ordinary thread.
-    #[test]
-    fn the_fallback_is_nice_10() {
-        let (res, nice, policy) = on_new_thread(|| {
-            (set_nice(), rustix::process::getpriority_process(None), thread_schedule_policy())
-        });
-        assert_eq!((res, nice), (Ok(()), Ok(LONG_LANE_NICE)));
-        let other = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other);
-        assert_eq!(policy.unwrap(), other);
-    }
-
-    /// Each lane's threads have its priority: a job that outlives a zero slice ends in the
-    /// long lane.
+    /// A cheap job runs on the calling thread: no hop to another thread and back.
     #[actix_web::test]
-    async fn each_lane_runs_at_its_priority() {
-        let policy_in = |quick| async move {
-            let scheduler = Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, quick });
-            let policy = scheduler.run(Budget::unlimited(), |_| Ok(thread_schedule_policy())).await;
-            policy.unwrap().unwrap()
-        };
-        let other = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other);
-        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        assert_eq!(policy_in(Duration::from_secs(60)).await, other);
-        assert_eq!(policy_in(Duration::ZERO).await, idle);
+    async fn a_cheap_job_runs_on_the_calling_worker() {
+        let caller = std::thread::current().id();
+        let scheduler = scheduler(Duration::from_secs(60));
+        let ran_on = scheduler.run(Budget::unlimited(), |_| Ok(std::thread::current().id()));
+        assert_eq!(ran_on.await.unwrap(), caller);
+    }
+
+    /// A job that outlives its slice starts again in the long lane, whose threads keep the
+    /// normal priority under `SCHED_BATCH`; the answer is the long lane's run.
+    #[actix_web::test]
+    async fn an_expensive_job_moves_to_the_long_lane_at_normal_priority() {
+        let scheduler = scheduler(SLICE);
+        let answer = scheduler.run(Budget::unlimited(), |budget| {
+            // Busy past the slice, checking the budget as langcore's loops do.
+            while budget.check_time(langcore::Operation::Determinize).is_ok() {
+                if on_the_long_lane() {
+                    let nice = rustix::process::getpriority_process(None);
+                    return Ok((thread_schedule_policy().ok(), nice.ok()));
+                }
+            }
+            Err(HttpError::timeout(None))
+        });
+        let batch = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Batch);
+        assert_eq!(answer.await.unwrap(), (Some(batch), Some(0)));
     }
 
     /// A long-lane job that gets no CPU time (or never checks its budget) does not hold its
     /// request past the deadline.
     #[actix_web::test]
-    async fn a_starved_long_lane_job_is_answered_at_its_deadline() {
-        let scheduler =
-            Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, quick: Duration::ZERO });
+    async fn a_stuck_long_lane_job_is_answered_at_its_deadline() {
+        let scheduler = scheduler(SLICE);
         let started = Instant::now();
         let budget = Budget::unlimited().with_deadline(started + Duration::from_millis(100));
         let res = scheduler
             .run(budget, |budget| {
-                // Out of the quick lane at once (its slice is zero), then asleep in the long.
-                budget.check_time(langcore::Operation::Parse).map_err(HttpError::from)?;
+                if !on_the_long_lane() {
+                    return spin(budget);
+                }
                 std::thread::sleep(Duration::from_millis(600));
                 Ok(())
             })
@@ -314,5 +347,30 @@ mod tests {
         assert_eq!(res.unwrap_err().code(), ErrorCode::TimeoutExceeded);
         assert!(elapsed >= Duration::from_millis(100), "{elapsed:?}");
         assert!(elapsed < Duration::from_millis(400), "{elapsed:?}");
+    }
+
+    /// A full long lane refuses at once with 503 and `Retry-After`, in words that name no
+    /// part of the server; a panicking job is an internal error, on the worker or the lane.
+    #[actix_web::test]
+    async fn overload_and_panics_are_clean_errors() {
+        let scheduler = Arc::new(scheduler(SLICE));
+        let budget =
+            || Budget::unlimited().with_deadline(Instant::now() + Duration::from_millis(300));
+        // One running and one queued fill a lane of one thread and a queue of one.
+        let busy: Vec<_> = (0..2)
+            .map(|_| {
+                let scheduler = Arc::clone(&scheduler);
+                actix_web::rt::spawn(async move { scheduler.run(budget(), spin).await })
+            })
+            .collect();
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        let err = scheduler.run(budget(), spin).await.unwrap_err();
+        assert_eq!((err.code(), err.retry_after()), (ErrorCode::Overloaded, Some(1)));
+        assert!(!err.to_string().contains("lane"), "{err}");
+        for task in busy {
+            assert_eq!(task.await.unwrap().unwrap_err().code(), ErrorCode::TimeoutExceeded);
+        }
+        let err = scheduler.run(Budget::unlimited(), |_| -> Result<(), _> { panic!("boom") });
+        assert_eq!(err.await.unwrap_err().code(), ErrorCode::InternalError);
     }
 }

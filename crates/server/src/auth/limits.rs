@@ -112,10 +112,16 @@ impl CallerLimits {
         &self.request
     }
 
+    /// The time budget of a request with `options`.
+    pub(crate) fn timeout(&self, options: &Options) -> Duration {
+        options.timeout_ms.map_or(self.default_timeout, Duration::from_millis)
+    }
+
     /// The budget of a request with `options`; its deadline counts from now.
     pub(crate) fn budget(&self, options: &Options) -> Budget {
-        let timeout = options.timeout_ms.map_or(self.default_timeout, Duration::from_millis);
-        Budget::new(timeout).with_max_states(self.max_states).with_max_memory(self.max_memory)
+        Budget::new(self.timeout(options))
+            .with_max_states(self.max_states)
+            .with_max_memory(self.max_memory)
     }
 
     /// What `/v1/account/limits` reports.

@@ -35,6 +35,7 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::dev::Payload;
 use actix_web::http::header::{AUTHORIZATION, HeaderValue};
@@ -184,6 +185,11 @@ impl Caller {
     /// What request validation enforces for this caller.
     pub(crate) fn limits(&self) -> &RequestLimits {
         self.0.request()
+    }
+
+    /// The time budget of this caller's request with `options`.
+    pub(crate) fn timeout(&self, options: &Options) -> Duration {
+        self.0.timeout(options)
     }
 
     /// The budget of this caller's request with `options`; its deadline counts from now.

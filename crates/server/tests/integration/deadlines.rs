@@ -102,6 +102,13 @@ async fn every_operation_answers_within_its_timeout() {
             let budget_error = ["TimeoutExceeded", "AutomatonTooManyStates"]
                 .contains(&answer["errorCode"].as_str().unwrap_or(""));
             assert!(status == 200 || (status == 400 && budget_error), "{name}: {answer}");
+            if answer["errorCode"] == "TimeoutExceeded" {
+                // How long the budget was and, where the engine noticed, which operation.
+                let message = answer["error"].as_str().unwrap_or("");
+                let said = format!("the time budget of {timeout_ms} ms ran out ");
+                assert!(message.starts_with(&said), "{name}: {message}");
+                assert!(!message.contains("lane"), "{name}: {message}");
+            }
             if elapsed > bound {
                 late.push(format!("{name} T={timeout_ms} took {elapsed:?}"));
             }

@@ -75,3 +75,44 @@ async fn a_full_long_lane_answers_503_with_retry_after_and_cheap_requests_still_
     assert_eq!(health.0, 200, "{:?}", health.2);
     assert!(cheap_after < Duration::from_millis(500), "cheap requests took {cheap_after:?}");
 }
+
+/// Busy-looping processes, killed when dropped.
+struct Hogs(Vec<std::process::Child>);
+
+impl Hogs {
+    fn start(count: usize) -> Hogs {
+        let spin = || std::process::Command::new("sh").args(["-c", "while :; do :; done"]).spawn();
+        Hogs((0..count).map(|_| spin().expect("sh starts")).collect())
+    }
+}
+
+impl Drop for Hogs {
+    fn drop(&mut self) {
+        for hog in &mut self.0 {
+            let _ = hog.kill();
+            let _ = hog.wait();
+        }
+    }
+}
+
+/// With two busy-looping processes beside the server, a heavy request still gets its share
+/// of the cores: it answers `AutomatonTooManyStates` well within its budget, not
+/// `TimeoutExceeded` after waiting for CPU time no other process wanted.
+#[actix_web::test]
+async fn heavy_requests_are_not_starved_by_busy_processes() {
+    let _alone = timed_alone().await;
+    let app = app_with(config(&["--max-states", "20000"])).await;
+    let heavy = json!({ "term": regex("(a|b)*a(a|b){40}") });
+    let timed = || async {
+        let started = Instant::now();
+        let answer = post(&app, "/v1/analyze/cardinality", heavy.clone()).await;
+        (answer, started.elapsed())
+    };
+    let (answer, idle) = timed().await;
+    error(answer, 400, "AutomatonTooManyStates");
+    let _hogs = Hogs::start(2);
+    let (answer, busy) = timed().await;
+    error(answer, 400, "AutomatonTooManyStates");
+    println!("idle {idle:?}, beside two busy loops {busy:?}");
+    assert!(busy < Duration::from_secs(2).max(idle * 10), "idle {idle:?}, busy {busy:?}");
+}
