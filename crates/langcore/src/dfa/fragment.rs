@@ -73,7 +73,7 @@ impl Fragment {
         budget: &Budget,
         op: Operation,
     ) -> Result<Option<Fragment>, BudgetError> {
-        let trim = Trim::new(dfa);
+        let trim = Trim::with_classes(dfa);
         if !trim.is_useful(dfa.start()) {
             return Ok(None);
         }

@@ -3,9 +3,11 @@
 //! # Overview
 //! A state is *useful* when it is reachable from the start and can reach an accepting state;
 //! the useful states and the moves between them carry the whole language. [`Trim`] is the
-//! one view of them that the analyses (`analysis/`), the copies of a DFA into an NFA
-//! (`dfa/fragment.rs`) and string generation (`enumerate/tables.rs`) read: one [`Edge`] per
-//! distinct useful target, with the classes leading there and their number of characters.
+//! view of them that the analyses (`analysis/`) and the copies of a DFA into an NFA
+//! (`dfa/fragment.rs`) read: one [`Edge`] per distinct useful target, with its number of
+//! characters and, when asked for, the classes leading there. (String generation groups
+//! the moves of its canonical DFAs in one pass of its own, `enumerate/tables.rs`: through
+//! this trim it measured about a third slower, see docs/benchmarks.md.)
 //!
 //! # Algorithm
 //! A breadth-first search forward from the start, the moves of each reachable state grouped
@@ -84,27 +86,37 @@ pub(crate) struct Trim {
     useful: Vec<bool>,
     /// The edges of each state; empty for useless states.
     edges: Adjacency<Edge>,
-    /// The classes of each edge, one row per item of `edges`, ascending.
+    /// The classes of each edge, one row per item of `edges`, ascending; no rows when the
+    /// trim was built without them.
     classes: Adjacency<ClassId>,
 }
 
 impl Trim {
+    /// The trim of `dfa`, with the number of characters of each edge but not its classes:
+    /// what the analyses need, at the cost of one pass over the table.
     pub(crate) fn new(dfa: &Dfa) -> Trim {
-        let reachable = reachable(dfa);
-        let (all_edges, all_classes) = grouped_edges(dfa, &reachable);
-        let predecessors = predecessors(&all_edges, dfa.n_states());
-        // Backwards from the reachable accepting states; predecessors only lists reachable
-        // sources, so every state found is reachable as well.
-        let mut useful: Vec<bool> =
-            dfa.states().map(|state| reachable[state.index()] && dfa.is_accepting(state)).collect();
-        let mut queue: Vec<StateId> = dfa.states().filter(|state| useful[state.index()]).collect();
-        while let Some(state) = queue.pop() {
-            for &source in predecessors.row(state.index()) {
-                if !std::mem::replace(&mut useful[source.index()], true) {
-                    queue.push(source);
-                }
-            }
-        }
+        Trim::build(dfa, false)
+    }
+
+    /// The trim of `dfa`, with the classes of each edge ([`Trim::edges_with_classes`]).
+    pub(crate) fn with_classes(dfa: &Dfa) -> Trim {
+        Trim::build(dfa, true)
+    }
+
+    fn build(dfa: &Dfa, with_classes: bool) -> Trim {
+        // A canonical DFA has only reachable states, and one that cannot accept at most: the
+        // dead state, which loops on every class.
+        let canonical = dfa.is_canonical();
+        let reachable = if canonical { vec![true; dfa.n_states()] } else { reachable(dfa) };
+        let (all_edges, all_classes) = grouped_edges(dfa, &reachable, with_classes);
+        let useful = if canonical {
+            let leaves = |state: StateId| {
+                all_edges.row(state.index()).iter().any(|edge| edge.target != state)
+            };
+            dfa.states().map(|state| dfa.is_accepting(state) || leaves(state)).collect()
+        } else {
+            co_reachable(dfa, &reachable, &all_edges)
+        };
         let mut edges = Adjacency::new();
         let mut classes = Adjacency::new();
         for state in dfa.states() {
@@ -113,8 +125,10 @@ impl Trim {
                     let edge = all_edges.items[edge_idx];
                     if useful[edge.target.index()] {
                         edges.items.push(edge);
-                        classes.items.extend_from_slice(all_classes.row(edge_idx));
-                        classes.end_row();
+                        if with_classes {
+                            classes.items.extend_from_slice(all_classes.row(edge_idx));
+                            classes.end_row();
+                        }
                     }
                 }
             }
@@ -139,11 +153,13 @@ impl Trim {
         self.edges.row(state.index())
     }
 
-    /// [`Trim::edges`], each with its classes, ascending.
+    /// [`Trim::edges`], each with its classes, ascending. Requires a trim built
+    /// [`Trim::with_classes`].
     pub(crate) fn edges_with_classes(
         &self,
         state: StateId,
     ) -> impl Iterator<Item = (&Edge, &[ClassId])> {
+        debug_assert_eq!(self.classes.offsets.len(), self.edges.items.len() + 1);
         self.edges
             .range(state.index())
             .map(|edge_idx| (&self.edges.items[edge_idx], self.classes.row(edge_idx)))
@@ -184,15 +200,35 @@ impl Trim {
     }
 }
 
+/// The reachable states that can reach acceptance: a search backwards from the reachable
+/// accepting states. `edges` only lists reachable sources, so every state found is reachable.
+fn co_reachable(dfa: &Dfa, reachable: &[bool], edges: &Adjacency<Edge>) -> Vec<bool> {
+    let predecessors = predecessors(edges, dfa.n_states());
+    let mut useful: Vec<bool> =
+        dfa.states().map(|state| reachable[state.index()] && dfa.is_accepting(state)).collect();
+    let mut queue: Vec<StateId> = dfa.states().filter(|state| useful[state.index()]).collect();
+    while let Some(state) = queue.pop() {
+        for &source in predecessors.row(state.index()) {
+            if !std::mem::replace(&mut useful[source.index()], true) {
+                queue.push(source);
+            }
+        }
+    }
+    useful
+}
+
 /// The moves of every reachable state, one edge per distinct target in order of first
 /// appearance, weighted by the summed sizes of the classes leading there; and the classes
-/// of each edge.
-fn grouped_edges(dfa: &Dfa, reachable: &[bool]) -> (Adjacency<Edge>, Adjacency<ClassId>) {
+/// of each edge when `with_classes` (no rows otherwise).
+fn grouped_edges(
+    dfa: &Dfa,
+    reachable: &[bool],
+    with_classes: bool,
+) -> (Adjacency<Edge>, Adjacency<ClassId>) {
     let class_sizes: Vec<u64> = dfa.classes().iter().map(|(_, class)| class.len()).collect();
     // Classes are never empty, so 0 marks a target not yet seen from the current state.
     let mut n_chars_to = vec![0; dfa.n_states()];
-    // While a state is grouped: the number of its classes leading to each target, then
-    // where the next of them goes in its row of classes.
+    // Scratch of `group_classes`, by target.
     let mut slot_of = vec![0; dfa.n_states()];
     let mut targets = Vec::new();
     let mut edges = Adjacency::new();
@@ -205,31 +241,47 @@ fn grouped_edges(dfa: &Dfa, reachable: &[bool]) -> (Adjacency<Edge>, Adjacency<C
                     targets.push(target);
                 }
                 n_chars_to[target.index()] += class_size;
-                slot_of[target.index()] += 1;
             }
-            // Each target's classes take the next run of slots, in order of first appearance.
-            let mut next_slot = classes.items.len();
-            for &target in &targets {
-                let n_classes = std::mem::replace(&mut slot_of[target.index()], next_slot);
-                next_slot += n_classes;
+            if with_classes {
+                group_classes(dfa, state, &targets, &mut slot_of, &mut classes);
+            }
+            for target in targets.drain(..) {
                 let n_chars = std::mem::take(&mut n_chars_to[target.index()]);
                 edges.items.push(Edge { target, n_chars });
             }
-            classes.items.resize(next_slot, ClassId::new(0));
-            for (class, _) in dfa.classes().iter() {
-                let slot = &mut slot_of[dfa.next_state(state, class).index()];
-                classes.items[*slot] = class;
-                *slot += 1;
-            }
-            for target in targets.drain(..) {
-                classes.offsets.push(slot_of[target.index()]);
-                slot_of[target.index()] = 0;
-            }
-            debug_assert_eq!(classes.offsets.len(), edges.items.len() + 1);
         }
         edges.end_row();
     }
     (edges, classes)
+}
+
+/// Appends one row of `classes` per target of `state`, in the order of `targets`: the classes
+/// leading there, ascending. `slot_of` is all zeros before and after.
+fn group_classes(
+    dfa: &Dfa,
+    state: StateId,
+    targets: &[StateId],
+    slot_of: &mut [usize],
+    classes: &mut Adjacency<ClassId>,
+) {
+    for (class, _) in dfa.classes().iter() {
+        slot_of[dfa.next_state(state, class).index()] += 1;
+    }
+    // Each target's classes take the next run of slots, in order of first appearance.
+    let mut next_slot = classes.items.len();
+    for &target in targets {
+        let n_classes = std::mem::replace(&mut slot_of[target.index()], next_slot);
+        next_slot += n_classes;
+    }
+    classes.items.resize(next_slot, ClassId::new(0));
+    for (class, _) in dfa.classes().iter() {
+        let slot = &mut slot_of[dfa.next_state(state, class).index()];
+        classes.items[*slot] = class;
+        *slot += 1;
+    }
+    for &target in targets {
+        classes.offsets.push(std::mem::take(&mut slot_of[target.index()]));
+    }
 }
 
 /// For each state, the sources of the edges into it (a counting sort of the edges).
@@ -264,7 +316,7 @@ mod tests {
     fn edges_carry_their_classes_by_smallest_character() {
         // `a` and `b` are apart (only `a` follows), yet both lead from the start to one state.
         let dfa = Dfa::from_regex("[ab]a|c").unwrap();
-        let trim = Trim::new(&dfa);
+        let trim = Trim::with_classes(&dfa);
         let first_chars: Vec<Vec<char>> = trim
             .edges_with_classes(dfa.start())
             .map(|(_, classes)| {
@@ -282,7 +334,7 @@ mod tests {
             let minimal = Dfa::from_regex(pattern).unwrap();
             let subsets = Dfa::determinize(&Nfa::from_regex(pattern).unwrap(), &budget).unwrap();
             for dfa in [minimal, subsets] {
-                let trim = Trim::new(&dfa);
+                let trim = Trim::with_classes(&dfa);
                 for state in dfa.states().filter(|&state| trim.is_useful(state)) {
                     let mut seen = vec![false; dfa.classes().len()];
                     for (edge, classes) in trim.edges_with_classes(state) {
