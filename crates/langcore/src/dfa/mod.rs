@@ -107,8 +107,12 @@ impl Dfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Dfa, Error> {
-        let nfa = Nfa::from_regex_with(pattern, budget)?;
-        Ok(Dfa::from_nfa(&nfa, budget)?)
+        match crate::pattern::parse_in(pattern, crate::Dialect::Rust, budget)? {
+            crate::pattern::Parsed::Hir(hir) => {
+                Ok(Dfa::from_nfa(&Nfa::from_hir(&hir, budget)?, budget)?)
+            }
+            crate::pattern::Parsed::Automaton(dfa) => Ok(dfa),
+        }
     }
 
     /// The canonical minimal DFA of `nfa`'s language.

@@ -22,10 +22,11 @@ use regex_syntax::hir::{Class, Hir};
 
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
+use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::graph::{self, Graph};
+use crate::pattern::{self, Parsed};
 use crate::state_id::StateId;
-use crate::syntax;
 
 /// The index of an interned transition label of an [`Nfa`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,7 +77,7 @@ impl Nfa {
     ///
     /// let nfa = Nfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
     /// assert!(nfa.matches("3.14") && !nfa.matches("3."));
-    /// assert!(Nfa::from_regex("a(?=b)").is_err());
+    /// assert!(Nfa::from_regex("a(?>b)").is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {
@@ -100,8 +101,29 @@ impl Nfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
-        let hir = syntax::parse(pattern, budget)?;
-        Ok(Nfa::from_hir(&hir, budget)?)
+        Nfa::from_regex_in(pattern, Dialect::Rust, budget)
+    }
+
+    /// Builds an NFA of `pattern` as written for `dialect`, stopping when `budget` runs
+    /// out. A pattern whose assertions stay after parsing gets the NFA of its minimal DFA.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern that is invalid in `dialect` or not read exactly,
+    /// [`Error::Budget`] when the automaton would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dialect, Nfa};
+    ///
+    /// let nfa = Nfa::from_regex_in("\\bcat\\b.*", Dialect::Js, &Budget::default())?;
+    /// assert!(nfa.matches("cat!") && !nfa.matches("cats"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_in(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Nfa, Error> {
+        match pattern::parse_in(pattern, dialect, budget)? {
+            Parsed::Hir(hir) => Ok(Nfa::from_hir(&hir, budget)?),
+            Parsed::Automaton(dfa) => Ok(Nfa::from_graph(&dfa.to_graph())),
+        }
     }
 
     pub(crate) fn from_hir(hir: &Hir, budget: &Budget) -> Result<Nfa, BudgetError> {
