@@ -1,7 +1,7 @@
 //! Terms in and out: patterns and FAIR values to languages, languages to the requested form.
 
 use api_types::ErrorCode;
-use api_types::request::{Options, ResponseFormat, TermInput};
+use api_types::request::{Dialect, Options, ResponseFormat, TermInput};
 use api_types::response::{FairMetadata, TermOutput};
 use fair_codec::{DecodeError, FairCodec};
 use langcore::graph::Graph;
@@ -17,7 +17,9 @@ pub(crate) fn compile(
     budget: &Budget,
 ) -> Result<Language, HttpError> {
     match term {
-        TermInput::Regex(pattern) => Ok(Language::from_regex_with(pattern, budget)?),
+        TermInput::Regex { pattern, dialect } => {
+            Ok(Language::from_regex_in(pattern, engine_dialect(*dialect), budget)?)
+        }
         TermInput::Fair(text) => {
             let graph = decode(codec, text)?;
             let dfa = if graph.is_deterministic() {
@@ -30,6 +32,17 @@ pub(crate) fn compile(
     }
 }
 
+/// The engine's reading of a wire dialect.
+fn engine_dialect(dialect: Dialect) -> langcore::Dialect {
+    match dialect {
+        Dialect::Rust => langcore::Dialect::Rust,
+        Dialect::Python => langcore::Dialect::Python,
+        Dialect::Js => langcore::Dialect::Js,
+        Dialect::Java => langcore::Dialect::Java,
+        Dialect::Pcre => langcore::Dialect::Pcre,
+    }
+}
+
 /// Whether the automaton of `term` is deterministic: for a FAIR, the automaton it carries;
 /// for a pattern, its position automaton (the NFA without ε-moves), deterministic exactly
 /// when the pattern is one-unambiguous (`abc`, `a*b` yes; `ab|ac`, `(a|b)*abb` no).
@@ -39,7 +52,9 @@ pub(crate) fn is_deterministic(
     budget: &Budget,
 ) -> Result<bool, HttpError> {
     let graph = match term {
-        TermInput::Regex(pattern) => Nfa::from_regex_with(pattern, budget)?.to_graph(budget)?,
+        TermInput::Regex { pattern, dialect } => {
+            Nfa::from_regex_in(pattern, engine_dialect(*dialect), budget)?.to_graph(budget)?
+        }
         TermInput::Fair(text) => decode(codec, text)?,
     };
     Ok(graph.is_deterministic())
