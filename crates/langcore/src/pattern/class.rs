@@ -90,7 +90,16 @@ fn digit(ctx: Ctx) -> CharSet {
     if is_ascii_only(ctx) { ascii_set(&[('0', '9')]) } else { rust_set(r"\d").unwrap_or_default() }
 }
 
-/// The dialect's `\w`: also the word characters of `\b`.
+/// The word characters of `\b`: the dialect's `\w`, but letters and digits of every
+/// script in Java (`Character.isLetterOrDigit`, as Java 17's `\b` reads them).
+pub(super) fn boundary_word(ctx: Ctx) -> CharSet {
+    match ctx.dialect {
+        Dialect::Java => rust_set(r"[\p{L}\p{Nd}_]").unwrap_or_default(),
+        _ => word(ctx),
+    }
+}
+
+/// The dialect's `\w`.
 pub(super) fn word(ctx: Ctx) -> CharSet {
     if is_ascii_only(ctx) {
         ascii_set(&[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')])

@@ -549,7 +549,7 @@ impl<'p> Parser<'p> {
     /// `\b` (`negated`: `\B`), or with `side` Some(true) the start of a word `\<`, Some(false)
     /// its end `\>`.
     fn word_boundary(&self, negated: bool, side: Option<bool>) -> Expr {
-        let word = class::word(self.ctx());
+        let word = class::boundary_word(self.ctx());
         let behind = |is_word: bool| Expr::look(false, !is_word, Expr::set(word.clone()));
         let ahead = |is_word: bool| Expr::look(true, !is_word, Expr::set(word.clone()));
         let pair = |before: bool, after: bool| Expr::concat(vec![behind(before), ahead(after)]);

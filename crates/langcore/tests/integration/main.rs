@@ -5,6 +5,7 @@ mod budget;
 mod corpus;
 mod dialect;
 mod generate;
+mod home_engines;
 mod language;
 mod minimal;
 mod ops_boolean;
