@@ -556,6 +556,14 @@ impl<'p> Parser<'p> {
         match side {
             Some(true) => pair(false, true),
             Some(false) => pair(true, false),
+            // Python's `\B` never matches in the empty string (before Python 3.14).
+            None if negated && self.dialect == Dialect::Python => Expr::concat(vec![
+                Expr::alt(vec![pair(true, true), pair(false, false)]),
+                Expr::alt(vec![
+                    Expr::look(false, false, Expr::set(CharSet::full())),
+                    Expr::look(true, false, Expr::set(CharSet::full())),
+                ]),
+            ]),
             None if negated => Expr::alt(vec![pair(true, true), pair(false, false)]),
             None => Expr::alt(vec![pair(true, false), pair(false, true)]),
         }

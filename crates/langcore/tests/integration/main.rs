@@ -7,6 +7,7 @@ mod dialect;
 mod generate;
 mod home_engines;
 mod language;
+mod lookaround_oracle;
 mod minimal;
 mod ops_boolean;
 mod ops_sequence;
