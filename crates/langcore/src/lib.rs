@@ -158,6 +158,7 @@ mod pattern;
 mod state_id;
 mod syntax;
 mod to_regex;
+mod witness;
 
 pub use analysis::Cardinality;
 pub use budget::{

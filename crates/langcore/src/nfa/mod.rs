@@ -11,10 +11,8 @@
 //! - Every `StateId` stored in a state is below the state count.
 
 mod build;
-mod embed;
 
-pub(crate) use build::{class_set, compile as compile_hir, compile_repetition};
-pub(crate) use embed::Fragment;
+pub(crate) use build::{compile as compile_hir, compile_repetition};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -22,10 +20,6 @@ use regex_syntax::hir::{Class, Hir};
 
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::dialect::Dialect;
-use crate::error::Error;
-use crate::graph::{self, Graph};
-use crate::pattern::{self, Parsed};
 use crate::state_id::StateId;
 
 /// The index of an interned transition label of an [`Nfa`].
@@ -65,67 +59,6 @@ pub struct Nfa {
 }
 
 impl Nfa {
-    /// Builds the NFA of `pattern` under the default [`Budget`].
-    ///
-    /// # Errors
-    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
-    /// would exceed the default budget.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::Nfa;
-    ///
-    /// let nfa = Nfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
-    /// assert!(nfa.matches("3.14") && !nfa.matches("3."));
-    /// assert!(Nfa::from_regex("a(?>b)").is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {
-        Nfa::from_regex_with(pattern, &Budget::default())
-    }
-
-    /// Builds the NFA of `pattern`, stopping when `budget` runs out.
-    ///
-    /// # Errors
-    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
-    /// would exceed `budget`.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Nfa};
-    ///
-    /// let budget = Budget::default().with_max_states(1_000);
-    /// let nfa = Nfa::from_regex_with("(a|b)*a(a|b){20}", &budget)?;
-    /// assert!(nfa.matches(&"a".repeat(21)));
-    /// assert!(Nfa::from_regex_with("a{2000}", &budget).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
-        Nfa::from_regex_in(pattern, Dialect::Rust, budget)
-    }
-
-    /// Builds an NFA of `pattern` as written for `dialect`, stopping when `budget` runs
-    /// out. A pattern whose assertions stay after parsing gets the NFA of its minimal DFA.
-    ///
-    /// # Errors
-    /// [`Error::Parse`] for a pattern that is invalid in `dialect` or not read exactly,
-    /// [`Error::Budget`] when the automaton would exceed `budget`.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Dialect, Nfa};
-    ///
-    /// let nfa = Nfa::from_regex_in("\\bcat\\b.*", Dialect::Js, &Budget::default())?;
-    /// assert!(nfa.matches("cat!") && !nfa.matches("cats"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_regex_in(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Nfa, Error> {
-        match pattern::parse_in(pattern, dialect, budget)? {
-            Parsed::Hir(hir) => Ok(Nfa::from_hir(&hir, budget)?),
-            Parsed::Automaton(dfa) => Ok(Nfa::from_graph(&dfa.to_graph())),
-        }
-    }
-
     pub(crate) fn from_hir(hir: &Hir, budget: &Budget) -> Result<Nfa, BudgetError> {
         build::build(hir, budget)
     }
@@ -245,44 +178,6 @@ impl Nfa {
             scratch.stack.extend_from_slice(&self.state(state_id).epsilons);
         }
     }
-
-    /// The NFA of `graph`: the same states and moves, without ε-moves. Infallible: the
-    /// graph's size was checked when it was built.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Dfa, Nfa};
-    ///
-    /// let graph = Nfa::from_regex("ab|ac")?.to_graph(&Budget::default())?;
-    /// let nfa = Nfa::from_graph(&graph);
-    /// assert!(nfa.matches("ac") && !nfa.matches("a"));
-    /// assert_eq!(Dfa::from_nfa(&nfa, &Budget::default())?, Dfa::from_regex("a[bc]")?);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_graph(graph: &Graph) -> Nfa {
-        graph::nfa_from_graph(graph)
-    }
-
-    /// The [`Graph`] of this NFA with its ε-moves removed: each kept state has the moves of
-    /// its ε-closure and accepts when the closure does; states that no move reaches are
-    /// dropped, and the start becomes state 0.
-    ///
-    /// # Errors
-    /// When the deadline or the memory limit of `budget` runs out
-    /// ([`Operation::EpsilonRemoval`]); the graph can be quadratic in the NFA.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Nfa};
-    ///
-    /// let graph = Nfa::from_regex("a*b")?.to_graph(&Budget::default())?;
-    /// assert!(graph.n_states() <= Nfa::from_regex("a*b")?.n_states());
-    /// assert!(Nfa::from_graph(&graph).matches("aab"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn to_graph(&self, budget: &Budget) -> Result<Graph, BudgetError> {
-        graph::nfa_to_graph(self, budget)
-    }
 }
 
 /// Reusable memory for [`Nfa::closure`]: a visited mark per state that is reset in O(1) by
@@ -375,7 +270,7 @@ impl<'b> NfaBuilder<'b> {
         let label = match self.class_labels.get(&address) {
             Some(&label) => label,
             None => {
-                let set = class_set(class);
+                let set = CharSet::from_hir_class(class);
                 let label = (!set.is_empty()).then(|| self.intern(&set));
                 self.class_labels.insert(address, label);
                 label

@@ -23,7 +23,6 @@ use regex_syntax::hir::{self, HirKind};
 
 use crate::alphabet::CharSet;
 use crate::dialect::Dialect;
-use crate::nfa::class_set;
 
 /// The reading a class is parsed under.
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +67,7 @@ fn rust_set(text: &str) -> Option<CharSet> {
     let hir =
         regex_syntax::ParserBuilder::new().unicode(true).utf8(true).build().parse(text).ok()?;
     match hir.kind() {
-        HirKind::Class(class) => Some(class_set(class)),
+        HirKind::Class(class) => Some(CharSet::from_hir_class(class)),
         HirKind::Literal(literal) => {
             let text = std::str::from_utf8(&literal.0).ok()?;
             let mut chars = text.chars();
@@ -454,7 +453,7 @@ fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
         .parse(&format!("{prefix}{}", &text[..len]));
     match parsed {
         Ok(hir) => match hir.kind() {
-            HirKind::Class(class) => Ok((class_set(class), len)),
+            HirKind::Class(class) => Ok((CharSet::from_hir_class(class), len)),
             HirKind::Literal(_) => {
                 Ok((rust_set(&text[..len]).map(|set| fold(set, ctx)).unwrap_or_default(), len))
             }

@@ -41,6 +41,7 @@ use crate::budget::{Budget, Operation};
 use crate::dfa::Dfa;
 use crate::dialect::Dialect;
 use crate::error::Error;
+use crate::nfa::Nfa;
 use crate::syntax::{self, NEST_LIMIT};
 
 /// A pattern after [`parse_in`].
@@ -337,6 +338,114 @@ fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Pa
         Ok(Parsed::Automaton(lookaround::build(&expr, budget)?))
     } else {
         Ok(Parsed::Hir(expr.to_hir()))
+    }
+}
+
+/// The pattern constructors: every pattern enters through [`parse_in`].
+impl Nfa {
+    /// Builds the NFA of `pattern` under the default [`Budget`].
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
+    /// would exceed the default budget.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Nfa;
+    ///
+    /// let nfa = Nfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
+    /// assert!(nfa.matches("3.14") && !nfa.matches("3."));
+    /// assert!(Nfa::from_regex("a(?>b)").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {
+        Nfa::from_regex_with(pattern, &Budget::default())
+    }
+
+    /// Builds the NFA of `pattern`, stopping when `budget` runs out.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
+    /// would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Nfa};
+    ///
+    /// let budget = Budget::default().with_max_states(1_000);
+    /// let nfa = Nfa::from_regex_with("(a|b)*a(a|b){20}", &budget)?;
+    /// assert!(nfa.matches(&"a".repeat(21)));
+    /// assert!(Nfa::from_regex_with("a{2000}", &budget).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
+        Nfa::from_regex_in(pattern, Dialect::Rust, budget)
+    }
+
+    /// Builds an NFA of `pattern` as written for `dialect`, stopping when `budget` runs
+    /// out. A pattern whose assertions stay after parsing gets the NFA of its minimal DFA.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern that is invalid in `dialect` or not read exactly,
+    /// [`Error::Budget`] when the automaton would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dialect, Nfa};
+    ///
+    /// let nfa = Nfa::from_regex_in("\\bcat\\b.*", Dialect::Js, &Budget::default())?;
+    /// assert!(nfa.matches("cat!") && !nfa.matches("cats"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_in(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Nfa, Error> {
+        match parse_in(pattern, dialect, budget)? {
+            Parsed::Hir(hir) => Ok(Nfa::from_hir(&hir, budget)?),
+            Parsed::Automaton(dfa) => Ok(Nfa::from_graph(&dfa.to_graph())),
+        }
+    }
+}
+
+/// The pattern constructors of [`Dfa`].
+impl Dfa {
+    /// The canonical minimal DFA of `pattern`, under the default [`Budget`].
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
+    /// would exceed the default budget.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
+    /// assert!(dfa.matches("3.14") && !dfa.matches("3."));
+    /// assert_eq!(dfa, Dfa::from_regex("[0-9]+|[0-9]+\\.[0-9]+")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex(pattern: &str) -> Result<Dfa, Error> {
+        Dfa::from_regex_with(pattern, &Budget::default())
+    }
+
+    /// The canonical minimal DFA of `pattern`, stopping when `budget` runs out.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
+    /// would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default().with_max_states(1_000);
+    /// assert!(Dfa::from_regex_with("[a-z]+@[a-z]+", &budget)?.matches("ann@example"));
+    /// assert!(Dfa::from_regex_with("(a|b)*a(a|b){20}", &budget).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Dfa, Error> {
+        match parse_in(pattern, Dialect::Rust, budget)? {
+            Parsed::Hir(hir) => Ok(Dfa::from_nfa(&Nfa::from_hir(&hir, budget)?, budget)?),
+            Parsed::Automaton(dfa) => Ok(dfa),
+        }
     }
 }
 
