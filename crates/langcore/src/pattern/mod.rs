@@ -304,7 +304,7 @@ impl Expr {
 }
 
 /// Bytes the IR may take per byte of pattern, charged before parsing like `syntax.rs` does.
-const IR_BYTES_PER_PATTERN_BYTE: usize = 320;
+pub(crate) const IR_BYTES_PER_PATTERN_BYTE: usize = 320;
 
 /// Parses `pattern` as written for `dialect`.
 ///

@@ -21,9 +21,9 @@
 use std::collections::HashMap;
 
 use super::class::{self, Ctx};
-use super::{Expr, NEST_LIMIT};
+use super::{Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
 use crate::alphabet::CharSet;
-use crate::budget::{Budget, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::syntax::ParseError;
@@ -86,14 +86,26 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         )));
     }
     let mut parser = Parser::new(pattern, dialect, HashMap::new(), budget);
-    let expr = parser.parse_all()?;
+    let parsed = parser.parse_all();
+    if let Some(err) = parser.over_budget.take() {
+        return Err(Error::Budget(err));
+    }
+    let expr = parsed?;
     if parser.backrefs.is_empty() {
         return Ok(expr);
     }
+    let choices = parser.choices(&parser.backrefs)?;
+    let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
+    budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
     let mut branches = Vec::new();
-    for choice in parser.choices(&parser.backrefs)? {
+    for choice in choices {
         budget.check_time(Operation::Parse)?;
-        branches.push(Parser::new(pattern, dialect, choice, budget).parse_all()?);
+        let mut again = Parser::new(pattern, dialect, choice, budget);
+        let parsed = again.parse_all();
+        if let Some(err) = again.over_budget.take() {
+            return Err(Error::Budget(err));
+        }
+        branches.push(parsed?);
     }
     Ok(Expr::alt(branches))
 }
@@ -138,6 +150,11 @@ struct Parser<'p> {
     /// The string each referenced group is read as (second pass).
     bindings: HashMap<u32, String>,
     budget: &'p Budget,
+    /// Bytes of character sets built so far: Unicode classes are large (`\w` is about
+    /// 6 KiB), so they are charged to the memory limit as they are built.
+    set_bytes: usize,
+    /// The budget error that stopped parsing, reported instead of the parse error.
+    over_budget: Option<BudgetError>,
 }
 
 impl<'p> Parser<'p> {
@@ -165,6 +182,8 @@ impl<'p> Parser<'p> {
             backrefs: Vec::new(),
             bindings,
             budget,
+            set_bytes: 0,
+            over_budget: None,
         }
     }
 
@@ -261,8 +280,17 @@ impl<'p> Parser<'p> {
             return Ok(body);
         }
         self.backrefs.retain(|&group| group as usize <= n_groups);
+        let choices = self.choices(&local)?;
+        let ir_bytes = (self.pos - body_start).saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
+        if let Err(err) =
+            self.budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))
+        {
+            self.over_budget = Some(err);
+            return Err(self
+                .error("the memory limit ran out expanding backreferences", body_start..self.pos));
+        }
         let mut branches = Vec::new();
-        for choice in self.choices(&local)? {
+        for choice in choices {
             self.budget.check_time(Operation::Parse).map_err(|_| {
                 self.unsupported(
                     "backreference expansion ran out of time: too large",
@@ -276,9 +304,27 @@ impl<'p> Parser<'p> {
             again.levels = self.levels.clone();
             again.n_levels = self.n_levels;
             again.groups = self.groups[..n_groups].to_vec();
-            branches.push(again.parse_alternation()?);
+            let parsed = again.parse_alternation();
+            if let Some(err) = again.over_budget.take() {
+                self.over_budget = Some(err);
+            }
+            branches.push(parsed?);
         }
         Ok(Expr::alt(branches))
+    }
+
+    /// Charges the character set of `atom` to the memory limit.
+    fn charge(&mut self, atom: &Expr, start: usize) -> Result<(), ParseError> {
+        let Expr::Set(set) = atom else { return Ok(()) };
+        self.set_bytes = self.set_bytes.saturating_add(std::mem::size_of_val(set.ranges()));
+        let ir_bytes = self.pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
+        match self.budget.check_memory(Operation::Parse, ir_bytes.saturating_add(self.set_bytes)) {
+            Ok(()) => Ok(()),
+            Err(err) => {
+                self.over_budget = Some(err);
+                Err(self.error("the memory limit ran out while parsing", start..self.pos))
+            }
+        }
     }
 
     fn parse_all(&mut self) -> Result<Expr, ParseError> {
@@ -360,6 +406,7 @@ impl<'p> Parser<'p> {
                     let start = self.pos;
                     let n_groups = self.groups.len();
                     let atom = self.parse_atom()?;
+                    self.charge(&atom, start)?;
                     let piece = self.parse_quantifiers(atom, start, n_groups)?;
                     parts.push(piece);
                 }

@@ -190,3 +190,15 @@ fn nesting_up_to_the_limit_parses_and_deeper_is_an_error() {
         assert!(err.to_string().contains("nest"), "{err}");
     }
 }
+
+#[test]
+fn unicode_classes_are_charged_to_the_memory_limit() {
+    let small = Budget::default().with_max_memory(1 << 20);
+    let many = "\\w".repeat(400);
+    for dialect in [Dialect::Python, Dialect::Rust] {
+        let pattern = format!("(?=a){many}");
+        let err = Language::from_regex_in(&pattern, dialect, &small).unwrap_err();
+        assert!(matches!(err, Error::Budget(_)), "{dialect}: {err}");
+    }
+    assert!(Language::from_regex_in(&"\\w".repeat(8), Dialect::Python, &small).is_ok());
+}
