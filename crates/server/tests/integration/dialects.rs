@@ -42,8 +42,29 @@ async fn r16_unknown_dialects_and_unread_constructs_are_4xx() {
     let app = app().await;
     let body = json!({ "term": { "type": "regex", "value": "a", "dialect": "perl" } });
     error(post(&app, "/v1/analyze/empty", body).await, 400, "BadRequest");
+    // The README's examples.
+    let body =
+        json!({ "term": { "type": "regex", "value": "(?=.*\\d)[ab\\d]{2}", "dialect": "js" } });
+    assert_eq!(data(post(&app, "/v1/analyze/cardinality", body).await)["value"], json!(140));
+    let body = json!({ "term": { "type": "regex", "value": "(a+)\\1" } });
+    let (_, answer) = post(&app, "/v1/analyze/empty", body).await;
+    let message =
+        "a backreference to a group with infinitely many strings is not regular (at 4..6: `\\1`)";
+    assert_eq!(answer["error"], json!(message), "{answer}");
     let body = json!({ "term": { "type": "regex", "value": "(a+)\\1", "dialect": "python" } });
     let (status, answer) = post(&app, "/v1/analyze/empty", body).await;
     assert!(answer["error"].as_str().unwrap_or_default().contains("not regular"), "{answer}");
     error((status, answer), 400, "RegexSyntaxError");
+}
+
+#[actix_web::test]
+async fn r16_the_playground_offers_every_dialect() {
+    use actix_web::test;
+    let app = app().await;
+    let res = test::call_service(&app, test::TestRequest::get().uri("/").to_request()).await;
+    let page = String::from_utf8(test::read_body(res).await.to_vec()).expect("UTF-8 text");
+    assert!(page.contains(r#"<select id="dialect">"#));
+    for (name, _) in api_types::request::Dialect::NAMES {
+        assert!(page.contains(&format!(r#"<option value="{name}">"#)), "no option for {name}");
+    }
 }
