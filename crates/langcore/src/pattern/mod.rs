@@ -341,7 +341,7 @@ fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Pa
     }
 }
 
-/// The pattern constructors: every pattern enters through [`parse_in`].
+/// The pattern constructors of [`Nfa`]: every pattern enters through `parse_in`.
 impl Nfa {
     /// Builds the NFA of `pattern` under the default [`Budget`].
     ///
