@@ -206,6 +206,19 @@ fn named_property(name: &str) -> Option<CharSet> {
         "javaDigit" => Some(r"\p{Nd}"),
         "javaLetterOrDigit" => Some(r"[\p{L}\p{Nd}]"),
         "javaAlphabetic" => Some(r"\p{Alphabetic}"),
+        "javaTitleCase" => Some(r"\p{Lt}"),
+        "javaSpaceChar" => Some(r"\p{Z}"),
+        "javaDefined" => Some(r"\P{Cn}"),
+        "javaISOControl" => Some(r"[\x00-\x1f\x7f-\x9f]"),
+        "javaIdentifierIgnorable" => Some(r"[\x00-\x08\x0e-\x1b\x7f-\x9f\p{Cf}]"),
+        "javaJavaIdentifierStart" => Some(r"[\p{L}\p{Nl}\p{Sc}\p{Pc}]"),
+        "javaJavaIdentifierPart" => {
+            Some(r"[\p{L}\p{Nl}\p{Sc}\p{Pc}\p{Nd}\p{Mc}\p{Mn}\p{Cf}\x00-\x08\x0e-\x1b\x7f-\x9f]")
+        }
+        "javaUnicodeIdentifierStart" => Some(r"[\p{L}\p{Nl}]"),
+        "javaUnicodeIdentifierPart" => {
+            Some(r"[\p{L}\p{Nl}\p{Pc}\p{Nd}\p{Mc}\p{Mn}\p{Cf}\x00-\x08\x0e-\x1b\x7f-\x9f]")
+        }
         _ => None,
     };
     if let Some(text) = java {
