@@ -488,8 +488,9 @@ fn rust_class_len(text: &str) -> Option<usize> {
     while pos < bytes.len() {
         match bytes[pos] {
             b'\\' => pos += 2,
-            b'[' if text[pos..].starts_with("[:") && depth > 0 => {
-                pos += text[pos..].find(":]").map_or(1, |end| end + 2);
+            b'[' if bytes[pos..].starts_with(b"[:") && depth > 0 => {
+                pos +=
+                    bytes[pos..].windows(2).position(|pair| pair == b":]").map_or(1, |end| end + 2);
             }
             b'[' => {
                 depth += 1;

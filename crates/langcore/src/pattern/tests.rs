@@ -202,3 +202,22 @@ fn unicode_classes_are_charged_to_the_memory_limit() {
     }
     assert!(Language::from_regex_in(&"\\w".repeat(8), Dialect::Python, &small).is_ok());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// Any text, in any dialect, is a language or an error: never a panic.
+    #[test]
+    fn any_text_is_read_or_refused(
+        text in proptest::collection::vec(proptest::sample::select(vec![
+            'a', 'b', '(', ')', '[', ']', '{', '}', '?', '*', '+', '|', '^', '$', '\\', '-',
+            ':', '=', '!', '<', '>', '\'', 'P', 'k', 'Q', 'E', 'b', 'B', 'd', 'w', 'p', 'x',
+            'u', '0', '1', '2', ',', '#', 'é', '日', '.',
+        ]), 0..24),
+        dialect in proptest::sample::select(Dialect::ALL.to_vec()),
+    ) {
+        let pattern: String = text.into_iter().collect();
+        let budget = Budget::default().with_max_states(2_000);
+        let _ = Language::from_regex_in(&pattern, dialect, &budget);
+    }
+}
