@@ -15,8 +15,13 @@
 //! the union of those readings is the pattern. Unbounded groups are refused as not regular,
 //! choices beyond [`MAX_BACKREF_CHOICES`] as too large.
 //!
+//! Conditionals `(?(n)yes|no)` are read the same way: each reading decides whether group
+//! n took part, which is open only for a group directly under `?`; a backreference to such
+//! a group that did not take part fails (matches "" in JavaScript).
+//!
 //! Possessive quantifiers on one character class are exact (`c*+` is `c*(?!c)`); on
-//! anything longer they are refused, as are atomic groups, conditionals and recursion.
+//! anything longer they are refused, as are atomic groups, conditionals on anything but a
+//! group, and recursion.
 
 use std::collections::HashMap;
 
@@ -101,6 +106,7 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
     for choice in choices {
         budget.check_time(Operation::Parse)?;
         let mut again = Parser::new(pattern, dialect, choice, budget);
+        again.needs_text = parser.needs_text.clone();
         let parsed = again.parse_all();
         if let Some(err) = again.over_budget.take() {
             return Err(Error::Budget(err));
@@ -108,6 +114,17 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         branches.push(parsed?);
     }
     Ok(Expr::alt(branches))
+}
+
+/// What a reading takes a referenced group to have matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Binding {
+    /// The group did not take part (it was optional and skipped).
+    Unset,
+    /// The group took part, matching any of its strings (for conditionals).
+    Set,
+    /// The group matched this string (for backreferences).
+    Text(String),
 }
 
 /// Flags in force.
@@ -130,6 +147,8 @@ struct Group {
     closed: bool,
     /// Under a quantifier or inside a lookaround: it may match other than once.
     varies: bool,
+    /// Directly under `?`: it matches once or not at all.
+    optional: bool,
     /// Its strings, when its language is finite and small; the error otherwise.
     strings: Vec<String>,
     error: Option<String>,
@@ -147,8 +166,12 @@ struct Parser<'p> {
     groups: Vec<Group>,
     /// Group numbers referred to (first pass).
     backrefs: Vec<u32>,
-    /// The string each referenced group is read as (second pass).
-    bindings: HashMap<u32, String>,
+    /// What each referenced group is read as (second pass).
+    bindings: HashMap<u32, Binding>,
+    /// Groups that backreferences (not only conditionals) refer to: their strings count.
+    needs_text: Vec<u32>,
+    /// The group number when the atom just read is a capturing group, for `(...)?`.
+    last_capture: Option<u32>,
     budget: &'p Budget,
     /// Bytes of character sets built so far: Unicode classes are large (`\w` is about
     /// 6 KiB), so they are charged to the memory limit as they are built.
@@ -161,7 +184,7 @@ impl<'p> Parser<'p> {
     fn new(
         pattern: &'p str,
         dialect: Dialect,
-        bindings: HashMap<u32, String>,
+        bindings: HashMap<u32, Binding>,
         budget: &'p Budget,
     ) -> Parser<'p> {
         Parser {
@@ -181,6 +204,8 @@ impl<'p> Parser<'p> {
             groups: Vec::new(),
             backrefs: Vec::new(),
             bindings,
+            needs_text: Vec::new(),
+            last_capture: None,
             budget,
             set_bytes: 0,
             over_budget: None,
@@ -226,16 +251,25 @@ impl<'p> Parser<'p> {
         ParseError::unsupported_at(self.pattern, message, span)
     }
 
-    /// Every combination of strings for the groups that `backrefs` refer to, each a
-    /// reading of the pattern (the bindings in force included).
-    fn choices(&self, backrefs: &[u32]) -> Result<Vec<HashMap<u32, String>>, ParseError> {
-        let mut referenced = backrefs.to_vec();
+    /// Every combination of bindings for the groups that `references` refer to, each a
+    /// reading of the pattern (the bindings in force included): a string of the group for
+    /// a backreference, taking part for a conditional, and not taking part when optional.
+    fn choices(&self, references: &[u32]) -> Result<Vec<HashMap<u32, Binding>>, ParseError> {
+        let mut referenced = references.to_vec();
         referenced.sort_unstable();
         referenced.dedup();
         let mut choices = vec![self.bindings.clone()];
         for group_number in referenced {
             let group = &self.groups[group_number as usize - 1];
-            if choices.len().saturating_mul(group.strings.len()) > MAX_BACKREF_CHOICES {
+            let mut options: Vec<Binding> = if self.needs_text.contains(&group_number) {
+                group.strings.iter().cloned().map(Binding::Text).collect()
+            } else {
+                vec![Binding::Set]
+            };
+            if group.optional {
+                options.push(Binding::Unset);
+            }
+            if choices.len().saturating_mul(options.len()) > MAX_BACKREF_CHOICES {
                 return Err(self.unsupported(
                     format!(
                         "backreferences to this group expand to more than \
@@ -247,9 +281,9 @@ impl<'p> Parser<'p> {
             choices = choices
                 .iter()
                 .flat_map(|choice| {
-                    group.strings.iter().map(move |text| {
+                    options.iter().map(move |binding| {
                         let mut choice = choice.clone();
-                        choice.insert(group_number, text.clone());
+                        choice.insert(group_number, binding.clone());
                         choice
                     })
                 })
@@ -304,6 +338,7 @@ impl<'p> Parser<'p> {
             again.levels = self.levels.clone();
             again.n_levels = self.n_levels;
             again.groups = self.groups[..n_groups].to_vec();
+            again.needs_text = self.needs_text.clone();
             let parsed = again.parse_alternation();
             if let Some(err) = again.over_budget.take() {
                 self.over_budget = Some(err);
@@ -460,6 +495,7 @@ impl<'p> Parser<'p> {
     ) -> Result<Expr, ParseError> {
         let mut expr = atom;
         let mut n_quantifiers = 0;
+        let capture = self.last_capture.take();
         loop {
             self.skip_verbose();
             let Some((min, max, len)) = self.quantifier() else { return Ok(expr) };
@@ -491,10 +527,21 @@ impl<'p> Parser<'p> {
             } else {
                 false
             };
+            // `(...)?` matches once or not at all: a reading decides which.
+            let optional = capture.filter(|_| n_quantifiers == 0 && (min, max) == (0, Some(1)));
             if (min, max) != (1, Some(1)) {
-                for group in &mut self.groups[n_groups..] {
-                    group.varies = true;
+                for (idx, group) in self.groups[n_groups..].iter_mut().enumerate() {
+                    if optional == Some((n_groups + idx + 1) as u32) {
+                        group.optional = true;
+                    } else {
+                        group.varies = true;
+                    }
                 }
+            }
+            let taken = optional.and_then(|number| self.bindings.get(&number));
+            if matches!(taken, Some(Binding::Set | Binding::Text(_))) && !possessive {
+                n_quantifiers += 1;
+                continue;
             }
             expr = if possessive {
                 possessive_repeat(expr, min, max).ok_or_else(|| {
@@ -810,12 +857,36 @@ impl<'p> Parser<'p> {
     /// A reference to group `number`: checked and recorded (first pass) or read as the
     /// group's bound string (second pass).
     fn backref(&mut self, number: u32, span: std::ops::Range<usize>) -> Result<Expr, ParseError> {
-        if let Some(text) = self.bindings.get(&number) {
-            let ctx = self.ctx();
-            return Ok(Expr::concat(
-                text.chars().map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx))).collect(),
-            ));
+        match self.bindings.get(&number) {
+            Some(Binding::Text(text)) => {
+                let ctx = self.ctx();
+                return Ok(Expr::concat(
+                    text.chars()
+                        .map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx)))
+                        .collect(),
+                ));
+            }
+            // A group that did not take part: JavaScript matches "", the others fail.
+            Some(Binding::Unset) if self.dialect == Dialect::Js => return Ok(Expr::Empty),
+            Some(Binding::Unset) => return Ok(Expr::set(CharSet::empty())),
+            Some(Binding::Set) | None => {}
         }
+        let group = self.referenced_group(number, span.clone())?;
+        if let Some(why) = &group.error {
+            return Err(self.unsupported(why, span));
+        }
+        self.backrefs.push(number);
+        self.needs_text.push(number);
+        Ok(Expr::Empty)
+    }
+
+    /// Group `number`, checked for a reference: it exists, is closed, and matches once (or,
+    /// when optional, at most once) on every path to the reference.
+    fn referenced_group(
+        &self,
+        number: u32,
+        span: std::ops::Range<usize>,
+    ) -> Result<&Group, ParseError> {
         let Some(group) = self.groups.get(number as usize - 1).filter(|_| number > 0) else {
             return Err(self.error(
                 format!("invalid backreference: there is no group {number} before it"),
@@ -831,16 +902,48 @@ impl<'p> Parser<'p> {
         let on_path = group.path.iter().all(|step| self.levels.contains(step));
         if group.varies || !on_path {
             return Err(self.unsupported(
-                "a backreference is only supported to a group that matches exactly once before it \
-                 (not under a quantifier, not in another branch)",
+                "a reference is only supported to a group that matches exactly once before it \
+                 (not under a quantifier other than ?, not in another branch)",
                 span,
             ));
         }
-        if let Some(why) = &group.error {
-            return Err(self.unsupported(why, span));
+        Ok(group)
+    }
+
+    /// The branches of a conditional on group `number`, up to its closing parenthesis.
+    fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
+        self.referenced_group(number, start..self.pos)?;
+        let saved = self.flags;
+        self.depth += 1;
+        let level = self.n_levels;
+        self.n_levels += 1;
+        self.levels.push((level, 0));
+        let yes = self.parse_concat()?;
+        let no = if self.eat("|") {
+            if let Some(last) = self.levels.last_mut() {
+                last.1 += 1;
+            }
+            self.parse_concat()?
+        } else {
+            Expr::Empty
+        };
+        self.levels.pop();
+        self.depth -= 1;
+        self.flags = saved;
+        if self.peek() == Some('|') {
+            return Err(self.error("a conditional has at most two branches", start..self.pos + 1));
         }
-        self.backrefs.push(number);
-        Ok(Expr::Empty)
+        if !self.eat(")") {
+            return Err(self.error("unclosed group", start..start + 1));
+        }
+        Ok(match self.bindings.get(&number) {
+            Some(Binding::Unset) => no,
+            Some(Binding::Set | Binding::Text(_)) => yes,
+            None => {
+                self.backrefs.push(number);
+                Expr::alt(vec![yes, no])
+            }
+        })
     }
 
     fn parse_group(&mut self) -> Result<Expr, ParseError> {
@@ -857,6 +960,7 @@ impl<'p> Parser<'p> {
             GroupKind::Flags => return Ok(Expr::Empty),
             GroupKind::Comment => return Ok(Expr::Empty),
             GroupKind::Reference(expr) => return Ok(expr),
+            GroupKind::Conditional(number) => self.parse_conditional(start, number)?,
             GroupKind::Plain(saved) => {
                 let body = self.parse_group_body(start)?;
                 self.flags = saved;
@@ -908,6 +1012,7 @@ impl<'p> Parser<'p> {
             path: self.levels.clone(),
             closed: false,
             varies: false,
+            optional: false,
             strings: Vec::new(),
             error: None,
         });
@@ -919,9 +1024,11 @@ impl<'p> Parser<'p> {
             Ok(found) => group.strings = found,
             Err(why) => group.error = Some(why),
         }
+        self.last_capture = Some(number);
         Ok(match self.bindings.get(&number) {
-            Some(text) => Expr::literal(text),
-            None => body,
+            Some(Binding::Text(text)) => Expr::literal(text),
+            Some(Binding::Unset) => Expr::set(CharSet::empty()),
+            Some(Binding::Set) | None => body,
         })
     }
 
@@ -989,6 +1096,38 @@ impl<'p> Parser<'p> {
         if self.rest().starts_with('>') {
             return Err(self.unsupported("atomic groups are not supported: they change which strings match, and relang does not read them exactly yet", start..self.pos + 1));
         }
+        if self.rest().starts_with('(')
+            && matches!(dialect, Dialect::Python | Dialect::Pcre | Dialect::Rust)
+        {
+            self.pos += 1;
+            let end = self
+                .rest()
+                .find(')')
+                .ok_or_else(|| self.error("unclosed group", start..start + 1))?;
+            let condition = &self.pattern[self.pos..self.pos + end];
+            self.pos += end + 1;
+            let name = condition
+                .strip_prefix('<')
+                .and_then(|rest| rest.strip_suffix('>'))
+                .or_else(|| condition.strip_prefix('\'').and_then(|rest| rest.strip_suffix('\'')))
+                .unwrap_or(condition);
+            if let Ok(number) = name.parse::<u32>() {
+                return Ok(GroupKind::Conditional(number));
+            }
+            let mut found = self
+                .groups
+                .iter()
+                .enumerate()
+                .filter(|(_, group)| group.name.as_deref() == Some(name));
+            return match (found.next(), found.next()) {
+                (Some((idx, _)), None) => Ok(GroupKind::Conditional(idx as u32 + 1)),
+                _ => Err(self.unsupported(
+                    "conditionals are only supported on a group's number or name (not on \
+                     lookarounds, recursion or DEFINE)",
+                    start..self.pos,
+                )),
+            };
+        }
         if self.rest().starts_with('(') {
             return Err(self.unsupported("conditionals are not supported", start..self.pos + 1));
         }
@@ -1055,6 +1194,8 @@ enum GroupKind {
     Comment,
     /// `(?P=name)`: a backreference, already read.
     Reference(Expr),
+    /// `(?(n)yes|no)`: the branches are read next.
+    Conditional(u32),
 }
 
 /// `sub{min,max}` possessive, exactly, when `sub` is one character class `c`: as many

@@ -101,7 +101,7 @@ fn possessive_quantifiers_are_exact_or_refused() {
     check("a{1,3}+a", java, &["aaaa"], &["aa", "aaa"]);
     let err = Language::from_regex_in("(ab)*+", java, &Budget::default()).unwrap_err();
     assert!(err.to_string().contains("possessive"), "{err}");
-    for (pattern, what) in [("(?>a)", "atomic"), ("(?(1)a|b)", "conditionals")] {
+    for (pattern, what) in [("(?>a)", "atomic"), ("(?(?=x)a|b)", "conditionals")] {
         let err = Language::from_regex_in(pattern, Dialect::Pcre, &Budget::default()).unwrap_err();
         assert!(err.to_string().contains(what), "{pattern}: {err}");
     }
@@ -220,4 +220,20 @@ proptest::proptest! {
         let budget = Budget::default().with_max_states(2_000);
         let _ = Language::from_regex_in(&pattern, dialect, &budget);
     }
+}
+
+#[test]
+fn conditionals_and_optional_groups() {
+    let py = Dialect::Python;
+    let phone = r"(\()?\d{3}(?(1)\))-\d{4}";
+    check(phone, py, &["(123)-4567", "123-4567"], &["(123-4567", "123)-4567"]);
+    check(r"(?<q>')?a(?(q)')", Dialect::Pcre, &["'a'", "a"], &["'a", "a'"]);
+    check(r"(a)?b\1", py, &["aba"], &["b", "ab"]);
+    check(r"(a)?b\1", Dialect::Js, &["aba", "b"], &["ab"]);
+    check(r"(a)?(?(1)b|c)", Dialect::Rust, &["ab", "c"], &["b", "ac"]);
+    let err = Language::from_regex_in(r"(a)*(?(1)b|c)", py, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("exactly once"), "{err}");
+    let err =
+        Language::from_regex_in(r"(a)(?(1)b|c|d)", Dialect::Pcre, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("two branches"), "{err}");
 }
