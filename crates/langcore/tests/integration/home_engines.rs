@@ -95,7 +95,7 @@ fn probes(language: &Language, budget: &Budget) -> Vec<String> {
 }
 
 /// The command that runs a dialect's checker, or `None` for the default dialect.
-fn engine(dialect: Dialect) -> Option<Command> {
+pub(crate) fn engine(dialect: Dialect) -> Option<Command> {
     let dir = root().join("tests/dialects");
     let (program, script) = match dialect {
         Dialect::Python => ("python3", "check.py"),
@@ -107,6 +107,11 @@ fn engine(dialect: Dialect) -> Option<Command> {
     let mut command = Command::new(program);
     command.arg(dir.join(script));
     Some(command)
+}
+
+/// Whether a missing engine fails the tests (`RELANG_REQUIRE_ENGINES=1`, set by CI).
+pub(crate) fn engines_required() -> bool {
+    std::env::var("RELANG_REQUIRE_ENGINES").is_ok_and(|value| value == "1")
 }
 
 fn base64(text: &str) -> String {
@@ -128,7 +133,7 @@ fn base64(text: &str) -> String {
 
 /// The engine's answers: per pattern, `None` when it does not compile, else one answer per
 /// string. `None` overall when the engine is not installed.
-fn run_engine(
+pub(crate) fn run_engine(
     mut command: Command,
     batch: &[(String, Vec<String>)],
 ) -> Option<Vec<Option<Vec<bool>>>> {
@@ -164,7 +169,7 @@ fn run_engine(
 #[test]
 fn accepted_patterns_agree_with_their_home_engines() {
     let budget = Budget::default();
-    let require = std::env::var("RELANG_REQUIRE_ENGINES").is_ok_and(|value| value == "1");
+    let require = engines_required();
     let mut by_dialect: BTreeMap<&str, Vec<(&Entry, Language)>> = BTreeMap::new();
     let mut n_valid = 0;
     let mut n_accepted = 0;
