@@ -8,6 +8,7 @@ mod generate;
 mod home_engines;
 mod language;
 mod lookaround_oracle;
+mod matching;
 mod minimal;
 mod ops_boolean;
 mod ops_sequence;
