@@ -656,7 +656,10 @@ mod tests {
         let (term, strings, _) = request(vec!["a".into(), String::new()]).unwrap();
         assert_eq!(
             (term, strings),
-            (TermInput::Regex("a+".into()), vec!["a".into(), String::new()])
+            (
+                TermInput::Regex { pattern: "a+".into(), dialect: Dialect::Rust },
+                vec!["a".into(), String::new()]
+            )
         );
         assert!(request(vec!["x".into(); MAX_MATCH_STRINGS]).is_ok());
         check_error(request(Vec::new()), ErrorCode::BadRequest, "not 0");
