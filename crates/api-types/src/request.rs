@@ -31,13 +31,66 @@ pub struct Term {
     pub kind: String,
     /// The pattern or the FAIR text.
     pub value: String,
+    /// For `regex` terms: the engine the pattern is written for, which decides what it
+    /// means: `rust` (the default: Rust `regex` syntax, `.` matching every character, plus
+    /// every unambiguous construct of the others), `python`, `js`, `java` or `pcre`.
+    /// Ignored on `fair` terms.
+    #[schema(example = "python")]
+    pub dialect: Option<String>,
+}
+
+/// The engine a pattern is written for: the wire names of the term field `dialect`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// `rust`, the default.
+    #[default]
+    Rust,
+    /// `python`: Python's `re`.
+    Python,
+    /// `js`: JavaScript's `RegExp` without flags.
+    Js,
+    /// `java`: `java.util.regex`.
+    Java,
+    /// `pcre`: PCRE2.
+    Pcre,
+}
+
+impl Dialect {
+    /// Every dialect with its wire name, the default first.
+    pub const NAMES: [(&'static str, Dialect); 5] = [
+        ("rust", Dialect::Rust),
+        ("python", Dialect::Python),
+        ("js", Dialect::Js),
+        ("java", Dialect::Java),
+        ("pcre", Dialect::Pcre),
+    ];
+
+    fn from_name(name: &str) -> Result<Dialect, ApiError> {
+        Dialect::NAMES
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|&(_, dialect)| dialect)
+            .ok_or_else(|| {
+                let names: Vec<String> =
+                    Dialect::NAMES.iter().map(|(known, _)| format!("{known:?}")).collect();
+                ApiError::bad_request(format!(
+                    "unknown dialect {name:?}: expected one of {}",
+                    names.join(", ")
+                ))
+            })
+    }
 }
 
 /// A checked input term.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TermInput {
-    /// A pattern of the relang dialect.
-    Regex(String),
+    /// A pattern, in its dialect.
+    Regex {
+        /// The pattern text.
+        pattern: String,
+        /// The dialect it is written in.
+        dialect: Dialect,
+    },
     /// An opaque FAIR value.
     Fair(String),
 }
@@ -45,7 +98,11 @@ pub enum TermInput {
 impl Term {
     fn validate(self) -> Result<TermInput, ApiError> {
         match self.kind.as_str() {
-            "regex" => Ok(TermInput::Regex(self.value)),
+            "regex" => {
+                let dialect =
+                    self.dialect.as_deref().map_or(Ok(Dialect::Rust), Dialect::from_name)?;
+                Ok(TermInput::Regex { pattern: self.value, dialect })
+            }
             "fair" => Ok(TermInput::Fair(self.value)),
             other => Err(ApiError::bad_request(format!(
                 "unknown term type {other:?}: expected \"regex\" or \"fair\""
@@ -529,6 +586,24 @@ mod tests {
     }
 
     #[test]
+    fn regex_terms_carry_their_dialect() {
+        let term = |term: serde_json::Value| {
+            parse::<TermRequest>(json!({ "term": term })).validate(&LIMITS)
+        };
+        let (plain, _) = term(json!({ "type": "regex", "value": "a" })).unwrap();
+        assert_eq!(plain, TermInput::Regex { pattern: "a".into(), dialect: Dialect::Rust });
+        let (js, _) = term(json!({ "type": "regex", "value": "a", "dialect": "js" })).unwrap();
+        assert_eq!(js, TermInput::Regex { pattern: "a".into(), dialect: Dialect::Js });
+        let (fair, _) = term(json!({ "type": "fair", "value": "x", "dialect": "js" })).unwrap();
+        assert_eq!(fair, TermInput::Fair("x".into()));
+        check_error(
+            term(json!({ "type": "regex", "value": "a", "dialect": "perl" })),
+            ErrorCode::BadRequest,
+            "unknown dialect \"perl\"",
+        );
+    }
+
+    #[test]
     fn options_are_checked() {
         let (_, options) = term_request(json!({
             "schemaVersion": 1,
@@ -581,7 +656,10 @@ mod tests {
         let (term, strings, _) = request(vec!["a".into(), String::new()]).unwrap();
         assert_eq!(
             (term, strings),
-            (TermInput::Regex("a+".into()), vec!["a".into(), String::new()])
+            (
+                TermInput::Regex { pattern: "a+".into(), dialect: Dialect::Rust },
+                vec!["a".into(), String::new()]
+            )
         );
         assert!(request(vec!["x".into(); MAX_MATCH_STRINGS]).is_ok());
         check_error(request(Vec::new()), ErrorCode::BadRequest, "not 0");

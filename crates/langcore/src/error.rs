@@ -12,7 +12,7 @@ use crate::syntax::ParseError;
 /// ```
 /// use langcore::{Budget, Error, Language};
 ///
-/// assert!(matches!(Language::from_regex("a(?=b)"), Err(Error::Parse(_))));
+/// assert!(matches!(Language::from_regex("a(?>b)"), Err(Error::Parse(_))));
 /// let err = Language::from_regex("a")?.repeat(3, Some(2), &Budget::default()).unwrap_err();
 /// assert_eq!(err, Error::InvalidRepetition { min: 3, max: 2 });
 /// assert_eq!(err.to_string(), "invalid repetition: min 3 is greater than max 2");

@@ -101,12 +101,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Patterns outside the dialect are rejected with the span at fault:
+//! Patterns keep the meaning of the engine they were written for, lookarounds and word
+//! boundaries included; what cannot be read exactly is rejected with the span at fault:
 //! ```
-//! use langcore::{Error, Language};
+//! use langcore::{Budget, Dialect, Error, Language};
 //!
-//! let Err(Error::Parse(err)) = Language::from_regex("foo(?=bar)") else { panic!() };
+//! let budget = Budget::default();
+//! let word = Language::from_regex_in(r"\bfoo\b.*", Dialect::Js, &budget)?;
+//! assert!(word.matches("foo bar", &budget)? && !word.matches("food", &budget)?);
+//! let Err(Error::Parse(err)) = Language::from_regex("foo(?>bar)") else { panic!() };
 //! assert_eq!(err.span(), 3..6);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! More in `crates/langcore/examples/`: `relate.rs` (two patterns and their witnesses),
@@ -115,8 +120,12 @@
 //! # API themes
 //! - **The dialect.** Rust `regex` syntax with Unicode on; every pattern is anchored at both
 //!   ends and `.` matches every character, `\n` included. `[]` is the empty language and
-//!   the empty pattern is {""}. Look-around, backreferences, word boundaries and anchors
-//!   other than a leading `^` and a trailing `$` are errors.
+//!   the empty pattern is {""}. Anchors anywhere, word boundaries and lookarounds are read
+//!   exactly under full-match semantics, backreferences to groups with finite languages
+//!   too; atomic groups, conditionals and unbounded backreferences are errors that say
+//!   why. [`Language::from_regex_in`] reads the other engines' dialects ([`Dialect`]:
+//!   Python, JavaScript, Java, PCRE), each with its own meaning of `\d`, `$`, `.` and
+//!   classes (docs/dialects.md).
 //! - **Budgets and errors.** Every [`Language`] method that may build takes a [`Budget`];
 //!   [`Dfa`] constructors come in pairs: `from_regex` uses [`Budget::default`] (bounded),
 //!   `from_regex_with` takes an explicit budget. Failures are one [`Error`] enum:
@@ -145,6 +154,7 @@ pub mod graph;
 mod language;
 mod nfa;
 mod ops;
+mod pattern;
 mod state_id;
 mod syntax;
 mod to_regex;

@@ -269,12 +269,35 @@ pub struct ParseError {
     message: String,
     span: Range<usize>,
     snippet: String,
+    /// Whether the pattern is valid but its construct is not regular or not supported.
+    unsupported: bool,
 }
 
 impl ParseError {
     fn new(pattern: &str, message: impl fmt::Display, span: &ast::Span) -> ParseError {
-        let span = span.start.offset..span.end.offset;
-        ParseError { message: message.to_string(), snippet: snippet(pattern, &span), span }
+        ParseError::at(pattern, message, span.start.offset..span.end.offset)
+    }
+
+    /// A syntax error at byte range `span` of `pattern`.
+    pub(crate) fn at(pattern: &str, message: impl fmt::Display, span: Range<usize>) -> ParseError {
+        let snippet = snippet(pattern, &span);
+        ParseError { message: message.to_string(), snippet, span, unsupported: false }
+    }
+
+    /// A valid construct at `span` that relang cannot read exactly (not regular, or not
+    /// supported yet): the message says which.
+    pub(crate) fn unsupported_at(
+        pattern: &str,
+        message: impl fmt::Display,
+        span: Range<usize>,
+    ) -> ParseError {
+        ParseError { unsupported: true, ..ParseError::at(pattern, message, span) }
+    }
+
+    /// Whether this error is about a construct relang does not read (see
+    /// [`ParseError::unsupported_at`]) rather than about invalid syntax.
+    pub(crate) fn is_unsupported(&self) -> bool {
+        self.unsupported
     }
 
     /// What is wrong, without the position.
@@ -283,8 +306,8 @@ impl ParseError {
     /// ```
     /// use langcore::{Error, Language};
     ///
-    /// let Err(Error::Parse(err)) = Language::from_regex("a\\bc") else { panic!() };
-    /// assert!(err.message().starts_with("word boundaries are not supported"));
+    /// let Err(Error::Parse(err)) = Language::from_regex("(a+)\\1") else { panic!() };
+    /// assert!(err.message().ends_with("is not regular"));
     /// ```
     pub fn message(&self) -> &str {
         &self.message
@@ -296,9 +319,9 @@ impl ParseError {
     /// ```
     /// use langcore::{Error, Language};
     ///
-    /// let pattern = "(a|b)+(?<=b)";
+    /// let pattern = "(a|b)+(?>b)";
     /// let Err(Error::Parse(err)) = Language::from_regex(pattern) else { panic!() };
-    /// assert_eq!(&pattern[err.span()], "(?<=");
+    /// assert_eq!(&pattern[err.span()], "(?>");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn span(&self) -> Range<usize> {

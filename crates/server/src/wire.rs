@@ -12,7 +12,7 @@
 
 use api_types::ErrorCode;
 use api_types::request::{
-    CharOrder, GenerateParams, Options, PathOrder, ResponseFormat, TermInput,
+    CharOrder, Dialect, GenerateParams, Options, PathOrder, ResponseFormat, TermInput,
 };
 use api_types::response::{Cardinality, FairMetadata, Length, MatchResult, Matches, TermOutput};
 use fair_codec::FairCodec;
@@ -27,8 +27,8 @@ use crate::error::HttpError;
 /// request's budget, as the first step of building its language.
 #[derive(Debug)]
 pub(crate) enum Term {
-    /// A pattern of the relang dialect.
-    Pattern(String),
+    /// A pattern in its dialect.
+    Pattern(String, langcore::Dialect),
     /// The automaton a FAIR carries.
     Graph(Graph),
 }
@@ -37,7 +37,9 @@ impl Term {
     /// Checks `input`: decodes a FAIR with `codec` (`FairSyntaxError` when it is not one).
     pub(crate) fn check(input: TermInput, codec: &FairCodec) -> Result<Term, HttpError> {
         match input {
-            TermInput::Regex(pattern) => Ok(Term::Pattern(pattern)),
+            TermInput::Regex { pattern, dialect } => {
+                Ok(Term::Pattern(pattern, engine_dialect(dialect)))
+            }
             TermInput::Fair(text) => codec
                 .decode(&text)
                 .map(Term::Graph)
@@ -50,7 +52,9 @@ impl Term {
     /// minimized.
     pub(crate) fn language(&self, budget: &Budget) -> Result<Language, HttpError> {
         match self {
-            Term::Pattern(pattern) => Ok(Language::from_regex_with(pattern, budget)?),
+            Term::Pattern(pattern, dialect) => {
+                Ok(Language::from_regex_in(pattern, *dialect, budget)?)
+            }
             Term::Graph(graph) => {
                 let dfa = if graph.is_deterministic() {
                     Dfa::from_graph(graph, budget)?
@@ -67,11 +71,22 @@ impl Term {
     /// when the pattern is one-unambiguous (`abc`, `a*b` yes; `ab|ac`, `(a|b)*abb` no).
     pub(crate) fn is_deterministic(&self, budget: &Budget) -> Result<bool, HttpError> {
         match self {
-            Term::Pattern(pattern) => {
-                Ok(Nfa::from_regex_with(pattern, budget)?.to_graph(budget)?.is_deterministic())
-            }
+            Term::Pattern(pattern, dialect) => Ok(Nfa::from_regex_in(pattern, *dialect, budget)?
+                .to_graph(budget)?
+                .is_deterministic()),
             Term::Graph(graph) => Ok(graph.is_deterministic()),
         }
+    }
+}
+
+/// The engine's reading of a wire dialect.
+fn engine_dialect(dialect: Dialect) -> langcore::Dialect {
+    match dialect {
+        Dialect::Rust => langcore::Dialect::Rust,
+        Dialect::Python => langcore::Dialect::Python,
+        Dialect::Js => langcore::Dialect::Js,
+        Dialect::Java => langcore::Dialect::Java,
+        Dialect::Pcre => langcore::Dialect::Pcre,
     }
 }
 
@@ -186,7 +201,8 @@ mod tests {
     #[test]
     fn patterns_are_deterministic_when_one_unambiguous() {
         let deterministic = |pattern: &str| {
-            let term = Term::check(TermInput::Regex(pattern.to_owned()), &codec()).unwrap();
+            let input = TermInput::Regex { pattern: pattern.to_owned(), dialect: Dialect::Rust };
+            let term = Term::check(input, &codec()).unwrap();
             term.is_deterministic(&Budget::unlimited()).unwrap()
         };
         assert!(deterministic("abc") && deterministic("a*b"));

@@ -169,8 +169,10 @@ function setTerms(terms) {
   for (const term of terms.length ? terms : [{ kind: "regex", value: "" }]) addTerm(term);
 }
 
-// A form term on the wire.
+// A form term on the wire; a pattern carries the chosen dialect unless it is the default.
 function wireTerm(term) {
+  const dialect = $("dialect").value;
+  if (term.kind === "regex" && dialect !== "rust") return { type: "regex", value: term.value, dialect };
   return { type: term.kind, value: term.value };
 }
 

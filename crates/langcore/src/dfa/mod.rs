@@ -31,7 +31,6 @@ pub(crate) mod trim;
 
 use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError};
-use crate::error::Error;
 use crate::nfa::Nfa;
 use crate::state_id::StateId;
 
@@ -72,45 +71,6 @@ impl PartialEq for Dfa {
 impl Eq for Dfa {}
 
 impl Dfa {
-    /// The canonical minimal DFA of `pattern`, under the default [`Budget`].
-    ///
-    /// # Errors
-    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
-    /// would exceed the default budget.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::Dfa;
-    ///
-    /// let dfa = Dfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
-    /// assert!(dfa.matches("3.14") && !dfa.matches("3."));
-    /// assert_eq!(dfa, Dfa::from_regex("[0-9]+|[0-9]+\\.[0-9]+")?);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_regex(pattern: &str) -> Result<Dfa, Error> {
-        Dfa::from_regex_with(pattern, &Budget::default())
-    }
-
-    /// The canonical minimal DFA of `pattern`, stopping when `budget` runs out.
-    ///
-    /// # Errors
-    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
-    /// would exceed `budget`.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Dfa};
-    ///
-    /// let budget = Budget::default().with_max_states(1_000);
-    /// assert!(Dfa::from_regex_with("[a-z]+@[a-z]+", &budget)?.matches("ann@example"));
-    /// assert!(Dfa::from_regex_with("(a|b)*a(a|b){20}", &budget).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Dfa, Error> {
-        let nfa = Nfa::from_regex_with(pattern, budget)?;
-        Ok(Dfa::from_nfa(&nfa, budget)?)
-    }
-
     /// The canonical minimal DFA of `nfa`'s language.
     ///
     /// # Errors

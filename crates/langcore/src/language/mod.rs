@@ -30,8 +30,10 @@ use self::term::{MAX_DEPTH, Node, Term};
 use crate::analysis::Cardinality;
 use crate::budget::{Budget, Operation};
 use crate::dfa::{Dfa, determinize};
+use crate::dialect::Dialect;
 use crate::enumerate::GenerateOptions;
 use crate::error::Error;
+use crate::pattern::{self, Parsed};
 use crate::syntax;
 use crate::witness::BoolOp;
 
@@ -66,7 +68,7 @@ impl Language {
     /// use langcore::{Error, Language};
     ///
     /// assert!(Language::from_regex("(a|b)*abb").is_ok());
-    /// let Err(Error::Parse(err)) = Language::from_regex("a(?=b)") else { panic!() };
+    /// let Err(Error::Parse(err)) = Language::from_regex("a(?>b)") else { panic!() };
     /// assert_eq!(err.span(), 1..4);
     /// ```
     pub fn from_regex(pattern: &str) -> Result<Language, Error> {
@@ -91,7 +93,43 @@ impl Language {
     /// assert!(matches!(err, Error::Budget(BudgetError::TooMuchMemory { .. })));
     /// ```
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Language, Error> {
-        Ok(Language::new(Term::Pattern(syntax::parse(pattern, budget)?)))
+        Language::from_regex_in(pattern, Dialect::Rust, budget)
+    }
+
+    /// The language of `pattern` as written for `dialect`, parsed now under `budget`.
+    /// A pattern without assertions is built when first needed; one whose assertions
+    /// (lookaround, `\b`, anchors inside) stay after parsing is built now, since its
+    /// automaton comes from a construction of its own (docs/dialects.md says what each
+    /// construct means per dialect).
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern that is invalid in `dialect`, or whose construct is
+    /// not regular or not supported (the message names it); [`Error::Budget`] when parsing
+    /// or building exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dialect, Language};
+    ///
+    /// let budget = Budget::default();
+    /// // `$` also matches before a final newline in Python, not in JavaScript.
+    /// let python = Language::from_regex_in("[a-z]+$\\n?", Dialect::Python, &budget)?;
+    /// let js = Language::from_regex_in("[a-z]+$\\n?", Dialect::Js, &budget)?;
+    /// assert!(python.matches("abc\n", &budget)? && !js.matches("abc\n", &budget)?);
+    /// // Password rules by lookahead, read exactly.
+    /// let rules = Language::from_regex_in("(?=.*[0-9])(?=.*[a-z]).{6,}", Dialect::Python, &budget)?;
+    /// assert!(rules.matches("abc123", &budget)? && !rules.matches("abcdef", &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_in(
+        pattern: &str,
+        dialect: Dialect,
+        budget: &Budget,
+    ) -> Result<Language, Error> {
+        Ok(match pattern::parse_in(pattern, dialect, budget)? {
+            Parsed::Hir(hir) => Language::new(Term::Pattern(hir)),
+            Parsed::Automaton(dfa) => Language::built(dfa),
+        })
     }
 
     /// The language of `dfa`, minimized now when it is not minimal yet.

@@ -20,9 +20,7 @@ use regex_syntax::hir::{Class, Hir};
 
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::error::Error;
 use crate::state_id::StateId;
-use crate::syntax;
 
 /// The index of an interned transition label of an [`Nfa`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,46 +59,6 @@ pub struct Nfa {
 }
 
 impl Nfa {
-    /// Builds the NFA of `pattern` under the default [`Budget`].
-    ///
-    /// # Errors
-    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
-    /// would exceed the default budget.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::Nfa;
-    ///
-    /// let nfa = Nfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
-    /// assert!(nfa.matches("3.14") && !nfa.matches("3."));
-    /// assert!(Nfa::from_regex("a(?=b)").is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {
-        Nfa::from_regex_with(pattern, &Budget::default())
-    }
-
-    /// Builds the NFA of `pattern`, stopping when `budget` runs out.
-    ///
-    /// # Errors
-    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
-    /// would exceed `budget`.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Nfa};
-    ///
-    /// let budget = Budget::default().with_max_states(1_000);
-    /// let nfa = Nfa::from_regex_with("(a|b)*a(a|b){20}", &budget)?;
-    /// assert!(nfa.matches(&"a".repeat(21)));
-    /// assert!(Nfa::from_regex_with("a{2000}", &budget).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
-        let hir = syntax::parse(pattern, budget)?;
-        Ok(Nfa::from_hir(&hir, budget)?)
-    }
-
     pub(crate) fn from_hir(hir: &Hir, budget: &Budget) -> Result<Nfa, BudgetError> {
         build::build(hir, budget)
     }

@@ -66,23 +66,32 @@ fn boundary_anchors_change_nothing() {
 }
 
 #[test]
-fn other_anchors_are_rejected() {
-    check_rejected("a^b", "anchors");
-    check_rejected("a(?m:$)b", "anchors");
-    check_rejected("(^a)", "anchors");
+fn anchors_hold_only_at_the_ends_or_lines() {
+    check("a^b", &[], &["ab", "a^b"]);
+    check("a(?m:$)\nb", &["a\nb"], &["ab"]);
+    check("(^a)", &["a"], &[""]);
+    check("x|^y$|z", &["x", "y", "z"], &["yz"]);
 }
 
 #[test]
-fn word_boundaries_are_rejected() {
-    check_rejected("\\bword\\b", "word boundaries");
-    check_rejected("a\\B", "word boundaries");
+fn word_boundaries_look_at_both_neighbours() {
+    check("\\bword\\b", &["word"], &["words"]);
+    check("a\\B.*", &["ab", "a1"], &["a", "a-"]);
+    check(".*\\b-", &["a-"], &["-", "--"]);
 }
 
 #[test]
-fn look_around_and_backreferences_are_rejected() {
-    check_rejected("a(?=b)", "look-around");
-    check_rejected("(?<!a)b", "look-around");
-    check_rejected("(a)\\1", "backreferences");
+fn lookarounds_and_finite_backreferences_are_exact() {
+    check("a(?=b).", &["ab"], &["ac", "a"]);
+    check("(?<!a)b|ab", &["b", "ab"], &["cb"]);
+    check("(a|bc)\\1", &["aa", "bcbc"], &["abc", "bca"]);
+}
+
+#[test]
+fn constructs_not_read_exactly_are_refused_with_the_reason() {
+    check_rejected("(?>a)b", "atomic");
+    check_rejected("(a+)\\1", "not regular");
+    check_rejected("(ab)*+", "possessive");
 }
 
 #[test]

@@ -5,6 +5,7 @@ mod auth;
 mod browser;
 mod compute;
 mod deadlines;
+mod dialects;
 mod e2e;
 mod generate;
 mod isolation;

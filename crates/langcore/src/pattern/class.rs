@@ -1,0 +1,639 @@
+//! Characters, escapes and bracketed classes of each dialect, as [`CharSet`]s.
+//!
+//! # Overview
+//! [`Ctx`] is what a class means in: the dialect and the flags in force. [`escape`] reads
+//! one escape after its backslash, [`bracket`] one bracketed class, [`fold`] applies case
+//! insensitivity, and [`dot`], [`word`], [`line_terminators`] are the dialect's sets.
+//!
+//! In the default dialect a bracketed class is found by its extent (nested brackets
+//! included) and handed to `regex-syntax` whole, so it means exactly what it means in
+//! `syntax.rs`. Other dialects are read here item by item; Unicode tables (`\p{Greek}`, `\w`)
+//! and case folding still come from `regex-syntax`, asked about one item at a time.
+//!
+//! # Dialect differences handled here
+//! `\d`, `\w`, `\s` are ASCII in JavaScript, Java and PCRE, Unicode in Rust and Python
+//! (and ASCII under Python's `(?a)`); Java folds case in ASCII only; JavaScript reads `[]`
+//! as the empty class, `[^]` as every character, a `[` inside a class as itself, and an
+//! unknown escape as the escaped character; Java nests classes and intersects them with
+//! `&&`; Java's and .NET's property names (`\p{Alnum}`, `\p{IsLatin}`, `\p{InGreek}`,
+//! `\p{IsBasicLatin}`, `\p{javaLetterOrDigit}`) are translated; a `-` after a class escape
+//! (`[\w-.]`) is a literal hyphen everywhere.
+
+use regex_syntax::hir::{self, HirKind};
+
+use crate::alphabet::CharSet;
+use crate::dialect::Dialect;
+
+/// The reading a class is parsed under.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ctx {
+    pub(super) dialect: Dialect,
+    pub(super) case_insensitive: bool,
+    /// Python's `(?a)`: `\d`, `\w`, `\s` and `\b` in ASCII.
+    pub(super) ascii: bool,
+    /// Whether `.` matches line terminators.
+    pub(super) dot_all: bool,
+    /// Verbose mode: whitespace and `#` comments are ignored (inside classes too, in Rust
+    /// and Java).
+    pub(super) verbose: bool,
+}
+
+/// What an escape stands for: one character (which may bound a range) or a set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Atom {
+    Char(char),
+    Set(CharSet),
+}
+
+impl Atom {
+    pub(super) fn into_set(self) -> CharSet {
+        match self {
+            Atom::Char(c) => CharSet::singleton(c),
+            Atom::Set(set) => set,
+        }
+    }
+}
+
+/// An error inside a class or escape: the message and the byte range, relative to the
+/// text the function was given.
+pub(super) type ClassError = (String, std::ops::Range<usize>);
+
+fn ascii_set(ranges: &[(char, char)]) -> CharSet {
+    CharSet::from_ranges(ranges.iter().copied())
+}
+
+/// The set of a `regex-syntax` class expression such as `\p{Greek}` or `[[:alpha:]]`.
+fn rust_set(text: &str) -> Option<CharSet> {
+    let hir =
+        regex_syntax::ParserBuilder::new().unicode(true).utf8(true).build().parse(text).ok()?;
+    match hir.kind() {
+        HirKind::Class(class) => Some(CharSet::from_hir_class(class)),
+        HirKind::Literal(literal) => {
+            let text = std::str::from_utf8(&literal.0).ok()?;
+            let mut chars = text.chars();
+            match (chars.next(), chars.next()) {
+                (Some(only), None) => Some(CharSet::singleton(only)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_ascii_only(ctx: Ctx) -> bool {
+    ctx.ascii || matches!(ctx.dialect, Dialect::Js | Dialect::Java | Dialect::Pcre)
+}
+
+/// The dialect's `\d`.
+fn digit(ctx: Ctx) -> CharSet {
+    if is_ascii_only(ctx) { ascii_set(&[('0', '9')]) } else { rust_set(r"\d").unwrap_or_default() }
+}
+
+/// The word characters of `\b`: the dialect's `\w`, but letters and digits of every
+/// script in Java (`Character.isLetterOrDigit`, as Java 17's `\b` reads them).
+pub(super) fn boundary_word(ctx: Ctx) -> CharSet {
+    match ctx.dialect {
+        Dialect::Java => rust_set(r"[\p{L}\p{Nd}_]").unwrap_or_default(),
+        _ => word(ctx),
+    }
+}
+
+/// The dialect's `\w`.
+pub(super) fn word(ctx: Ctx) -> CharSet {
+    if is_ascii_only(ctx) {
+        ascii_set(&[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')])
+    } else {
+        rust_set(r"\w").unwrap_or_default()
+    }
+}
+
+/// The dialect's `\s`.
+fn space(ctx: Ctx) -> CharSet {
+    let ascii = ascii_set(&[('\t', '\r'), (' ', ' ')]);
+    match ctx.dialect {
+        _ if ctx.ascii => ascii,
+        Dialect::Java | Dialect::Pcre => ascii,
+        Dialect::Js => ascii.union(&CharSet::from_ranges([
+            ('\u{a0}', '\u{a0}'),
+            ('\u{1680}', '\u{1680}'),
+            ('\u{2000}', '\u{200a}'),
+            ('\u{2028}', '\u{2029}'),
+            ('\u{202f}', '\u{202f}'),
+            ('\u{205f}', '\u{205f}'),
+            ('\u{3000}', '\u{3000}'),
+            ('\u{feff}', '\u{feff}'),
+        ])),
+        // str.isspace() also holds for the four information separators.
+        Dialect::Python => {
+            rust_set(r"\s").unwrap_or_default().union(&ascii_set(&[('\x1c', '\x1f')]))
+        }
+        _ => rust_set(r"\s").unwrap_or_default(),
+    }
+}
+
+/// The characters that end a line for `.`, `^` and `$` under multi-line.
+pub(super) fn line_terminators(dialect: Dialect) -> CharSet {
+    match dialect {
+        Dialect::Js => CharSet::from_ranges([('\n', '\n'), ('\r', '\r'), ('\u{2028}', '\u{2029}')]),
+        Dialect::Java => CharSet::from_ranges([
+            ('\n', '\n'),
+            ('\r', '\r'),
+            ('\u{85}', '\u{85}'),
+            ('\u{2028}', '\u{2029}'),
+        ]),
+        _ => CharSet::singleton('\n'),
+    }
+}
+
+/// What `.` matches.
+pub(super) fn dot(ctx: Ctx) -> CharSet {
+    if ctx.dot_all { CharSet::full() } else { line_terminators(ctx.dialect).complement() }
+}
+
+/// `set` under the case insensitivity of `ctx`: simple Unicode case folding, ASCII only in
+/// Java.
+pub(super) fn fold(set: CharSet, ctx: Ctx) -> CharSet {
+    if !ctx.case_insensitive {
+        return set;
+    }
+    if ctx.dialect == Dialect::Java {
+        let upper = set.intersection(&ascii_set(&[('A', 'Z')]));
+        let lower = set.intersection(&ascii_set(&[('a', 'z')]));
+        let shift = |part: &CharSet, up: bool| {
+            CharSet::from_ranges(part.ranges().iter().map(|&(lo, hi)| {
+                let moved =
+                    |c: char| if up { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() };
+                (moved(lo), moved(hi))
+            }))
+        };
+        return set.union(&shift(&upper, false)).union(&shift(&lower, true));
+    }
+    let mut class = hir::ClassUnicode::new(
+        set.ranges().iter().map(|&(lo, hi)| hir::ClassUnicodeRange::new(lo, hi)),
+    );
+    class.case_fold_simple();
+    CharSet::from_ranges(class.ranges().iter().map(|range| (range.start(), range.end())))
+}
+
+/// Java's POSIX and `java*` property names, and Unicode block names (`InGreek`, and
+/// .NET's `IsBasicLatin`), as sets; `None` for names `regex-syntax` knows itself.
+fn named_property(name: &str) -> Option<CharSet> {
+    let posix: Option<&[(char, char)]> = match name {
+        "Lower" => Some(&[('a', 'z')]),
+        "Upper" => Some(&[('A', 'Z')]),
+        "ASCII" => Some(&[('\0', '\x7f')]),
+        "Alpha" => Some(&[('A', 'Z'), ('a', 'z')]),
+        "Digit" => Some(&[('0', '9')]),
+        "Alnum" => Some(&[('0', '9'), ('A', 'Z'), ('a', 'z')]),
+        "Punct" => Some(&[('!', '/'), (':', '@'), ('[', '`'), ('{', '~')]),
+        "Graph" => Some(&[('!', '~')]),
+        "Print" => Some(&[(' ', '~')]),
+        "Blank" => Some(&[('\t', '\t'), (' ', ' ')]),
+        "Cntrl" => Some(&[('\0', '\x1f'), ('\x7f', '\x7f')]),
+        "XDigit" => Some(&[('0', '9'), ('A', 'F'), ('a', 'f')]),
+        "Space" => Some(&[('\t', '\r'), (' ', ' ')]),
+        _ => None,
+    };
+    if let Some(ranges) = posix {
+        return Some(ascii_set(ranges));
+    }
+    let java = match name {
+        "javaLowerCase" => Some(r"\p{Lowercase}"),
+        "javaUpperCase" => Some(r"\p{Uppercase}"),
+        "javaWhitespace" => Some(r"[[\s&&[^\u{a0}\u{2007}\u{202f}]]\x1c-\x1f]"),
+        "javaMirrored" => Some(r"\p{Bidi_Mirrored}"),
+        "javaLetter" => Some(r"\p{L}"),
+        "javaDigit" => Some(r"\p{Nd}"),
+        "javaLetterOrDigit" => Some(r"[\p{L}\p{Nd}]"),
+        "javaAlphabetic" => Some(r"\p{Alphabetic}"),
+        "javaTitleCase" => Some(r"\p{Lt}"),
+        "javaSpaceChar" => Some(r"\p{Z}"),
+        "javaDefined" => Some(r"\P{Cn}"),
+        "javaISOControl" => Some(r"[\x00-\x1f\x7f-\x9f]"),
+        "javaIdentifierIgnorable" => Some(r"[\x00-\x08\x0e-\x1b\x7f-\x9f\p{Cf}]"),
+        "javaJavaIdentifierStart" => Some(r"[\p{L}\p{Nl}\p{Sc}\p{Pc}]"),
+        "javaJavaIdentifierPart" => {
+            Some(r"[\p{L}\p{Nl}\p{Sc}\p{Pc}\p{Nd}\p{Mc}\p{Mn}\p{Cf}\x00-\x08\x0e-\x1b\x7f-\x9f]")
+        }
+        "javaUnicodeIdentifierStart" => Some(r"[\p{L}\p{Nl}]"),
+        "javaUnicodeIdentifierPart" => {
+            Some(r"[\p{L}\p{Nl}\p{Pc}\p{Nd}\p{Mc}\p{Mn}\p{Cf}\x00-\x08\x0e-\x1b\x7f-\x9f]")
+        }
+        _ => None,
+    };
+    if let Some(text) = java {
+        return rust_set(text);
+    }
+    let block = name.strip_prefix("In").or_else(|| name.strip_prefix("Is"))?;
+    let key: String =
+        block.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+    let range = match key.as_str() {
+        "basiclatin" => ('\0', '\x7f'),
+        "latin1supplement" => ('\u{80}', '\u{ff}'),
+        "latinextendeda" => ('\u{100}', '\u{17f}'),
+        "latinextendedb" => ('\u{180}', '\u{24f}'),
+        "ipaextensions" => ('\u{250}', '\u{2af}'),
+        "greek" | "greekandcoptic" => ('\u{370}', '\u{3ff}'),
+        "cyrillic" => ('\u{400}', '\u{4ff}'),
+        "armenian" => ('\u{530}', '\u{58f}'),
+        "hebrew" => ('\u{590}', '\u{5ff}'),
+        "arabic" => ('\u{600}', '\u{6ff}'),
+        "devanagari" => ('\u{900}', '\u{97f}'),
+        "thai" => ('\u{e00}', '\u{e7f}'),
+        "latinextendedadditional" => ('\u{1e00}', '\u{1eff}'),
+        "greekextended" => ('\u{1f00}', '\u{1fff}'),
+        "generalpunctuation" => ('\u{2000}', '\u{206f}'),
+        "currencysymbols" => ('\u{20a0}', '\u{20cf}'),
+        "letterlikesymbols" => ('\u{2100}', '\u{214f}'),
+        "arrows" => ('\u{2190}', '\u{21ff}'),
+        "mathematicaloperators" => ('\u{2200}', '\u{22ff}'),
+        "boxdrawing" => ('\u{2500}', '\u{257f}'),
+        "geometricshapes" => ('\u{25a0}', '\u{25ff}'),
+        "miscellaneoussymbols" => ('\u{2600}', '\u{26ff}'),
+        "dingbats" => ('\u{2700}', '\u{27bf}'),
+        "cjksymbolsandpunctuation" => ('\u{3000}', '\u{303f}'),
+        "hiragana" => ('\u{3040}', '\u{309f}'),
+        "katakana" => ('\u{30a0}', '\u{30ff}'),
+        "cjkunifiedideographs" => ('\u{4e00}', '\u{9fff}'),
+        "hangulsyllables" => ('\u{ac00}', '\u{d7af}'),
+        "privateusearea" => ('\u{e000}', '\u{f8ff}'),
+        "halfwidthandfullwidthforms" => ('\u{ff00}', '\u{ffef}'),
+        _ => return None,
+    };
+    Some(CharSet::range(range.0, range.1))
+}
+
+/// The set of property `name` (the text between the braces, or one letter).
+fn property(name: &str) -> Option<CharSet> {
+    let (negated, name) = match name.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, name),
+    };
+    let set = rust_set(&format!(r"\p{{{name}}}"))
+        .or_else(|| named_property(name))
+        .or_else(|| name.strip_prefix("Is").and_then(|rest| rust_set(&format!(r"\p{{{rest}}}"))))?;
+    Some(if negated { set.complement() } else { set })
+}
+
+/// The number of leading characters of `text` that satisfy `pred`, at most `max`.
+fn count_prefix(text: &str, max: usize, pred: impl Fn(char) -> bool) -> usize {
+    text.chars().take(max).take_while(|&c| pred(c)).count()
+}
+
+/// A code point from hex digits.
+fn hex_char(digits: &str) -> Option<char> {
+    u32::from_str_radix(digits, 16).ok().and_then(char::from_u32)
+}
+
+/// Reads one escape of `text`, which starts just after the backslash; `in_class` when it
+/// stands in a bracketed class (where `\b` is a backspace). Returns what it stands for and
+/// the bytes it took. Assertions, backreferences and `\Q` are the caller's (parse.rs).
+pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usize), ClassError> {
+    let Some(first) = text.chars().next() else {
+        return Err(("incomplete escape sequence: a pattern cannot end with `\\`".into(), 0..0));
+    };
+    let dialect = ctx.dialect;
+    let one = first.len_utf8();
+    let set = |set: CharSet| Ok((Atom::Set(set), one));
+    let ch = |c: char| Ok((Atom::Char(c), one));
+    match first {
+        'd' => set(digit(ctx)),
+        'D' => set(digit(ctx).complement()),
+        'w' => set(word(ctx)),
+        'W' => set(word(ctx).complement()),
+        's' => set(space(ctx)),
+        'S' => set(space(ctx).complement()),
+        'n' => ch('\n'),
+        't' => ch('\t'),
+        'r' => ch('\r'),
+        'f' => ch('\x0c'),
+        'b' if in_class && dialect != Dialect::Rust => ch('\x08'),
+        'h' | 'H' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
+            let horizontal = CharSet::from_ranges([
+                ('\t', '\t'),
+                (' ', ' '),
+                ('\u{a0}', '\u{a0}'),
+                ('\u{1680}', '\u{1680}'),
+                ('\u{180e}', '\u{180e}'),
+                ('\u{2000}', '\u{200a}'),
+                ('\u{202f}', '\u{202f}'),
+                ('\u{205f}', '\u{205f}'),
+                ('\u{3000}', '\u{3000}'),
+            ]);
+            set(if first == 'h' { horizontal } else { horizontal.complement() })
+        }
+        'v' | 'V' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
+            let vertical = CharSet::from_ranges([
+                ('\n', '\r'),
+                ('\u{85}', '\u{85}'),
+                ('\u{2028}', '\u{2029}'),
+            ]);
+            set(if first == 'v' { vertical } else { vertical.complement() })
+        }
+        'v' => ch('\x0b'),
+        'a' if dialect != Dialect::Js => ch('\x07'),
+        'e' if matches!(dialect, Dialect::Java | Dialect::Pcre | Dialect::Rust) => ch('\x1b'),
+        '0'..='7' if in_class && dialect != Dialect::Rust => {
+            let len = count_prefix(text, 3, |c| c.is_digit(8));
+            let value = u32::from_str_radix(&text[..len], 8).unwrap_or(0);
+            char::from_u32(value)
+                .map(|c| (Atom::Char(c), len))
+                .ok_or_else(|| ("octal escape out of range".into(), 0..len))
+        }
+        'x' => {
+            let rest = &text[1..];
+            if let Some(braced) = rest
+                .strip_prefix('{')
+                .filter(|_| dialect != Dialect::Js && dialect != Dialect::Python)
+            {
+                let close = braced
+                    .find('}')
+                    .ok_or_else(|| ("unclosed \\x{...} escape".to_owned(), 0..text.len()))?;
+                let c = hex_char(&braced[..close])
+                    .ok_or_else(|| ("invalid code point in \\x{...}".to_owned(), 0..close + 3))?;
+                return Ok((Atom::Char(c), close + 3));
+            }
+            let len = count_prefix(rest, 2, |c| c.is_ascii_hexdigit());
+            match (len, dialect) {
+                (2, _) | (1, Dialect::Pcre) => {
+                    Ok((Atom::Char(hex_char(&rest[..len]).unwrap_or('\0')), 1 + len))
+                }
+                (_, Dialect::Js) => ch('x'),
+                _ => Err(("\\x needs two hex digits".into(), 0..1 + len)),
+            }
+        }
+        'u' | 'U' if dialect != Dialect::Pcre => {
+            let rest = &text[1..];
+            if let Some(braced) = rest.strip_prefix('{').filter(|_| dialect == Dialect::Rust) {
+                let close = braced
+                    .find('}')
+                    .ok_or_else(|| ("unclosed \\u{...} escape".to_owned(), 0..text.len()))?;
+                let c = hex_char(&braced[..close])
+                    .ok_or_else(|| ("invalid code point".to_owned(), 0..close + 3))?;
+                return Ok((Atom::Char(c), close + 3));
+            }
+            let width = if first == 'u' { 4 } else { 8 };
+            let len = count_prefix(rest, width, |c| c.is_ascii_hexdigit());
+            if first == 'U' && !matches!(dialect, Dialect::Python | Dialect::Rust) {
+                return if dialect == Dialect::Js {
+                    ch('U')
+                } else {
+                    Err(("unknown escape \\U".into(), 0..1))
+                };
+            }
+            match hex_char(&rest[..len]).filter(|_| len == width) {
+                Some(c) => Ok((Atom::Char(c), 1 + len)),
+                None if dialect == Dialect::Js => ch(first),
+                None => Err((format!("\\{first} needs {width} hex digits"), 0..1 + len)),
+            }
+        }
+        'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre) => {
+            match text[1..].chars().next() {
+                Some(letter)
+                    if letter.is_ascii_alphabetic()
+                        || dialect != Dialect::Js && letter.is_ascii() =>
+                {
+                    let code = (letter.to_ascii_uppercase() as u32) ^ 0x40;
+                    Ok((Atom::Char(char::from_u32(code).unwrap_or('\0')), 2))
+                }
+                _ if dialect == Dialect::Js => Ok((Atom::Char('\\'), 0)),
+                _ => Err(("\\c needs a control letter".into(), 0..1)),
+            }
+        }
+        'p' | 'P' if dialect != Dialect::Js && dialect != Dialect::Python => {
+            let rest = &text[1..];
+            let (name, len) = match rest.strip_prefix('{') {
+                Some(braced) => {
+                    let close = braced
+                        .find('}')
+                        .ok_or_else(|| ("unclosed \\p{...}".to_owned(), 0..text.len()))?;
+                    (&braced[..close], close + 3)
+                }
+                None => match rest.chars().next() {
+                    Some(letter) if letter.is_ascii_alphabetic() => (&rest[..1], 2),
+                    _ => return Err(("\\p needs a property name".into(), 0..1)),
+                },
+            };
+            let found = property(name.trim())
+                .ok_or_else(|| (format!("unknown Unicode property or block `{name}`"), 0..len))?;
+            Ok((Atom::Set(if first == 'P' { found.complement() } else { found }), len))
+        }
+        c if c.is_ascii_alphanumeric() => {
+            if dialect == Dialect::Js {
+                ch(c)
+            } else {
+                Err((format!("unknown escape \\{c} in the {dialect} dialect"), 0..one))
+            }
+        }
+        c => ch(c),
+    }
+}
+
+/// Reads the bracketed class at the start of `text` (which starts with `[`): its set and
+/// the bytes it took.
+pub(super) fn bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
+    if ctx.dialect == Dialect::Rust {
+        return rust_bracket(text, ctx);
+    }
+    let mut reader = ClassReader { text, pos: 1, ctx };
+    let negated = reader.eat('^');
+    let set = reader.items(true)?;
+    let set = fold(set, ctx);
+    Ok((if negated { set.complement() } else { set }, reader.pos))
+}
+
+/// A bracketed class of the default dialect: its extent, then `regex-syntax` on it.
+/// `[]`, where no class that starts with `]` closes, is the empty class.
+fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
+    let Some(len) = rust_class_len(text) else {
+        if text.starts_with("[]") {
+            return Ok((CharSet::empty(), 2));
+        }
+        return Err(("unclosed character class".into(), 0..1));
+    };
+    let mut flags = String::new();
+    if ctx.case_insensitive {
+        flags.push('i');
+    }
+    if ctx.verbose {
+        flags.push('x');
+    }
+    let prefix = if flags.is_empty() { String::new() } else { format!("(?{flags})") };
+    let parsed = regex_syntax::ParserBuilder::new()
+        .unicode(true)
+        .utf8(true)
+        .build()
+        .parse(&format!("{prefix}{}", &text[..len]));
+    match parsed {
+        Ok(hir) => match hir.kind() {
+            HirKind::Class(class) => Ok((CharSet::from_hir_class(class), len)),
+            HirKind::Literal(_) => {
+                Ok((rust_set(&text[..len]).map(|set| fold(set, ctx)).unwrap_or_default(), len))
+            }
+            _ => Err(("not a character class".into(), 0..len)),
+        },
+        Err(err) => Err((
+            err.to_string().lines().last().unwrap_or("invalid class").trim().to_owned(),
+            0..len,
+        )),
+    }
+}
+
+/// The length of the `regex-syntax` class at the start of `text`, nested classes
+/// included, or `None` when it does not close.
+fn rust_class_len(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut pos = 0;
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'\\' => pos += 2,
+            b'[' if bytes[pos..].starts_with(b"[:") && depth > 0 => {
+                pos +=
+                    bytes[pos..].windows(2).position(|pair| pair == b":]").map_or(1, |end| end + 2);
+            }
+            b'[' => {
+                depth += 1;
+                pos += 1;
+                if bytes.get(pos) == Some(&b'^') {
+                    pos += 1;
+                }
+                if bytes.get(pos) == Some(&b']') {
+                    pos += 1;
+                }
+            }
+            b']' => {
+                depth -= 1;
+                pos += 1;
+                if depth == 0 {
+                    return Some(pos);
+                }
+            }
+            _ => pos += 1,
+        }
+    }
+    None
+}
+
+/// The items of a class of the other dialects.
+struct ClassReader<'t> {
+    text: &'t str,
+    pos: usize,
+    ctx: Ctx,
+}
+
+impl ClassReader<'_> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn skip_verbose(&mut self) {
+        if self.ctx.verbose && self.ctx.dialect == Dialect::Java {
+            while self.peek().is_some_and(char::is_whitespace) {
+                self.pos += self.peek().map_or(1, char::len_utf8);
+            }
+        }
+    }
+
+    /// The union of the items up to and including the closing `]`.
+    fn items(&mut self, first: bool) -> Result<CharSet, ClassError> {
+        let dialect = self.ctx.dialect;
+        let mut set = CharSet::empty();
+        let mut first = first;
+        loop {
+            self.skip_verbose();
+            let start = self.pos;
+            let Some(c) = self.peek() else {
+                return Err(("unclosed character class".into(), 0..1));
+            };
+            if c == ']' && (!first || dialect == Dialect::Js) {
+                self.pos += 1;
+                return Ok(set);
+            }
+            first = false;
+            if dialect == Dialect::Java && self.text[self.pos..].starts_with("&&") {
+                self.pos += 2;
+                let right = self.items(false)?;
+                return Ok(set.intersection(&right));
+            }
+            if c == '[' && dialect == Dialect::Java {
+                let (nested, len) =
+                    bracket(&self.text[self.pos..], Ctx { case_insensitive: false, ..self.ctx })
+                        .map_err(|(message, span)| {
+                            (message, span.start + start..span.end + start)
+                        })?;
+                self.pos += len;
+                set = set.union(&nested);
+                continue;
+            }
+            let posix_end = self.text[self.pos..].find(":]");
+            if let (true, Some(end)) = (
+                c == '[' && dialect == Dialect::Pcre && self.text[self.pos..].starts_with("[:"),
+                posix_end,
+            ) {
+                let posix = &self.text[self.pos..self.pos + end + 2];
+                let found = rust_set(&format!("[{posix}]")).ok_or_else(|| {
+                    (format!("unknown POSIX class {posix}"), start..start + end + 2)
+                })?;
+                self.pos += end + 2;
+                set = set.union(&found);
+                continue;
+            }
+            let lo = self.atom()?;
+            let after_lo = self.pos;
+            if self.eat('-') {
+                match (&lo, self.peek()) {
+                    (Atom::Char(lo_char), Some(next)) if next != ']' => {
+                        let hi = self.atom()?;
+                        let Atom::Char(hi_char) = hi else {
+                            // `[a-\d]`: a literal hyphen in the lenient engines.
+                            set = set
+                                .union(&CharSet::from_ranges([(*lo_char, *lo_char), ('-', '-')]))
+                                .union(&hi.into_set());
+                            continue;
+                        };
+                        if hi_char < *lo_char {
+                            return Err((
+                                "invalid character class range: the start is after the end".into(),
+                                start..self.pos,
+                            ));
+                        }
+                        set = set.union(&CharSet::range(*lo_char, hi_char));
+                    }
+                    _ => {
+                        // `[\w-.]` or `[a-]`: the hyphen is itself.
+                        self.pos = after_lo + 1;
+                        set = set.union(&lo.into_set()).union(&CharSet::singleton('-'));
+                    }
+                }
+                continue;
+            }
+            set = set.union(&lo.into_set());
+        }
+    }
+
+    /// One character or escape of a class.
+    fn atom(&mut self) -> Result<Atom, ClassError> {
+        let start = self.pos;
+        let Some(c) = self.peek() else {
+            return Err(("unclosed character class".into(), 0..1));
+        };
+        self.pos += c.len_utf8();
+        if c != '\\' {
+            return Ok(Atom::Char(c));
+        }
+        let (atom, len) = escape(&self.text[self.pos..], self.ctx, true)
+            .map_err(|(message, span)| (message, start + 1 + span.start..start + 1 + span.end))?;
+        self.pos += len;
+        Ok(atom)
+    }
+}

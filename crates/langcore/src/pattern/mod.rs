@@ -1,0 +1,453 @@
+//! The dialect-aware front end: patterns with assertions, backreferences and other engines'
+//! syntax, read exactly under full-match semantics.
+//!
+//! # Overview
+//! [`parse_in`] reads a pattern written for a [`Dialect`] and returns a [`Parsed`]: a
+//! `regex-syntax` HIR when the pattern has no assertion left (the ordinary road of
+//! `nfa/build.rs`, lazy and composable), or the canonical minimal [`Dfa`] of a pattern whose
+//! assertions need the construction of `lookaround.rs`.
+//!
+//! - `parse.rs`: the structure of a pattern (alternation, groups, quantifiers, assertions,
+//!   backreferences) in each dialect's syntax, into the small IR [`Expr`].
+//! - `class.rs`: single characters, escapes and bracketed classes, per dialect, into
+//!   [`CharSet`]s; Unicode tables and case folding come from `regex-syntax`.
+//! - `lookaround.rs`: the automaton of an [`Expr`] with lookarounds.
+//!
+//! In the default dialect ([`Dialect::Rust`]) a pattern that `syntax.rs` accepts is read by
+//! it, unchanged; only patterns it refuses (assertions inside, lookaround, backreferences,
+//! `[]` inside a pattern, other engines' unambiguous syntax) and possessive quantifiers
+//! (which it would misread as nested repetition) come here.
+//!
+//! # Semantics
+//! A string w is in the language of P iff some match of P spans all of w, every assertion
+//! evaluated against w as a whole: a lookahead at position i looks at w[i..] to the end of w,
+//! a lookbehind at w[..i]. Every anchor and word boundary is lowered to lookarounds here:
+//! `^` is `(?<![\s\S])`, `\z` is `(?![\s\S])`, `\b` is
+//! `(?<=\w)(?!\w)|(?<!\w)(?=\w)` with the dialect's `\w`, and so on (see docs/dialects.md).
+//!
+//! # Invariants
+//! - Group nesting is at most [`NEST_LIMIT`], which bounds every recursion over an [`Expr`].
+//! - A lookbehind body holds no lookahead (nor `$`, `\b`): the parser refuses them, so a
+//!   lookbehind's truth is a function of the prefix alone (see `lookaround.rs`).
+
+mod class;
+mod lookaround;
+mod parse;
+
+use regex_syntax::hir::{self, Hir};
+
+use crate::alphabet::CharSet;
+use crate::budget::{Budget, Operation};
+use crate::dfa::Dfa;
+use crate::dialect::Dialect;
+use crate::error::Error;
+use crate::nfa::Nfa;
+use crate::syntax::{self, NEST_LIMIT};
+
+/// A pattern after [`parse_in`].
+#[derive(Debug)]
+pub(crate) enum Parsed {
+    /// A pattern without assertions, for the ordinary road.
+    Hir(Hir),
+    /// The canonical minimal DFA of a pattern with assertions.
+    Automaton(Dfa),
+}
+
+/// A pattern in the front end's IR: assertions and all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Expr {
+    /// The empty string.
+    Empty,
+    /// One character of the set; the empty set matches nothing.
+    Set(CharSet),
+    /// Each part in order.
+    Concat(Vec<Expr>),
+    /// Any branch.
+    Alt(Vec<Expr>),
+    /// `sub{min,max}`, `max: None` unbounded.
+    Repeat { sub: Box<Expr>, min: u32, max: Option<u32> },
+    /// A zero-width assertion.
+    Look(Look),
+}
+
+/// A lookaround: `body` must (or, negated, must not) match the rest of the string from
+/// here (ahead: w[i..] in body·Σ*) or the text up to here (behind: w[..i] in Σ*·body).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Look {
+    pub(crate) ahead: bool,
+    pub(crate) negated: bool,
+    pub(crate) body: Box<Expr>,
+}
+
+impl Look {
+    /// The characters of `set` that satisfy this lookaround when it is a one-character
+    /// test standing right next to that character.
+    fn restrict(&self, set: &CharSet) -> Option<CharSet> {
+        let Expr::Set(test) = &*self.body else { return None };
+        Some(if self.negated { set.difference(test) } else { set.intersection(test) })
+    }
+}
+
+impl Expr {
+    /// The set `set` as one character.
+    pub(crate) fn set(set: CharSet) -> Expr {
+        Expr::Set(set)
+    }
+
+    /// The string `text`, character by character.
+    pub(crate) fn literal(text: &str) -> Expr {
+        Expr::concat(text.chars().map(|c| Expr::Set(CharSet::singleton(c))).collect())
+    }
+
+    /// The concatenation of `parts`, flattened.
+    pub(crate) fn concat(parts: Vec<Expr>) -> Expr {
+        let mut flat = Vec::with_capacity(parts.len());
+        for part in parts {
+            match part {
+                Expr::Empty => {}
+                Expr::Concat(inner) => flat.extend(inner),
+                other => flat.push(other),
+            }
+        }
+        match flat.len() {
+            0 => Expr::Empty,
+            1 => flat.pop().unwrap_or(Expr::Empty),
+            _ => Expr::Concat(flat),
+        }
+    }
+
+    /// The alternation of `branches`; one branch is itself.
+    pub(crate) fn alt(mut branches: Vec<Expr>) -> Expr {
+        if branches.len() == 1 {
+            branches.pop().unwrap_or(Expr::Empty)
+        } else {
+            Expr::Alt(branches)
+        }
+    }
+
+    /// A lookaround assertion.
+    pub(crate) fn look(ahead: bool, negated: bool, body: Expr) -> Expr {
+        Expr::Look(Look { ahead, negated, body: Box::new(body) })
+    }
+
+    /// Whether any assertion is left.
+    fn has_look(&self) -> bool {
+        match self {
+            Expr::Empty | Expr::Set(_) => false,
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::has_look),
+            Expr::Repeat { sub, .. } => sub.has_look(),
+            Expr::Look(_) => true,
+        }
+    }
+
+    /// Whether the expression matches "" at the end of the string (`ahead`) or at its
+    /// start: there the assertions looking the same way see "" and are decided too;
+    /// `None` when one looking the other way leaves it open.
+    fn is_nullable_at_edge(&self, ahead: bool) -> Option<bool> {
+        match self {
+            Expr::Empty => Some(true),
+            Expr::Set(_) => Some(false),
+            Expr::Concat(parts) => {
+                let mut all = true;
+                for part in parts {
+                    all &= part.is_nullable_at_edge(ahead)?;
+                }
+                Some(all)
+            }
+            Expr::Alt(parts) => {
+                let mut any = false;
+                for part in parts {
+                    any |= part.is_nullable_at_edge(ahead)?;
+                }
+                Some(any)
+            }
+            Expr::Repeat { sub, min, .. } => Some(*min == 0 || sub.is_nullable_at_edge(ahead)?),
+            Expr::Look(look) if look.ahead == ahead => {
+                Some(look.body.is_nullable_at_edge(ahead)? != look.negated)
+            }
+            Expr::Look(_) => None,
+        }
+    }
+
+    /// The expression with the assertions that stand at the very start (lookbehinds) or
+    /// the very end (lookaheads) of the whole pattern decided: there the text they look at
+    /// is "", so each is true or false by its body's nullability. This keeps `^...$` and
+    /// `\b...\b` patterns on the ordinary road.
+    fn decide_edges(self, at_start: bool, at_end: bool) -> Expr {
+        match self {
+            Expr::Look(look) => {
+                let decidable = if look.ahead { at_end } else { at_start };
+                match look.body.is_nullable_at_edge(look.ahead) {
+                    Some(nullable) if decidable => {
+                        if nullable != look.negated {
+                            Expr::Empty
+                        } else {
+                            Expr::Set(CharSet::empty())
+                        }
+                    }
+                    _ => Expr::Look(look),
+                }
+            }
+            Expr::Alt(branches) => Expr::Alt(
+                branches.into_iter().map(|branch| branch.decide_edges(at_start, at_end)).collect(),
+            ),
+            Expr::Concat(parts) => {
+                // A part is at the start when everything before it is zero-width.
+                let n_parts = parts.len();
+                let zero_width: Vec<bool> = parts.iter().map(Expr::is_zero_width).collect();
+                let mut res = Vec::with_capacity(n_parts);
+                for (idx, part) in parts.into_iter().enumerate() {
+                    let starts = at_start && zero_width[..idx].iter().all(|&zero| zero);
+                    let ends = at_end && zero_width[idx + 1..].iter().all(|&zero| zero);
+                    res.push(part.decide_edges(starts, ends));
+                }
+                Expr::concat(res)
+            }
+            other => other,
+        }
+    }
+
+    /// The expression with no-match parts propagated (a concatenation with one, a branch
+    /// that is one), and one-character lookarounds next to a character merged into it:
+    /// `(?=\w)c` and `c(?<=\w)` are `[c&&\w]`. Recursion follows the nesting.
+    fn simplify(self) -> Expr {
+        let fail = || Expr::Set(CharSet::empty());
+        match self {
+            Expr::Concat(parts) => {
+                let parts: Vec<Expr> = parts.into_iter().map(Expr::simplify).collect();
+                if parts.iter().any(Expr::is_fail) {
+                    return fail();
+                }
+                let mut merged: Vec<Expr> = Vec::with_capacity(parts.len());
+                for part in Expr::concat(parts).into_parts() {
+                    let last = merged.last();
+                    let joined = match (last, &part) {
+                        (Some(Expr::Look(look)), Expr::Set(set)) if look.ahead => {
+                            look.restrict(set)
+                        }
+                        (Some(Expr::Set(set)), Expr::Look(look)) if !look.ahead => {
+                            look.restrict(set)
+                        }
+                        _ => None,
+                    };
+                    match joined {
+                        Some(set) => {
+                            merged.pop();
+                            merged.push(Expr::Set(set));
+                        }
+                        None => merged.push(part),
+                    }
+                }
+                if merged.iter().any(Expr::is_fail) { fail() } else { Expr::concat(merged) }
+            }
+            Expr::Alt(branches) => {
+                let branches: Vec<Expr> = branches
+                    .into_iter()
+                    .map(Expr::simplify)
+                    .filter(|branch| !branch.is_fail())
+                    .collect();
+                if branches.is_empty() { fail() } else { Expr::alt(branches) }
+            }
+            Expr::Repeat { sub, min, max } => {
+                let sub = sub.simplify();
+                match (sub.is_fail(), min) {
+                    (true, 0) => Expr::Empty,
+                    (true, _) => fail(),
+                    _ => Expr::Repeat { sub: Box::new(sub), min, max },
+                }
+            }
+            Expr::Look(look) => Expr::look(look.ahead, look.negated, look.body.simplify()),
+            other => other,
+        }
+    }
+
+    fn is_fail(&self) -> bool {
+        matches!(self, Expr::Set(set) if set.is_empty())
+    }
+
+    /// The parts of a concatenation, or the expression alone.
+    fn into_parts(self) -> Vec<Expr> {
+        match self {
+            Expr::Concat(parts) => parts,
+            Expr::Empty => Vec::new(),
+            other => vec![other],
+        }
+    }
+
+    /// Whether the expression never consumes a character (only assertions and "").
+    fn is_zero_width(&self) -> bool {
+        match self {
+            Expr::Empty | Expr::Look(_) => true,
+            Expr::Set(_) => false,
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(Expr::is_zero_width),
+            Expr::Repeat { sub, max, .. } => *max == Some(0) || sub.is_zero_width(),
+        }
+    }
+
+    /// The HIR of an expression without assertions.
+    fn to_hir(&self) -> Hir {
+        match self {
+            Expr::Empty | Expr::Look(_) => Hir::empty(),
+            Expr::Set(set) => Hir::class(hir::Class::Unicode(hir::ClassUnicode::new(
+                set.ranges().iter().map(|&(lo, hi)| hir::ClassUnicodeRange::new(lo, hi)),
+            ))),
+            Expr::Concat(parts) => Hir::concat(parts.iter().map(Expr::to_hir).collect()),
+            Expr::Alt(parts) => Hir::alternation(parts.iter().map(Expr::to_hir).collect()),
+            Expr::Repeat { sub, min, max } => Hir::repetition(hir::Repetition {
+                min: *min,
+                max: *max,
+                greedy: true,
+                sub: Box::new(sub.to_hir()),
+            }),
+        }
+    }
+}
+
+/// Bytes the IR may take per byte of pattern, charged before parsing like `syntax.rs` does.
+pub(crate) const IR_BYTES_PER_PATTERN_BYTE: usize = 320;
+
+/// Parses `pattern` as written for `dialect`.
+///
+/// # Errors
+/// [`Error::Parse`] for a pattern that is invalid in its dialect, or whose construct is not
+/// regular or not supported (the message says which); [`Error::Budget`] when parsing, a
+/// backreference expansion or the automaton of its assertions exceeds `budget`.
+pub(crate) fn parse_in(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Parsed, Error> {
+    if dialect == Dialect::Rust && !parse::has_possessive(pattern) {
+        match syntax::parse(pattern, budget) {
+            Ok(hir) => return Ok(Parsed::Hir(hir)),
+            Err(Error::Parse(plain_err)) => {
+                return match parse_extended(pattern, dialect, budget) {
+                    Err(Error::Parse(err)) if !err.is_unsupported() => Err(Error::Parse(plain_err)),
+                    other => other,
+                };
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    parse_extended(pattern, dialect, budget)
+}
+
+/// The extended front end alone: parse, lower the assertions, and build.
+fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Parsed, Error> {
+    budget
+        .check_memory(Operation::Parse, pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE))?;
+    let expr = parse::parse(pattern, dialect, budget)?.decide_edges(true, true).simplify();
+    budget.check_time(Operation::Parse)?;
+    if expr.has_look() {
+        Ok(Parsed::Automaton(lookaround::build(&expr, budget)?))
+    } else {
+        Ok(Parsed::Hir(expr.to_hir()))
+    }
+}
+
+/// The pattern constructors of [`Nfa`]: every pattern enters through `parse_in`.
+impl Nfa {
+    /// Builds the NFA of `pattern` under the default [`Budget`].
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
+    /// would exceed the default budget.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Nfa;
+    ///
+    /// let nfa = Nfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
+    /// assert!(nfa.matches("3.14") && !nfa.matches("3."));
+    /// assert!(Nfa::from_regex("a(?>b)").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {
+        Nfa::from_regex_with(pattern, &Budget::default())
+    }
+
+    /// Builds the NFA of `pattern`, stopping when `budget` runs out.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when the automaton
+    /// would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Nfa};
+    ///
+    /// let budget = Budget::default().with_max_states(1_000);
+    /// let nfa = Nfa::from_regex_with("(a|b)*a(a|b){20}", &budget)?;
+    /// assert!(nfa.matches(&"a".repeat(21)));
+    /// assert!(Nfa::from_regex_with("a{2000}", &budget).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Nfa, Error> {
+        Nfa::from_regex_in(pattern, Dialect::Rust, budget)
+    }
+
+    /// Builds an NFA of `pattern` as written for `dialect`, stopping when `budget` runs
+    /// out. A pattern whose assertions stay after parsing gets the NFA of its minimal DFA.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern that is invalid in `dialect` or not read exactly,
+    /// [`Error::Budget`] when the automaton would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dialect, Nfa};
+    ///
+    /// let nfa = Nfa::from_regex_in("\\bcat\\b.*", Dialect::Js, &Budget::default())?;
+    /// assert!(nfa.matches("cat!") && !nfa.matches("cats"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_in(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Nfa, Error> {
+        match parse_in(pattern, dialect, budget)? {
+            Parsed::Hir(hir) => Ok(Nfa::from_hir(&hir, budget)?),
+            Parsed::Automaton(dfa) => Ok(Nfa::from_graph(&dfa.to_graph())),
+        }
+    }
+}
+
+/// The pattern constructors of [`Dfa`].
+impl Dfa {
+    /// The canonical minimal DFA of `pattern`, under the default [`Budget`].
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
+    /// would exceed the default budget.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let dfa = Dfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
+    /// assert!(dfa.matches("3.14") && !dfa.matches("3."));
+    /// assert_eq!(dfa, Dfa::from_regex("[0-9]+|[0-9]+\\.[0-9]+")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex(pattern: &str) -> Result<Dfa, Error> {
+        Dfa::from_regex_with(pattern, &Budget::default())
+    }
+
+    /// The canonical minimal DFA of `pattern`, stopping when `budget` runs out.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern outside the dialect, [`Error::Budget`] when an automaton
+    /// would exceed `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default().with_max_states(1_000);
+    /// assert!(Dfa::from_regex_with("[a-z]+@[a-z]+", &budget)?.matches("ann@example"));
+    /// assert!(Dfa::from_regex_with("(a|b)*a(a|b){20}", &budget).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Dfa, Error> {
+        match parse_in(pattern, Dialect::Rust, budget)? {
+            Parsed::Hir(hir) => Ok(Dfa::from_nfa(&Nfa::from_hir(&hir, budget)?, budget)?),
+            Parsed::Automaton(dfa) => Ok(dfa),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1309 @@
+//! The structure of a pattern in each dialect: alternation, groups, quantifiers,
+//! assertions and backreferences, into an [`Expr`].
+//!
+//! # Algorithm
+//! Recursive descent, one call per group level, with nesting limited to [`NEST_LIMIT`].
+//! Characters, escapes and classes are read by `class.rs`. Assertions are lowered to
+//! lookarounds as they are read (`^` becomes `(?<![\s\S])`, `\b` an alternation of two
+//! pairs of one-character lookarounds, and so on), so the IR has one kind of assertion.
+//!
+//! Backreferences are read in two passes. The first pass checks each one: its group must
+//! be closed, match exactly once on every path to the reference (not under a quantifier,
+//! not in another branch), and have a finite language without assertions; it records the
+//! group's strings. The second pass reads the pattern again once per choice of strings for
+//! the referenced groups, with each such group and its references read as that string, and
+//! the union of those readings is the pattern. Unbounded groups are refused as not regular,
+//! choices beyond [`MAX_BACKREF_CHOICES`] as too large.
+//!
+//! Conditionals `(?(n)yes|no)` are read the same way: each reading decides whether group
+//! n took part, which is open only for a group directly under `?`; a backreference to such
+//! a group that did not take part fails (matches "" in JavaScript).
+//!
+//! Possessive quantifiers on one character class are exact (`c*+` is `c*(?!c)`); on
+//! anything longer they are refused, as are atomic groups, conditionals on anything but a
+//! group, and recursion.
+
+use std::collections::HashMap;
+
+use super::class::{self, Ctx};
+use super::{Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
+use crate::alphabet::CharSet;
+use crate::budget::{Budget, BudgetError, Operation};
+use crate::dialect::Dialect;
+use crate::error::Error;
+use crate::syntax::ParseError;
+
+/// The most combinations of strings that backreferences may expand to.
+pub(super) const MAX_BACKREF_CHOICES: usize = 4_096;
+
+/// The offset of the first parenthesis that opens a group deeper than [`NEST_LIMIT`],
+/// found by a scan before any recursion (escapes and classes skipped roughly: a class
+/// holding `(` only makes the scan count more).
+fn too_deep(pattern: &str) -> Option<usize> {
+    let bytes = pattern.as_bytes();
+    let mut depth = 0u32;
+    let mut pos = 0;
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'\\' => pos += 1,
+            b'(' => {
+                depth += 1;
+                if depth > NEST_LIMIT {
+                    return Some(pos);
+                }
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        pos += 1;
+    }
+    None
+}
+
+/// Whether `pattern` has a possessive quantifier (`*+`, `++`, `?+`, `}+`) outside a class
+/// or escape, which `regex-syntax` would read as a nested repetition.
+pub(super) fn has_possessive(pattern: &str) -> bool {
+    let bytes = pattern.as_bytes();
+    let mut pos = 0;
+    let mut in_class = false;
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'\\' => pos += 1,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'*' | b'+' | b'?' | b'}' if !in_class && bytes.get(pos + 1) == Some(&b'+') => {
+                return true;
+            }
+            _ => {}
+        }
+        pos += 1;
+    }
+    false
+}
+
+/// Parses `pattern` of `dialect` into an [`Expr`] without backreferences.
+pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Expr, Error> {
+    if let Some(at) = too_deep(pattern) {
+        return Err(Error::Parse(ParseError::at(
+            pattern,
+            format!("nest limit exceeded: groups nest deeper than {NEST_LIMIT}"),
+            at..at + 1,
+        )));
+    }
+    let mut parser = Parser::new(pattern, dialect, HashMap::new(), budget);
+    let parsed = parser.parse_all();
+    if let Some(err) = parser.over_budget.take() {
+        return Err(Error::Budget(err));
+    }
+    let expr = parsed?;
+    if parser.backrefs.is_empty() {
+        return Ok(expr);
+    }
+    let choices = parser.choices(&parser.backrefs)?;
+    let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
+    budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
+    let mut branches = Vec::new();
+    for choice in choices {
+        budget.check_time(Operation::Parse)?;
+        let mut again = Parser::new(pattern, dialect, choice, budget);
+        again.needs_text = parser.needs_text.clone();
+        let parsed = again.parse_all();
+        if let Some(err) = again.over_budget.take() {
+            return Err(Error::Budget(err));
+        }
+        branches.push(parsed?);
+    }
+    Ok(Expr::alt(branches))
+}
+
+/// What a reading takes a referenced group to have matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Binding {
+    /// The group did not take part (it was optional and skipped).
+    Unset,
+    /// The group took part, matching any of its strings (for conditionals).
+    Set,
+    /// The group matched this string (for backreferences).
+    Text(String),
+}
+
+/// Flags in force.
+#[derive(Clone, Copy, Debug)]
+struct Flags {
+    case_insensitive: bool,
+    multi_line: bool,
+    dot_all: bool,
+    verbose: bool,
+    ascii: bool,
+}
+
+/// What the first pass learnt about a capturing group.
+#[derive(Clone, Debug)]
+struct Group {
+    name: Option<String>,
+    span: std::ops::Range<usize>,
+    /// The (level, branch) pairs on the way to the group when it opened.
+    path: Vec<(usize, usize)>,
+    closed: bool,
+    /// Under a quantifier or inside a lookaround: it may match other than once.
+    varies: bool,
+    /// Directly under `?`: it matches once or not at all.
+    optional: bool,
+    /// Its strings, when its language is finite and small; the error otherwise.
+    strings: Vec<String>,
+    error: Option<String>,
+}
+
+struct Parser<'p> {
+    pattern: &'p str,
+    dialect: Dialect,
+    pos: usize,
+    flags: Flags,
+    depth: u32,
+    /// Current group levels: (level id, branch number).
+    levels: Vec<(usize, usize)>,
+    n_levels: usize,
+    groups: Vec<Group>,
+    /// Group numbers referred to (first pass).
+    backrefs: Vec<u32>,
+    /// What each referenced group is read as (second pass).
+    bindings: HashMap<u32, Binding>,
+    /// Groups that backreferences (not only conditionals) refer to: their strings count.
+    needs_text: Vec<u32>,
+    /// The group number when the atom just read is a capturing group, for `(...)?`.
+    last_capture: Option<u32>,
+    budget: &'p Budget,
+    /// Bytes of character sets built so far: Unicode classes are large (`\w` is about
+    /// 6 KiB), so they are charged to the memory limit as they are built.
+    set_bytes: usize,
+    /// The budget error that stopped parsing, reported instead of the parse error.
+    over_budget: Option<BudgetError>,
+}
+
+impl<'p> Parser<'p> {
+    fn new(
+        pattern: &'p str,
+        dialect: Dialect,
+        bindings: HashMap<u32, Binding>,
+        budget: &'p Budget,
+    ) -> Parser<'p> {
+        Parser {
+            pattern,
+            dialect,
+            pos: 0,
+            flags: Flags {
+                case_insensitive: false,
+                multi_line: false,
+                dot_all: dialect == Dialect::Rust,
+                verbose: false,
+                ascii: false,
+            },
+            depth: 0,
+            levels: Vec::new(),
+            n_levels: 0,
+            groups: Vec::new(),
+            backrefs: Vec::new(),
+            bindings,
+            needs_text: Vec::new(),
+            last_capture: None,
+            budget,
+            set_bytes: 0,
+            over_budget: None,
+        }
+    }
+
+    fn ctx(&self) -> Ctx {
+        Ctx {
+            dialect: self.dialect,
+            case_insensitive: self.flags.case_insensitive,
+            ascii: self.flags.ascii,
+            dot_all: self.flags.dot_all,
+            verbose: self.flags.verbose,
+        }
+    }
+
+    fn rest(&self) -> &'p str {
+        &self.pattern[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn eat(&mut self, text: &str) -> bool {
+        if self.rest().starts_with(text) {
+            self.pos += text.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn error(&self, message: impl std::fmt::Display, span: std::ops::Range<usize>) -> ParseError {
+        ParseError::at(self.pattern, message, span)
+    }
+
+    fn unsupported(
+        &self,
+        message: impl std::fmt::Display,
+        span: std::ops::Range<usize>,
+    ) -> ParseError {
+        ParseError::unsupported_at(self.pattern, message, span)
+    }
+
+    /// Every combination of bindings for the groups that `references` refer to, each a
+    /// reading of the pattern (the bindings in force included): a string of the group for
+    /// a backreference, taking part for a conditional, and not taking part when optional.
+    fn choices(&self, references: &[u32]) -> Result<Vec<HashMap<u32, Binding>>, ParseError> {
+        let mut referenced = references.to_vec();
+        referenced.sort_unstable();
+        referenced.dedup();
+        let mut choices = vec![self.bindings.clone()];
+        for group_number in referenced {
+            let group = &self.groups[group_number as usize - 1];
+            let mut options: Vec<Binding> = if self.needs_text.contains(&group_number) {
+                group.strings.iter().cloned().map(Binding::Text).collect()
+            } else {
+                vec![Binding::Set]
+            };
+            if group.optional {
+                options.push(Binding::Unset);
+            }
+            if choices.len().saturating_mul(options.len()) > MAX_BACKREF_CHOICES {
+                return Err(self.unsupported(
+                    format!(
+                        "backreferences to this group expand to more than \
+                         {MAX_BACKREF_CHOICES} alternatives: too large"
+                    ),
+                    group.span.clone(),
+                ));
+            }
+            choices = choices
+                .iter()
+                .flat_map(|choice| {
+                    options.iter().map(move |binding| {
+                        let mut choice = choice.clone();
+                        choice.insert(group_number, binding.clone());
+                        choice
+                    })
+                })
+                .collect();
+        }
+        Ok(choices)
+    }
+
+    /// The body of the lookaround that starts at `body_start`, read again once per choice
+    /// of strings for the groups opened inside it (after the first `n_groups`) that
+    /// references inside it refer to: a group in a lookaround is chosen there, which
+    /// matters when the lookaround is negated. The references are removed from the
+    /// pattern-wide list.
+    fn expand_inside(
+        &mut self,
+        body: Expr,
+        body_start: usize,
+        flags: Flags,
+        n_groups: usize,
+        n_backrefs: usize,
+    ) -> Result<Expr, ParseError> {
+        let local: Vec<u32> = self.backrefs[n_backrefs..]
+            .iter()
+            .copied()
+            .filter(|&group| group as usize > n_groups)
+            .collect();
+        if local.is_empty() {
+            return Ok(body);
+        }
+        self.backrefs.retain(|&group| group as usize <= n_groups);
+        let choices = self.choices(&local)?;
+        let ir_bytes = (self.pos - body_start).saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
+        if let Err(err) =
+            self.budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))
+        {
+            self.over_budget = Some(err);
+            return Err(self
+                .error("the memory limit ran out expanding backreferences", body_start..self.pos));
+        }
+        let mut branches = Vec::new();
+        for choice in choices {
+            self.budget.check_time(Operation::Parse).map_err(|_| {
+                self.unsupported(
+                    "backreference expansion ran out of time: too large",
+                    body_start..self.pos,
+                )
+            })?;
+            let mut again = Parser::new(self.pattern, self.dialect, choice, self.budget);
+            again.pos = body_start;
+            again.flags = flags;
+            again.depth = self.depth + 1;
+            again.levels = self.levels.clone();
+            again.n_levels = self.n_levels;
+            again.groups = self.groups[..n_groups].to_vec();
+            again.needs_text = self.needs_text.clone();
+            let parsed = again.parse_alternation();
+            if let Some(err) = again.over_budget.take() {
+                self.over_budget = Some(err);
+            }
+            branches.push(parsed?);
+        }
+        Ok(Expr::alt(branches))
+    }
+
+    /// Charges the character set of `atom` to the memory limit.
+    fn charge(&mut self, atom: &Expr, start: usize) -> Result<(), ParseError> {
+        let Expr::Set(set) = atom else { return Ok(()) };
+        self.set_bytes = self.set_bytes.saturating_add(std::mem::size_of_val(set.ranges()));
+        let ir_bytes = self.pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
+        match self.budget.check_memory(Operation::Parse, ir_bytes.saturating_add(self.set_bytes)) {
+            Ok(()) => Ok(()),
+            Err(err) => {
+                self.over_budget = Some(err);
+                Err(self.error("the memory limit ran out while parsing", start..self.pos))
+            }
+        }
+    }
+
+    fn parse_all(&mut self) -> Result<Expr, ParseError> {
+        let expr = self.parse_alternation()?;
+        if self.pos < self.pattern.len() {
+            return Err(
+                self.error("unopened group: this `)` closes nothing", self.pos..self.pos + 1)
+            );
+        }
+        Ok(expr)
+    }
+
+    /// Skips whitespace and comments in verbose mode.
+    fn skip_verbose(&mut self) {
+        if !self.flags.verbose {
+            return;
+        }
+        loop {
+            match self.peek() {
+                Some(c) if c.is_whitespace() => self.pos += c.len_utf8(),
+                Some('#') => {
+                    self.pos =
+                        self.rest().find('\n').map_or(self.pattern.len(), |end| self.pos + end + 1);
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Branches up to the end of the group or the pattern.
+    fn parse_alternation(&mut self) -> Result<Expr, ParseError> {
+        let level = self.n_levels;
+        self.n_levels += 1;
+        self.levels.push((level, 0));
+        let saved = self.flags;
+        let mut branches = vec![self.parse_concat()?];
+        while self.eat("|") {
+            if let Some(last) = self.levels.last_mut() {
+                last.1 += 1;
+            }
+            branches.push(self.parse_concat()?);
+        }
+        self.flags = saved;
+        self.levels.pop();
+        Ok(Expr::alt(branches))
+    }
+
+    fn parse_concat(&mut self) -> Result<Expr, ParseError> {
+        let mut parts = Vec::new();
+        loop {
+            self.skip_verbose();
+            match self.peek() {
+                None | Some('|') | Some(')') => return Ok(Expr::concat(parts)),
+                Some('\\')
+                    if self.rest().starts_with("\\Q")
+                        && matches!(
+                            self.dialect,
+                            Dialect::Java | Dialect::Pcre | Dialect::Rust
+                        ) =>
+                {
+                    // Quoted text: literals, a quantifier after it applies to the last one.
+                    self.pos += 2;
+                    let end =
+                        self.rest().find("\\E").map_or(self.pattern.len(), |end| self.pos + end);
+                    let text = &self.pattern[self.pos..end];
+                    self.pos = (end + 2).min(self.pattern.len());
+                    let ctx = self.ctx();
+                    let mut chars: Vec<Expr> = text
+                        .chars()
+                        .map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx)))
+                        .collect();
+                    if let Some(last) = chars.pop() {
+                        parts.extend(chars);
+                        let n_groups = self.groups.len();
+                        parts.push(self.parse_quantifiers(last, end, n_groups)?);
+                    }
+                }
+                Some(_) => {
+                    let start = self.pos;
+                    let n_groups = self.groups.len();
+                    let atom = self.parse_atom()?;
+                    self.charge(&atom, start)?;
+                    let piece = self.parse_quantifiers(atom, start, n_groups)?;
+                    parts.push(piece);
+                }
+            }
+        }
+    }
+
+    /// A quantifier at the current position: (min, max, bytes), if one starts here.
+    fn quantifier(&self) -> Option<(u32, Option<u32>, usize)> {
+        let rest = self.rest();
+        match rest.chars().next()? {
+            '*' => Some((0, None, 1)),
+            '+' => Some((1, None, 1)),
+            '?' => Some((0, Some(1), 1)),
+            '{' => {
+                let close = rest.find('}')?;
+                let inner = &rest[1..close];
+                let number = |text: &str| -> Option<Option<u32>> {
+                    if text.is_empty() {
+                        return Some(None);
+                    }
+                    if !text.bytes().all(|b| b.is_ascii_digit()) {
+                        return None;
+                    }
+                    Some(Some(text.parse().unwrap_or(u32::MAX)))
+                };
+                let (min, max) = match inner.split_once(',') {
+                    None => {
+                        let exact = number(inner)??;
+                        (Some(exact), Some(exact))
+                    }
+                    Some((min, max)) => (number(min.trim())?, number(max.trim())?),
+                };
+                let min = match (min, self.dialect) {
+                    (Some(min), _) => min,
+                    // `{,n}`: up to n in Python, PCRE2 and here; text in JavaScript and Java.
+                    (None, Dialect::Python | Dialect::Pcre | Dialect::Rust) if max.is_some() => 0,
+                    _ => return None,
+                };
+                Some((min, max, close + 1))
+            }
+            _ => None,
+        }
+    }
+
+    fn parse_quantifiers(
+        &mut self,
+        atom: Expr,
+        start: usize,
+        n_groups: usize,
+    ) -> Result<Expr, ParseError> {
+        let mut expr = atom;
+        let mut n_quantifiers = 0;
+        let capture = self.last_capture.take();
+        loop {
+            self.skip_verbose();
+            let Some((min, max, len)) = self.quantifier() else { return Ok(expr) };
+            let quantifier_start = self.pos;
+            if n_quantifiers > 0 && self.dialect != Dialect::Rust {
+                return Err(self.error(
+                    "multiple repeat: a quantifier cannot follow a quantifier",
+                    quantifier_start..quantifier_start + len,
+                ));
+            }
+            self.pos += len;
+            if max.is_some_and(|max| max < min) {
+                return Err(self.error(
+                    "invalid repetition: the minimum is above the maximum",
+                    quantifier_start..self.pos,
+                ));
+            }
+            let possessive = if self.eat("?") {
+                false
+            } else if self.rest().starts_with('+') {
+                if self.dialect == Dialect::Js {
+                    return Err(self.error(
+                        "nothing to repeat: possessive quantifiers are not JavaScript",
+                        self.pos..self.pos + 1,
+                    ));
+                }
+                self.pos += 1;
+                true
+            } else {
+                false
+            };
+            // `(...)?` matches once or not at all: a reading decides which.
+            let optional = capture.filter(|_| n_quantifiers == 0 && (min, max) == (0, Some(1)));
+            if (min, max) != (1, Some(1)) {
+                for (idx, group) in self.groups[n_groups..].iter_mut().enumerate() {
+                    if optional == Some((n_groups + idx + 1) as u32) {
+                        group.optional = true;
+                    } else {
+                        group.varies = true;
+                    }
+                }
+            }
+            let taken = optional.and_then(|number| self.bindings.get(&number));
+            if matches!(taken, Some(Binding::Set | Binding::Text(_))) && !possessive {
+                n_quantifiers += 1;
+                continue;
+            }
+            expr = if possessive {
+                possessive_repeat(expr, min, max).ok_or_else(|| {
+                    self.unsupported(
+                        "possessive quantifiers are only supported on a single character or class",
+                        start..self.pos,
+                    )
+                })?
+            } else {
+                Expr::Repeat { sub: Box::new(expr), min, max }
+            };
+            n_quantifiers += 1;
+        }
+    }
+
+    fn parse_atom(&mut self) -> Result<Expr, ParseError> {
+        let start = self.pos;
+        let Some(c) = self.peek() else { return Ok(Expr::Empty) };
+        match c {
+            '(' => self.parse_group(),
+            '[' => {
+                let (set, len) =
+                    class::bracket(self.rest(), self.ctx()).map_err(|(message, span)| {
+                        self.error(message, start + span.start..start + span.end)
+                    })?;
+                self.pos += len;
+                Ok(Expr::set(set))
+            }
+            '.' => {
+                self.pos += 1;
+                Ok(Expr::set(class::dot(self.ctx())))
+            }
+            '^' => {
+                self.pos += 1;
+                Ok(self.start_anchor(self.flags.multi_line))
+            }
+            '$' => {
+                self.pos += 1;
+                Ok(self.end_anchor(
+                    self.flags.multi_line,
+                    self.dialect != Dialect::Rust && self.dialect != Dialect::Js,
+                ))
+            }
+            '*' | '+' | '?' => {
+                Err(self.error("repetition operator missing expression", start..start + 1))
+            }
+            '{' if self.quantifier().is_some() => {
+                Err(self.error("repetition operator missing expression", start..start + 1))
+            }
+            '{' if self.dialect == Dialect::Java => Err(self.error(
+                "illegal repetition: `{` must start a quantifier in Java",
+                start..start + 1,
+            )),
+            '\\' => self.parse_escape(),
+            c => {
+                self.pos += c.len_utf8();
+                Ok(Expr::set(class::fold(CharSet::singleton(c), self.ctx())))
+            }
+        }
+    }
+
+    /// `^` (or `\A`, `multi_line` false): no character before, or a line terminator.
+    fn start_anchor(&self, multi_line: bool) -> Expr {
+        let before = if multi_line {
+            class::line_terminators(self.dialect).complement()
+        } else {
+            CharSet::full()
+        };
+        Expr::look(false, true, Expr::set(before))
+    }
+
+    /// `$` (or `\z`, both false): the end, or before a line terminator under multi-line,
+    /// or also before a final newline (`final_newline`: Python, Java and PCRE without
+    /// multi-line).
+    fn end_anchor(&self, multi_line: bool, final_newline: bool) -> Expr {
+        let terminators = class::line_terminators(self.dialect);
+        if multi_line {
+            return Expr::look(true, true, Expr::set(terminators.complement()));
+        }
+        if !final_newline {
+            return Expr::look(true, true, Expr::set(CharSet::full()));
+        }
+        // Nothing left but one final line terminator (`\r\n` too in Java).
+        let mut finals = vec![
+            Expr::Empty,
+            Expr::set(if self.dialect == Dialect::Java {
+                terminators
+            } else {
+                CharSet::singleton('\n')
+            }),
+        ];
+        if self.dialect == Dialect::Java {
+            finals.push(Expr::literal("\r\n"));
+        }
+        let end = Expr::look(true, true, Expr::set(CharSet::full()));
+        Expr::look(true, false, Expr::concat(vec![Expr::alt(finals), end]))
+    }
+
+    /// `\b` (`negated`: `\B`), or with `side` Some(true) the start of a word `\<`, Some(false)
+    /// its end `\>`.
+    fn word_boundary(&self, negated: bool, side: Option<bool>) -> Expr {
+        let word = class::boundary_word(self.ctx());
+        let behind = |is_word: bool| Expr::look(false, !is_word, Expr::set(word.clone()));
+        let ahead = |is_word: bool| Expr::look(true, !is_word, Expr::set(word.clone()));
+        let pair = |before: bool, after: bool| Expr::concat(vec![behind(before), ahead(after)]);
+        match side {
+            Some(true) => pair(false, true),
+            Some(false) => pair(true, false),
+            // Python's `\B` never matches in the empty string (before Python 3.14).
+            None if negated && self.dialect == Dialect::Python => Expr::concat(vec![
+                Expr::alt(vec![pair(true, true), pair(false, false)]),
+                Expr::alt(vec![
+                    Expr::look(false, false, Expr::set(CharSet::full())),
+                    Expr::look(true, false, Expr::set(CharSet::full())),
+                ]),
+            ]),
+            None if negated => Expr::alt(vec![pair(true, true), pair(false, false)]),
+            None => Expr::alt(vec![pair(true, false), pair(false, true)]),
+        }
+    }
+
+    fn parse_escape(&mut self) -> Result<Expr, ParseError> {
+        let start = self.pos;
+        self.pos += 1;
+        let Some(c) = self.peek() else {
+            return Err(self.error(
+                "incomplete escape sequence: a pattern cannot end with `\\`",
+                start..start + 1,
+            ));
+        };
+        let dialect = self.dialect;
+        let not_js = dialect != Dialect::Js;
+        let here = start..start + 1 + c.len_utf8();
+        let assertion = match c {
+            'b' => Some(self.word_boundary(false, None)),
+            'B' => Some(self.word_boundary(true, None)),
+            '<' if dialect == Dialect::Rust => Some(self.word_boundary(false, Some(true))),
+            '>' if dialect == Dialect::Rust => Some(self.word_boundary(false, Some(false))),
+            'A' if not_js => Some(self.start_anchor(false)),
+            'z' if not_js && dialect != Dialect::Python => Some(self.end_anchor(false, false)),
+            'Z' if dialect == Dialect::Python => Some(self.end_anchor(false, false)),
+            'Z' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
+                Some(self.end_anchor(false, true))
+            }
+            'Z' if dialect == Dialect::Rust => {
+                return Err(self.unsupported(
+                    "\\Z is the very end in Python but also before a final newline in Java and PCRE: \
+                     use \\z, or give the pattern's dialect",
+                    here,
+                ));
+            }
+            'G' | 'K' | 'X' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
+                return Err(self.unsupported(format!("\\{c} is not supported"), here));
+            }
+            _ => None,
+        };
+        if let Some(expr) = assertion {
+            self.pos += c.len_utf8();
+            return Ok(expr);
+        }
+        if c == 'R' && matches!(dialect, Dialect::Java | Dialect::Pcre) {
+            self.pos += 1;
+            let single = CharSet::from_ranges([
+                ('\n', '\r'),
+                ('\u{85}', '\u{85}'),
+                ('\u{2028}', '\u{2029}'),
+            ]);
+            return Ok(Expr::alt(vec![Expr::literal("\r\n"), Expr::set(single)]));
+        }
+        if c == 'k' && (not_js || self.rest()[1..].starts_with('<')) {
+            return self.named_backref(start);
+        }
+        if c == 'g' && dialect == Dialect::Pcre {
+            return self.pcre_g_reference(start);
+        }
+        if c.is_ascii_digit()
+            && let Some(expr) = self.digit_escape(start)?
+        {
+            return Ok(expr);
+        }
+        let (atom, len) =
+            class::escape(self.rest(), self.ctx(), false).map_err(|(message, span)| {
+                self.error(message, self.pos + span.start..self.pos + span.end)
+            })?;
+        self.pos += len;
+        Ok(Expr::set(class::fold(atom.into_set(), self.ctx())))
+    }
+
+    /// `\1`..`\99` or an octal escape, by the dialect's rules; `None` leaves it to
+    /// `class.rs` (which refuses it).
+    fn digit_escape(&mut self, start: usize) -> Result<Option<Expr>, ParseError> {
+        let rest = self.rest();
+        let digits: &str = &rest[..rest.bytes().take_while(u8::is_ascii_digit).count()];
+        let octal_len = digits.bytes().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
+        let octal = |len: usize| -> Option<Expr> {
+            let value = u32::from_str_radix(&digits[..len], 8).ok()?;
+            Some(Expr::set(CharSet::singleton(char::from_u32(value)?)))
+        };
+        if let Some(after_zero) = digits.strip_prefix('0') {
+            let len = match self.dialect {
+                // Java: \0n, \0nn, \0mnn.
+                Dialect::Java => {
+                    let more = after_zero
+                        .bytes()
+                        .take(3)
+                        .take_while(|b| (b'0'..=b'7').contains(b))
+                        .count();
+                    let more = if more == 3 && digits.as_bytes()[1] > b'3' { 2 } else { more };
+                    if more == 0 {
+                        return Err(self.error(
+                            "illegal octal escape: \\0 needs an octal digit in Java",
+                            start..start + 2,
+                        ));
+                    }
+                    self.pos += 1 + more;
+                    let value = u32::from_str_radix(&after_zero[..more], 8).unwrap_or(0);
+                    return Ok(char::from_u32(value).map(|c| Expr::set(CharSet::singleton(c))));
+                }
+                _ => octal_len,
+            };
+            self.pos += len;
+            return Ok(octal(len));
+        }
+        // Python reads three octal digits as octal; every dialect reads \1.. as a group.
+        if self.dialect == Dialect::Python && octal_len == 3 {
+            self.pos += 3;
+            return Ok(octal(3));
+        }
+        let max_digits = if self.dialect == Dialect::Java { digits.len() } else { 2 };
+        // The longest prefix that names an existing group (Java, PCRE, JS), else one digit.
+        let mut len = digits.len().min(max_digits);
+        while len > 1 && digits[..len].parse::<usize>().is_ok_and(|n| n > self.groups.len()) {
+            len -= 1;
+        }
+        let number: u32 = digits[..len].parse().unwrap_or(u32::MAX);
+        if number as usize > self.groups.len()
+            && matches!(self.dialect, Dialect::Js | Dialect::Pcre)
+            && octal_len > 0
+        {
+            self.pos += octal_len;
+            return Ok(octal(octal_len));
+        }
+        self.pos += len;
+        self.backref(number, start..self.pos).map(Some)
+    }
+
+    /// `\k<name>`, `\k'name'` or `\k{name}`.
+    fn named_backref(&mut self, start: usize) -> Result<Expr, ParseError> {
+        self.pos += 1;
+        let (open, close) = match self.peek() {
+            Some('<') => ('<', '>'),
+            Some('\'') => ('\'', '\''),
+            Some('{') => ('{', '}'),
+            _ => return Err(self.error("\\k needs a group name in <>, '' or {}", start..self.pos)),
+        };
+        self.pos += open.len_utf8();
+        let end = self
+            .rest()
+            .find(close)
+            .ok_or_else(|| self.error("unclosed group name", start..self.pattern.len()))?;
+        let name = &self.pattern[self.pos..self.pos + end];
+        self.pos += end + 1;
+        self.backref_by_name(name, start..self.pos)
+    }
+
+    /// PCRE's `\g1`, `\g{1}`, `\g{-1}`, `\g{name}`; `\g<..>` is a subroutine call.
+    fn pcre_g_reference(&mut self, start: usize) -> Result<Expr, ParseError> {
+        self.pos += 1;
+        let text = if self.eat("{") {
+            let end = self
+                .rest()
+                .find('}')
+                .ok_or_else(|| self.error("unclosed \\g{", start..self.pattern.len()))?;
+            let text = &self.pattern[self.pos..self.pos + end];
+            self.pos += end + 1;
+            text
+        } else if self.rest().starts_with(['<', '\'']) {
+            return Err(self.unsupported("subroutine calls are not supported", start..start + 3));
+        } else {
+            let len = self.rest().bytes().take_while(|b| b.is_ascii_digit() || *b == b'-').count();
+            let text = &self.pattern[self.pos..self.pos + len];
+            self.pos += len;
+            text
+        };
+        let span = start..self.pos;
+        match text.parse::<i64>() {
+            Ok(relative) if relative < 0 => {
+                let number = self.groups.len() as i64 + 1 + relative;
+                self.backref(u32::try_from(number).unwrap_or(0), span)
+            }
+            Ok(number) => self.backref(u32::try_from(number).unwrap_or(0), span),
+            Err(_) => self.backref_by_name(text, span),
+        }
+    }
+
+    fn backref_by_name(
+        &mut self,
+        name: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<Expr, ParseError> {
+        let mut found =
+            self.groups.iter().enumerate().filter(|(_, group)| group.name.as_deref() == Some(name));
+        match (found.next(), found.next()) {
+            (Some((idx, _)), None) => self.backref(idx as u32 + 1, span),
+            (Some(_), Some(_)) => Err(self.unsupported(
+                format!("a backreference to the duplicate group name `{name}` is ambiguous"),
+                span,
+            )),
+            (None, _) => Err(self.error(format!("unknown group name `{name}`"), span)),
+        }
+    }
+
+    /// A reference to group `number`: checked and recorded (first pass) or read as the
+    /// group's bound string (second pass).
+    fn backref(&mut self, number: u32, span: std::ops::Range<usize>) -> Result<Expr, ParseError> {
+        match self.bindings.get(&number) {
+            Some(Binding::Text(text)) => {
+                let ctx = self.ctx();
+                return Ok(Expr::concat(
+                    text.chars()
+                        .map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx)))
+                        .collect(),
+                ));
+            }
+            // A group that did not take part: JavaScript matches "", the others fail.
+            Some(Binding::Unset) if self.dialect == Dialect::Js => return Ok(Expr::Empty),
+            Some(Binding::Unset) => return Ok(Expr::set(CharSet::empty())),
+            Some(Binding::Set) | None => {}
+        }
+        let group = self.referenced_group(number, span.clone())?;
+        if let Some(why) = &group.error {
+            return Err(self.unsupported(why, span));
+        }
+        self.backrefs.push(number);
+        self.needs_text.push(number);
+        Ok(Expr::Empty)
+    }
+
+    /// Group `number`, checked for a reference: it exists, is closed, and matches once (or,
+    /// when optional, at most once) on every path to the reference.
+    fn referenced_group(
+        &self,
+        number: u32,
+        span: std::ops::Range<usize>,
+    ) -> Result<&Group, ParseError> {
+        let Some(group) = self.groups.get(number as usize - 1).filter(|_| number > 0) else {
+            return Err(self.error(
+                format!("invalid backreference: there is no group {number} before it"),
+                span,
+            ));
+        };
+        if !group.closed {
+            return Err(self.unsupported(
+                "a backreference inside the group it refers to is not supported",
+                span,
+            ));
+        }
+        let on_path = group.path.iter().all(|step| self.levels.contains(step));
+        if group.varies || !on_path {
+            return Err(self.unsupported(
+                "a reference is only supported to a group that matches exactly once before it \
+                 (not under a quantifier other than ?, not in another branch)",
+                span,
+            ));
+        }
+        Ok(group)
+    }
+
+    /// The branches of a conditional on group `number`, up to its closing parenthesis.
+    fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
+        self.referenced_group(number, start..self.pos)?;
+        let saved = self.flags;
+        self.depth += 1;
+        let level = self.n_levels;
+        self.n_levels += 1;
+        self.levels.push((level, 0));
+        let yes = self.parse_concat()?;
+        let no = if self.eat("|") {
+            if let Some(last) = self.levels.last_mut() {
+                last.1 += 1;
+            }
+            self.parse_concat()?
+        } else {
+            Expr::Empty
+        };
+        self.levels.pop();
+        self.depth -= 1;
+        self.flags = saved;
+        if self.peek() == Some('|') {
+            return Err(self.error("a conditional has at most two branches", start..self.pos + 1));
+        }
+        if !self.eat(")") {
+            return Err(self.error("unclosed group", start..start + 1));
+        }
+        Ok(match self.bindings.get(&number) {
+            Some(Binding::Unset) => no,
+            Some(Binding::Set | Binding::Text(_)) => yes,
+            None => {
+                self.backrefs.push(number);
+                Expr::alt(vec![yes, no])
+            }
+        })
+    }
+
+    fn parse_group(&mut self) -> Result<Expr, ParseError> {
+        let start = self.pos;
+        self.pos += 1;
+        if self.depth >= NEST_LIMIT {
+            return Err(self.error(
+                "nest limit exceeded: the pattern nests groups too deeply",
+                start..start + 1,
+            ));
+        }
+        let kind = self.group_kind(start)?;
+        let expr = match kind {
+            GroupKind::Flags => return Ok(Expr::Empty),
+            GroupKind::Comment => return Ok(Expr::Empty),
+            GroupKind::Reference(expr) => return Ok(expr),
+            GroupKind::Conditional(number) => self.parse_conditional(start, number)?,
+            GroupKind::Plain(saved) => {
+                let body = self.parse_group_body(start)?;
+                self.flags = saved;
+                body
+            }
+            GroupKind::Capture(name) => self.parse_capture(start, name)?,
+            GroupKind::Look { ahead, negated } => {
+                let n_groups = self.groups.len();
+                let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
+                let body = self.parse_group_body(start)?;
+                let body = self.expand_inside(body, body_start, flags, n_groups, n_backrefs)?;
+                if !ahead && has_lookahead(&body) {
+                    return Err(self.unsupported(
+                        "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported",
+                        start..self.pos,
+                    ));
+                }
+                for group in &mut self.groups[n_groups..] {
+                    group.varies = true;
+                }
+                Expr::look(ahead, negated, body)
+            }
+        };
+        Ok(expr)
+    }
+
+    /// The alternation inside a group and its closing parenthesis.
+    fn parse_group_body(&mut self, start: usize) -> Result<Expr, ParseError> {
+        self.depth += 1;
+        let body = self.parse_alternation()?;
+        self.depth -= 1;
+        if !self.eat(")") {
+            return Err(self.error("unclosed group", start..start + 1));
+        }
+        Ok(body)
+    }
+
+    fn parse_capture(&mut self, start: usize, name: Option<String>) -> Result<Expr, ParseError> {
+        if let Some(name) = &name {
+            let duplicate = self.groups.iter().any(|group| group.name.as_ref() == Some(name));
+            if duplicate && self.dialect != Dialect::Rust {
+                return Err(self.error(format!("duplicate group name `{name}`"), start..self.pos));
+            }
+        }
+        let number = self.groups.len() as u32 + 1;
+        self.groups.push(Group {
+            name,
+            span: start..start,
+            path: self.levels.clone(),
+            closed: false,
+            varies: false,
+            optional: false,
+            strings: Vec::new(),
+            error: None,
+        });
+        let body = self.parse_group_body(start)?;
+        let group = &mut self.groups[number as usize - 1];
+        group.closed = true;
+        group.span = start..self.pos;
+        match strings(&body) {
+            Ok(found) => group.strings = found,
+            Err(why) => group.error = Some(why),
+        }
+        self.last_capture = Some(number);
+        Ok(match self.bindings.get(&number) {
+            Some(Binding::Text(text)) => Expr::literal(text),
+            Some(Binding::Unset) => Expr::set(CharSet::empty()),
+            Some(Binding::Set) | None => body,
+        })
+    }
+
+    /// Reads what follows `(`: the kind of group, consuming its opening syntax.
+    fn group_kind(&mut self, start: usize) -> Result<GroupKind, ParseError> {
+        let dialect = self.dialect;
+        if !self.eat("?") {
+            return Ok(GroupKind::Capture(None));
+        }
+        let opening = |parser: &Parser<'_>| start..parser.pos;
+        if self.eat(":") {
+            return Ok(GroupKind::Plain(self.flags));
+        }
+        for (syntax, ahead, negated) in
+            [("=", true, false), ("!", true, true), ("<=", false, false), ("<!", false, true)]
+        {
+            if self.eat(syntax) {
+                return Ok(GroupKind::Look { ahead, negated });
+            }
+        }
+        if self.rest().starts_with("P<")
+            || self.rest().starts_with('<')
+            || self.rest().starts_with('\'') && dialect != Dialect::Js
+        {
+            self.eat("P");
+            let close = if self.eat("<") {
+                '>'
+            } else {
+                self.pos += 1;
+                '\''
+            };
+            let end = self
+                .rest()
+                .find(close)
+                .ok_or_else(|| self.error("unclosed group name", start..self.pattern.len()))?;
+            let name = self.pattern[self.pos..self.pos + end].to_owned();
+            if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                return Err(
+                    self.error(format!("invalid group name `{name}`"), start..self.pos + end + 1)
+                );
+            }
+            self.pos += end + 1;
+            return Ok(GroupKind::Capture(Some(name)));
+        }
+        if self.rest().starts_with("P=")
+            && matches!(dialect, Dialect::Python | Dialect::Pcre | Dialect::Rust)
+        {
+            self.pos += 2;
+            let end = self
+                .rest()
+                .find(')')
+                .ok_or_else(|| self.error("unclosed group", start..start + 1))?;
+            let name = &self.pattern[self.pos..self.pos + end];
+            self.pos += end + 1;
+            return self.backref_by_name(name, start..self.pos).map(GroupKind::Reference);
+        }
+        if self.eat("#") && dialect != Dialect::Js && dialect != Dialect::Java {
+            let end = self
+                .rest()
+                .find(')')
+                .ok_or_else(|| self.error("unclosed comment", start..self.pattern.len()))?;
+            self.pos += end + 1;
+            return Ok(GroupKind::Comment);
+        }
+        if self.rest().starts_with('>') {
+            return Err(self.unsupported("atomic groups are not supported: they change which strings match, and relang does not read them exactly yet", start..self.pos + 1));
+        }
+        if self.rest().starts_with('(')
+            && matches!(dialect, Dialect::Python | Dialect::Pcre | Dialect::Rust)
+        {
+            self.pos += 1;
+            let end = self
+                .rest()
+                .find(')')
+                .ok_or_else(|| self.error("unclosed group", start..start + 1))?;
+            let condition = &self.pattern[self.pos..self.pos + end];
+            self.pos += end + 1;
+            let name = condition
+                .strip_prefix('<')
+                .and_then(|rest| rest.strip_suffix('>'))
+                .or_else(|| condition.strip_prefix('\'').and_then(|rest| rest.strip_suffix('\'')))
+                .unwrap_or(condition);
+            if let Ok(number) = name.parse::<u32>() {
+                return Ok(GroupKind::Conditional(number));
+            }
+            let mut found = self
+                .groups
+                .iter()
+                .enumerate()
+                .filter(|(_, group)| group.name.as_deref() == Some(name));
+            return match (found.next(), found.next()) {
+                (Some((idx, _)), None) => Ok(GroupKind::Conditional(idx as u32 + 1)),
+                _ => Err(self.unsupported(
+                    "conditionals are only supported on a group's number or name (not on \
+                     lookarounds, recursion or DEFINE)",
+                    start..self.pos,
+                )),
+            };
+        }
+        if self.rest().starts_with('(') {
+            return Err(self.unsupported("conditionals are not supported", start..self.pos + 1));
+        }
+        if self.rest().starts_with(['R', '|', '&'])
+            || self.rest().starts_with(|c: char| {
+                c.is_ascii_digit()
+                    || c == '+'
+                    || c == '-' && self.rest()[1..].starts_with(|d: char| d.is_ascii_digit())
+            })
+        {
+            return Err(self.unsupported(
+                "recursion, subroutine calls and branch reset are not supported",
+                opening(self),
+            ));
+        }
+        // Flags: (?imsx-imsx) or (?imsx-imsx:...).
+        let mut flags = self.flags;
+        let mut on = true;
+        loop {
+            let Some(c) = self.peek() else {
+                return Err(self.error("unclosed group", start..start + 1));
+            };
+            self.pos += c.len_utf8();
+            match c {
+                '-' => on = false,
+                'i' => flags.case_insensitive = on,
+                'm' => flags.multi_line = on,
+                's' => flags.dot_all = on,
+                'x' => flags.verbose = on,
+                'a' if dialect == Dialect::Python => flags.ascii = on,
+                'u' if dialect == Dialect::Python => flags.ascii = !on,
+                'u' | 'U' | 'L' | 'd' | 'n' | 'J' => {}
+                ':' => {
+                    let saved = self.flags;
+                    self.flags = flags;
+                    return Ok(GroupKind::Plain(saved));
+                }
+                ')' => {
+                    self.flags = flags;
+                    return Ok(GroupKind::Flags);
+                }
+                other => {
+                    return Err(self.error(
+                        format!("unknown group flag or syntax `{other}`"),
+                        start..self.pos,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// What an opening parenthesis starts.
+enum GroupKind {
+    /// `(?:...)` or `(?flags:...)`: the flags to restore after it.
+    Plain(Flags),
+    /// A capturing group, maybe named.
+    Capture(Option<String>),
+    /// A lookaround.
+    Look { ahead: bool, negated: bool },
+    /// `(?flags)`: changes the flags for the rest of the enclosing group.
+    Flags,
+    /// `(?#...)`: nothing.
+    Comment,
+    /// `(?P=name)`: a backreference, already read.
+    Reference(Expr),
+    /// `(?(n)yes|no)`: the branches are read next.
+    Conditional(u32),
+}
+
+/// `sub{min,max}` possessive, exactly, when `sub` is one character class `c`: as many
+/// copies of `c` as there are, so never followed by another `c` unless `max` was reached.
+fn possessive_repeat(sub: Expr, min: u32, max: Option<u32>) -> Option<Expr> {
+    let Expr::Set(set) = &sub else { return None };
+    let not_more = Expr::look(true, true, Expr::set(set.clone()));
+    let repeat = |min: u32, max: Option<u32>| Expr::Repeat { sub: Box::new(sub.clone()), min, max };
+    Some(match max {
+        None => Expr::concat(vec![repeat(min, None), not_more]),
+        Some(max) if max == min => repeat(min, Some(max)),
+        Some(max) => Expr::alt(vec![
+            repeat(max, Some(max)),
+            Expr::concat(vec![repeat(min, Some(max - 1)), not_more]),
+        ]),
+    })
+}
+
+/// Whether `expr` has a lookahead outside the lookbehinds it holds (whose bodies were
+/// checked when they were read).
+fn has_lookahead(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Set(_) => false,
+        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(has_lookahead),
+        Expr::Repeat { sub, .. } => has_lookahead(sub),
+        Expr::Look(look) => look.ahead,
+    }
+}
+
+/// The strings of an expression without assertions, if finite and at most
+/// [`MAX_BACKREF_CHOICES`]; otherwise why not.
+fn strings(expr: &Expr) -> Result<Vec<String>, String> {
+    const TOO_MANY: &str =
+        "the group referred to has too many strings to expand its backreferences: too large";
+    match expr {
+        Expr::Empty => Ok(vec![String::new()]),
+        Expr::Set(set) => {
+            if set.len() > MAX_BACKREF_CHOICES as u64 {
+                return Err(TOO_MANY.into());
+            }
+            Ok(set.ranges().iter().flat_map(|&(lo, hi)| (lo..=hi).map(String::from)).collect())
+        }
+        Expr::Concat(parts) => {
+            let mut acc = vec![String::new()];
+            for part in parts {
+                let tails = strings(part)?;
+                if acc.len().saturating_mul(tails.len()) > MAX_BACKREF_CHOICES {
+                    return Err(TOO_MANY.into());
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|head| tails.iter().map(move |tail| format!("{head}{tail}")))
+                    .collect();
+            }
+            Ok(acc)
+        }
+        Expr::Alt(branches) => {
+            let mut acc = Vec::new();
+            for branch in branches {
+                acc.extend(strings(branch)?);
+                if acc.len() > MAX_BACKREF_CHOICES {
+                    return Err(TOO_MANY.into());
+                }
+            }
+            acc.sort();
+            acc.dedup();
+            Ok(acc)
+        }
+        Expr::Repeat { sub, min, max } => {
+            let once = strings(sub)?;
+            let Some(max) = *max else {
+                if once.iter().all(String::is_empty) {
+                    return Ok(vec![String::new()]);
+                }
+                return Err(
+                    "a backreference to a group with infinitely many strings is not regular".into(),
+                );
+            };
+            let mut acc = Vec::new();
+            let mut level = vec![String::new()];
+            for count in 0..=max {
+                if count >= *min {
+                    acc.extend(level.iter().cloned());
+                }
+                if count == max || level.is_empty() {
+                    break;
+                }
+                if level.len().saturating_mul(once.len()) > MAX_BACKREF_CHOICES
+                    || acc.len() > MAX_BACKREF_CHOICES
+                {
+                    return Err(TOO_MANY.into());
+                }
+                let next: Vec<String> = level
+                    .iter()
+                    .flat_map(|head| once.iter().map(move |tail| format!("{head}{tail}")))
+                    .collect();
+                if next == level {
+                    break;
+                }
+                level = next;
+            }
+            acc.sort();
+            acc.dedup();
+            if acc.len() > MAX_BACKREF_CHOICES {
+                return Err(TOO_MANY.into());
+            }
+            Ok(acc)
+        }
+        Expr::Look(_) => Err("a backreference to a group with assertions is not supported".into()),
+    }
+}

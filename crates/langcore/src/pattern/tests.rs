@@ -1,0 +1,239 @@
+//! Unit tests of the dialect-aware front end: meanings checked by membership.
+
+use super::*;
+use crate::Language;
+
+/// The language of `pattern` in `dialect` under the default budget.
+#[track_caller]
+fn language(pattern: &str, dialect: Dialect) -> Language {
+    Language::from_regex_in(pattern, dialect, &Budget::default())
+        .unwrap_or_else(|err| panic!("{pattern} ({dialect}): {err}"))
+}
+
+/// Checks that `pattern` in `dialect` matches exactly `yes` among `yes` and `no`.
+#[track_caller]
+fn check(pattern: &str, dialect: Dialect, yes: &[&str], no: &[&str]) {
+    let lang = language(pattern, dialect);
+    let budget = Budget::default();
+    for text in yes {
+        assert!(
+            lang.matches(text, &budget).unwrap(),
+            "{pattern} ({dialect}) should match {text:?}"
+        );
+    }
+    for text in no {
+        assert!(
+            !lang.matches(text, &budget).unwrap(),
+            "{pattern} ({dialect}) should not match {text:?}"
+        );
+    }
+}
+
+#[test]
+fn anchors_anywhere() {
+    let rust = Dialect::Rust;
+    check(r"^\d{9}$|^[A-Z]\d{8}$", rust, &["123456789", "A12345678"], &["12345678", "A1234567"]);
+    check(r"(^\d*\.\d{2}$)", rust, &["1.25", ".50"], &["1.2"]);
+    check(r"(\s|\n|^)(\w+://[^\s\n]+)", rust, &["http://x", " ftp://a"], &["x http://y"]);
+    check("a^b", rust, &[], &["ab", "a^b"]);
+    check("a$b", rust, &[], &["ab"]);
+    check("(?m)a$\\n^b", rust, &["a\nb"], &["ab"]);
+    check("a|$", rust, &["a", ""], &["b"]);
+}
+
+#[test]
+fn word_boundaries() {
+    let rust = Dialect::Rust;
+    check(r"\bcat\b", rust, &["cat"], &["cats"]);
+    check(r"a\b.*", rust, &["a", "a b", "a-"], &["ab"]);
+    check(r".*\Bb.*", rust, &["ab"], &["b", " b"]);
+    check(r"\<ab\>", rust, &["ab"], &[]);
+    check(r"x\<", rust, &[], &["x"]);
+    check(r"é\b", rust, &["é"], &[]);
+    check(r"é\b.*", Dialect::Js, &["éa"], &["é", "é "]);
+    check(r"é\b.*", Dialect::Python, &["é", "é "], &["éa"]);
+}
+
+#[test]
+fn lookaheads() {
+    let py = Dialect::Python;
+    check(
+        r"^(?=.{6,})(?=.*[0-9])(?=.*[a-z]).*$",
+        py,
+        &["abc123", "1aaaaa"],
+        &["abcdef", "12345", "ab1"],
+    );
+    check(r"[ \t]+(?=\n)[\s\S]*", py, &[" \n", "\t\t\nx"], &[" x", " "]);
+    check(r"^(?!(\d)\1{3})[13-9]{4}", Dialect::Js, &["1334"], &["1111", "2345"]);
+    check(r"(?:a(?=b)|b)*", py, &["ab", "abab", "b", ""], &["a", "aa", "aab"]);
+    check(r"(?=a(?=bc)).*", py, &["abc", "abcd"], &["ab", "abd"]);
+    check(r"(?!a(?!b)).*", py, &["ab", "b", ""], &["a", "ac"]);
+    check(r"(?:(?=\w*\d)\w+ ?)*", py, &["a1 b2", "1"], &["a b1", "a1 b"]);
+}
+
+#[test]
+fn lookbehinds() {
+    let py = Dialect::Python;
+    check(r".*(?<!\\)_.*", py, &["a_b", "_"], &["\\_"]);
+    check(r"(?:(?<=a)b|a)*", py, &["ab", "aab", "a"], &["b", "abb"]);
+    check(r"(?:x(?<=(?<!y)x))*", py, &["xx"], &[]);
+    check(r"a(?=.*(?<=c)d)\w*", py, &["acd", "abcd"], &["abd", "ac"]);
+}
+
+#[test]
+fn backreferences_to_finite_groups() {
+    let py = Dialect::Python;
+    check(r#"(["']).*\1"#, py, &["'a'", "\"b\""], &["'a\"", "'"]);
+    check(r"\d{2}(\/|-|\.)\d{2}\1\d{4}", py, &["01/02/2020", "01-02-2020"], &["01/02-2020"]);
+    check(r"(?i)(ab)\1", py, &["abAB", "ABab"], &["abac"]);
+    let err = Language::from_regex_in(r"\b([A-Za-z]+) +\1\b", py, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("not regular"), "{err}");
+    let err = Language::from_regex_in(r"(a)*\1", py, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("exactly once"), "{err}");
+}
+
+#[test]
+fn possessive_quantifiers_are_exact_or_refused() {
+    let java = Dialect::Java;
+    check("a*+a", java, &[], &["a", "aa", ""]);
+    check("a{2}+", java, &["aa"], &["aaaa"]);
+    check("a*+b", Dialect::Rust, &["aab", "b"], &["a"]);
+    check("a{1,3}+a", java, &["aaaa"], &["aa", "aaa"]);
+    let err = Language::from_regex_in("(ab)*+", java, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("possessive"), "{err}");
+    for (pattern, what) in [("(?>a)", "atomic"), ("(?(?=x)a|b)", "conditionals")] {
+        let err = Language::from_regex_in(pattern, Dialect::Pcre, &Budget::default()).unwrap_err();
+        assert!(err.to_string().contains(what), "{pattern}: {err}");
+    }
+}
+
+#[test]
+fn dialect_classes_and_escapes() {
+    check(r"\d+", Dialect::Js, &["123"], &["٣"]);
+    check(r"\d+", Dialect::Python, &["123", "٣"], &["a"]);
+    check(r"[\w-.]+", Dialect::Js, &["a-b.c"], &["a b"]);
+    check(r"[]a", Dialect::Js, &[], &["a", "]a"]);
+    check(r"[^]", Dialect::Js, &["\n", "x"], &[""]);
+    check(r"[[]", Dialect::Js, &["["], &[]);
+    check(r"\Q*+\E?", Dialect::Java, &["*+", "*"], &["*++"]);
+    check(r"\${[^{}]+}", Dialect::Pcre, &["${abc}"], &["${}"]);
+    check(r"a{,2}", Dialect::Python, &["", "aa"], &["aaa"]);
+    check(r"a{,2}", Dialect::Js, &["a{,2}"], &["a"]);
+    check(r"\p{Alnum}+", Dialect::Java, &["a1"], &["é"]);
+    check(r"\p{IsBasicLatin}+", Dialect::Java, &["a~"], &["é"]);
+    check(r"\p{javaLetterOrDigit}", Dialect::Java, &["é"], &["_"]);
+    check(r"\040", Dialect::Pcre, &[" "], &[]);
+    check(r"a(?#comment)b", Dialect::Python, &["ab"], &[]);
+    check(r"(?'n'a)\k'n'", Dialect::Pcre, &["aa"], &["a"]);
+    check(r"(?x)[ ]a # comment", Dialect::Python, &[" a"], &["a"]);
+    check(r"(?i)k", Dialect::Java, &["K"], &["\u{212a}"]);
+    check(r"(?i)k", Dialect::Python, &["K", "\u{212a}"], &[]);
+    check(r".", Dialect::Python, &["a"], &["\n"]);
+    check(r"[a-z&&[^aeiou]]+", Dialect::Java, &["bcd"], &["a"]);
+}
+
+#[test]
+fn end_anchors_per_dialect() {
+    // Full match: the newline must still be matched by something.
+    check("a$", Dialect::Python, &["a"], &["a\n"]);
+    check("a$\n", Dialect::Python, &["a\n"], &[]);
+    check("a$\n", Dialect::Js, &[], &["a\n"]);
+    check("a$\n", Dialect::Rust, &[], &["a\n"]);
+    check(r"a\Z\n?", Dialect::Python, &["a"], &["a\n"]);
+    check(r"a\Z\s*", Dialect::Java, &["a", "a\n", "a\r\n"], &["a\n\n"]);
+    check(r"a\z\n?", Dialect::Pcre, &["a"], &["a\n"]);
+    let err = Language::from_regex_in(r"a\Z", Dialect::Rust, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("dialect"), "{err}");
+}
+
+#[test]
+fn empty_class_anywhere_in_the_default_dialect() {
+    check("a[]?", Dialect::Rust, &["a"], &["a]"]);
+    check("(a|[])", Dialect::Rust, &["a"], &[""]);
+    check("[]a]", Dialect::Rust, &["]", "a"], &[]);
+}
+
+#[test]
+fn plain_patterns_keep_the_ordinary_road() {
+    let budget = Budget::default();
+    for pattern in ["^abc$", r"\bcat\b", r"(?:\s|^)x$"] {
+        let parsed = parse_in(pattern, Dialect::Python, &budget).unwrap();
+        assert!(matches!(parsed, Parsed::Hir(_)), "{pattern}");
+    }
+}
+
+#[test]
+fn budgets_hold_for_lookarounds() {
+    let small = Budget::default().with_max_states(200);
+    let err =
+        Language::from_regex_in(r"(?:(?=.*a)(?!.*b.{20}).)*", Dialect::Python, &small).unwrap_err();
+    assert!(matches!(err, Error::Budget(_)), "{err}");
+    let nested = format!("{}a{}", "(?=".repeat(40), ")".repeat(40));
+    assert!(Language::from_regex_in(&nested, Dialect::Python, &Budget::default()).is_ok());
+}
+
+#[test]
+fn nesting_up_to_the_limit_parses_and_deeper_is_an_error() {
+    for dialect in Dialect::ALL {
+        let nested = |depth: usize| format!("{}a{}", "(?:".repeat(depth), ")".repeat(depth));
+        let looks = |depth: usize| format!("{}a{}", "(?=".repeat(depth), ")".repeat(depth));
+        assert!(
+            Language::from_regex_in(&nested(NEST_LIMIT as usize), dialect, &Budget::default())
+                .is_ok()
+        );
+        assert!(
+            Language::from_regex_in(&looks(NEST_LIMIT as usize - 1), dialect, &Budget::default())
+                .is_ok()
+        );
+        let err =
+            Language::from_regex_in(&nested(10_000), dialect, &Budget::default()).unwrap_err();
+        assert!(err.to_string().contains("nest"), "{err}");
+    }
+}
+
+#[test]
+fn unicode_classes_are_charged_to_the_memory_limit() {
+    let small = Budget::default().with_max_memory(1 << 20);
+    let many = "\\w".repeat(400);
+    for dialect in [Dialect::Python, Dialect::Rust] {
+        let pattern = format!("(?=a){many}");
+        let err = Language::from_regex_in(&pattern, dialect, &small).unwrap_err();
+        assert!(matches!(err, Error::Budget(_)), "{dialect}: {err}");
+    }
+    assert!(Language::from_regex_in(&"\\w".repeat(8), Dialect::Python, &small).is_ok());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// Any text, in any dialect, is a language or an error: never a panic.
+    #[test]
+    fn any_text_is_read_or_refused(
+        text in proptest::collection::vec(proptest::sample::select(vec![
+            'a', 'b', '(', ')', '[', ']', '{', '}', '?', '*', '+', '|', '^', '$', '\\', '-',
+            ':', '=', '!', '<', '>', '\'', 'P', 'k', 'Q', 'E', 'b', 'B', 'd', 'w', 'p', 'x',
+            'u', '0', '1', '2', ',', '#', 'é', '日', '.',
+        ]), 0..24),
+        dialect in proptest::sample::select(Dialect::ALL.to_vec()),
+    ) {
+        let pattern: String = text.into_iter().collect();
+        let budget = Budget::default().with_max_states(2_000);
+        let _ = Language::from_regex_in(&pattern, dialect, &budget);
+    }
+}
+
+#[test]
+fn conditionals_and_optional_groups() {
+    let py = Dialect::Python;
+    let phone = r"(\()?\d{3}(?(1)\))-\d{4}";
+    check(phone, py, &["(123)-4567", "123-4567"], &["(123-4567", "123)-4567"]);
+    check(r"(?<q>')?a(?(q)')", Dialect::Pcre, &["'a'", "a"], &["'a", "a'"]);
+    check(r"(a)?b\1", py, &["aba"], &["b", "ab"]);
+    check(r"(a)?b\1", Dialect::Js, &["aba", "b"], &["ab"]);
+    check(r"(a)?(?(1)b|c)", Dialect::Rust, &["ab", "c"], &["b", "ac"]);
+    let err = Language::from_regex_in(r"(a)*(?(1)b|c)", py, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("exactly once"), "{err}");
+    let err =
+        Language::from_regex_in(r"(a)(?(1)b|c|d)", Dialect::Pcre, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("two branches"), "{err}");
+}
