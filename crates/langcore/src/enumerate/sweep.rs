@@ -34,8 +34,9 @@
 use std::convert::Infallible;
 
 use super::counts::Edge;
-use super::options::GenerateOptions;
+use super::options::{CharOrder, GenerateOptions};
 use super::path::{Spelling, Step, Text};
+use super::position::Position;
 use super::{Language, STRINGS_PER_CHECK, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
@@ -66,7 +67,10 @@ struct Cursor<'a> {
     language: &'a Language,
     options: &'a GenerateOptions,
     steps: Vec<Step>,
+    /// The odometer: the digits of the index inside the path.
     digits: Vec<u64>,
+    /// The digits spelled, when the character order scrambles them.
+    spelled: Vec<u64>,
     spelling: Spelling,
     text: Text,
 }
@@ -74,39 +78,13 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// The cursor at sweep position `offset`, or `None` past the last string.
     fn at(language: &'a Language, options: &'a GenerateOptions, offset: u64) -> Option<Self> {
-        let routes = &language.routes;
-        let mut rest = u128::from(offset);
-        let strings_of_length = |&length: &usize| {
-            Ok::<_, Infallible>(language.counts.cell(routes.start(), length).strings.saturated())
-        };
-        let Ok(length) = find_block(language.lengths(), &mut rest, strings_of_length);
-        let length = length?;
-        let mut steps = Vec::with_capacity(length);
-        let mut remainders = Vec::with_capacity(length);
-        let mut node = routes.start();
-        for remaining in (0..length).rev() {
-            let block = |&(_, edge): &(usize, &Edge)| {
-                let strings = language.counts.cell(edge.target, remaining).strings.saturated();
-                Ok::<_, Infallible>(strings.saturating_mul(u128::from(edge.size)))
-            };
-            let Ok(found) = find_block(routes.edges(node).iter().enumerate(), &mut rest, block);
-            let (edge_idx, edge) = found?;
-            // `rest % size < size`, a u64.
-            remainders.push(u64::try_from(rest % u128::from(edge.size)).unwrap_or_default());
-            rest /= u128::from(edge.size);
-            steps.push(Step { node, edge: edge_idx });
-            node = edge.target;
-        }
-        // The offset inside the path is at most the offset: a u128.
-        let mut within_path = 0u128;
-        for (step, &remainder) in steps.iter().zip(&remainders).rev() {
-            within_path = within_path * u128::from(step.edge(routes).size) + u128::from(remainder);
-        }
-        let spelling = Spelling::new(routes, &steps, options);
+        let mut steps = Vec::new();
+        let within_path = locate(language, u128::from(offset), &mut steps)?;
+        let spelling = Spelling::new(&language.routes, &steps, char_order(options));
         let mut digits = Vec::new();
         spelling.digits(within_path, &mut digits);
-        let mut cursor =
-            Cursor { language, options, spelling, steps, digits, text: Text::default() };
+        let (spelled, text) = (Vec::new(), Text::default());
+        let mut cursor = Cursor { language, options, spelling, steps, digits, spelled, text };
         cursor.respell();
         Some(cursor)
     }
@@ -117,14 +95,26 @@ impl<'a> Cursor<'a> {
         for position in (0..self.steps.len()).rev() {
             self.digits[position] += 1;
             if self.digits[position] < self.spelling.size(position) {
-                let c = self.spelling.char_at(routes, position, self.digits[position]);
-                self.text.set(position, c);
+                self.show(position);
                 return true;
             }
             self.digits[position] = 0;
-            self.text.set(position, self.spelling.char_at(routes, position, 0));
+            if !self.spelling.is_scrambled() {
+                self.text.set(position, self.spelling.char_at(routes, position, 0));
+            }
         }
         self.next_path()
+    }
+
+    /// Updates the text after the odometer turned at `position` (and wrapped after it):
+    /// ascending, only that character changes; scrambled, every one may.
+    fn show(&mut self, position: usize) {
+        if self.spelling.is_scrambled() {
+            self.respell();
+        } else {
+            let c = self.spelling.char_at(&self.language.routes, position, self.digits[position]);
+            self.text.set(position, c);
+        }
     }
 
     /// Moves to the first string of the next path in sweep order; `false` after the last.
@@ -166,7 +156,7 @@ impl<'a> Cursor<'a> {
         }
         self.digits.clear();
         self.digits.resize(self.steps.len(), 0);
-        self.spelling.set_path(&self.language.routes, &self.steps, self.options);
+        self.spelling.set_path(&self.language.routes, &self.steps, char_order(self.options));
         self.respell();
     }
 
@@ -181,9 +171,52 @@ impl<'a> Cursor<'a> {
     /// Recomputes every character from the digits.
     fn respell(&mut self) {
         let routes = &self.language.routes;
-        let (spelling, digits) = (&self.spelling, &self.digits);
-        let chars = digits.iter().enumerate();
+        self.spelled.clone_from(&self.digits);
+        self.spelling.scramble(&mut self.spelled);
+        let (spelling, spelled) = (&self.spelling, &self.spelled);
+        let chars = spelled.iter().enumerate();
         self.text
             .set_all(chars.map(|(position, &digit)| spelling.char_at(routes, position, digit)));
     }
+}
+
+/// The character order of `options` with its seed.
+pub(super) fn char_order(options: &GenerateOptions) -> (CharOrder, u64) {
+    (options.char_order(), options.seed())
+}
+
+/// Sets `steps` to the path of the string at position `rank` of the sweep order with
+/// ascending characters, and returns the string's index inside that path; `None` past the
+/// last string.
+pub(super) fn locate<N: Position>(
+    language: &Language,
+    mut rest: N,
+    steps: &mut Vec<Step>,
+) -> Option<N> {
+    let routes = &language.routes;
+    let strings_of_length = |&length: &usize| {
+        Ok::<_, Infallible>(N::scaled(&language.counts.cell(routes.start(), length).strings, 1))
+    };
+    let Ok(length) = find_block(language.lengths(), &mut rest, strings_of_length);
+    let length = length?;
+    steps.clear();
+    let mut remainders = Vec::with_capacity(length);
+    let mut node = routes.start();
+    for remaining in (0..length).rev() {
+        let block = |&(_, edge): &(usize, &Edge)| {
+            let strings = &language.counts.cell(edge.target, remaining).strings;
+            Ok::<_, Infallible>(N::scaled(strings, edge.size))
+        };
+        let Ok(found) = find_block(routes.edges(node).iter().enumerate(), &mut rest, block);
+        let (edge_idx, edge) = found?;
+        remainders.push(rest.div_rem(edge.size));
+        steps.push(Step { node, edge: edge_idx });
+        node = edge.target;
+    }
+    // The index inside the path is at most the rank.
+    let mut within_path = N::zero();
+    for (step, &remainder) in steps.iter().zip(&remainders).rev() {
+        within_path.mul_add(step.edge(routes).size, remainder);
+    }
+    Some(within_path)
 }

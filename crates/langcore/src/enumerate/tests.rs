@@ -7,6 +7,7 @@
 use super::path::{Spelling, Step};
 use super::rounds::PATH_ORDER_TAG;
 use super::shuffle::Shuffle;
+use super::uniform::UNIFORM_TAG;
 use super::*;
 use crate::budget::Operation;
 
@@ -56,14 +57,23 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
     };
     let routes = &language.routes;
     let spell = |steps: &[Step], index: u128| {
-        let spelling = Spelling::new(routes, steps, options);
+        let spelling = Spelling::new(routes, steps, (options.char_order(), options.seed()));
         let mut digits = Vec::new();
         spelling.digits(index, &mut digits);
-        spelling.spell(routes, &digits)
+        spelling.spell(routes, &mut digits)
     };
     let by_length: Vec<(usize, Vec<Vec<Step>>)> =
         language.lengths().map(|length| (length, paths_of_length(routes, length))).collect();
     let mut out = Vec::new();
+    if (options.path_order(), options.char_order()) == (PathOrder::Shuffled, CharOrder::Shuffled) {
+        // The uniform order: the sweep order with ascending characters, permuted.
+        let sweep = options.clone().with_path_order(PathOrder::Sweep);
+        let ascending = model(pattern, &sweep.with_char_order(CharOrder::Ascending));
+        let n = u64::try_from(ascending.len()).unwrap();
+        let shuffle = Shuffle::new(&[UNIFORM_TAG, options.seed()]);
+        let position = |index| usize::try_from(shuffle.index(index, n)).unwrap();
+        return (0..n).map(|index| ascending[position(index)].clone()).collect();
+    }
     if options.path_order() == PathOrder::Sweep {
         for (_, paths) in &by_length {
             for steps in paths {

@@ -1,0 +1,110 @@
+//! Positions in an order: machine words while the language is small, big integers beyond.
+//!
+//! # Overview
+//! Unranking walks a position down the count tables: it compares it with block sizes,
+//! subtracts them and splits it into digits. [`Position`] is what that walk needs, for
+//! `u128` (offsets and ranks below 2^128, compared with saturated counts, exact as
+//! `count.rs` explains) and for [`BigUint`] (ranks of a uniform order of a language with
+//! more than 2^128 strings).
+//!
+//! # Invariants
+//! - `u128` positions are below `u128::MAX`, so saturated block sizes compare exactly.
+//! - Arithmetic stays below the position it starts from (remainders, quotients, and the
+//!   index inside a path rebuilt from them), so nothing overflows.
+
+use std::ops::SubAssign;
+
+use num_bigint::BigUint;
+
+use super::count::Count;
+
+/// A position or rank in an order (see the module docs).
+pub(super) trait Position: Sized + PartialOrd + for<'n> SubAssign<&'n Self> {
+    /// Zero.
+    fn zero() -> Self;
+
+    /// `count · factor` as a position: saturated for `u128`, exact for big integers.
+    fn scaled(count: &Count, factor: u64) -> Self;
+
+    /// Divides this position by `divisor` (at least 1) and returns the remainder.
+    fn div_rem(&mut self, divisor: u64) -> u64;
+
+    /// Replaces this position by `self · factor + digit`.
+    fn mul_add(&mut self, factor: u64, digit: u64);
+}
+
+impl Position for u128 {
+    fn zero() -> Self {
+        0
+    }
+
+    fn scaled(count: &Count, factor: u64) -> Self {
+        count.saturated().saturating_mul(u128::from(factor))
+    }
+
+    fn div_rem(&mut self, divisor: u64) -> u64 {
+        // 64-bit division is several times cheaper than 128-bit division.
+        if let Ok(small) = u64::try_from(*self) {
+            *self = u128::from(small / divisor);
+            return small % divisor;
+        }
+        let remainder = *self % u128::from(divisor);
+        *self /= u128::from(divisor);
+        // Below the divisor, a u64.
+        u64::try_from(remainder).unwrap_or_default()
+    }
+
+    fn mul_add(&mut self, factor: u64, digit: u64) {
+        *self = *self * u128::from(factor) + u128::from(digit);
+    }
+}
+
+impl Position for BigUint {
+    fn zero() -> Self {
+        BigUint::ZERO
+    }
+
+    fn scaled(count: &Count, factor: u64) -> Self {
+        count.to_big() * factor
+    }
+
+    fn div_rem(&mut self, divisor: u64) -> u64 {
+        let remainder = &*self % divisor;
+        *self /= divisor;
+        // Below the divisor, a u64.
+        u64::try_from(remainder).unwrap_or_default()
+    }
+
+    fn mul_add(&mut self, factor: u64, digit: u64) {
+        *self *= factor;
+        *self += digit;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Splits `value` into digits of `radices` (last most significant here, as in unranking)
+    /// and rebuilds it, in both representations.
+    #[test]
+    fn words_and_big_integers_agree() {
+        let radices = [26, 1, 7, 1_112_064, 10, u64::MAX];
+        for value in [0u128, 1, 12_345_678_901_234, u128::from(u64::MAX) * 1_000 + 17] {
+            let (mut small, mut big) = (value, BigUint::from(value));
+            let digits: Vec<(u64, u64)> =
+                radices.iter().map(|&radix| (small.div_rem(radix), big.div_rem(radix))).collect();
+            assert!(digits.iter().all(|(a, b)| a == b), "{value}: {digits:?}");
+            assert_eq!(BigUint::from(small), big);
+            for (&radix, &(digit, _)) in radices.iter().zip(&digits).rev() {
+                small.mul_add(radix, digit);
+                big.mul_add(radix, digit);
+            }
+            assert_eq!((small, big), (value, BigUint::from(value)));
+        }
+        let huge = Count::from_big(BigUint::from(u128::MAX) * 3u8);
+        assert_eq!(u128::scaled(&huge, 2), u128::MAX);
+        assert_eq!(BigUint::scaled(&huge, 2), BigUint::from(u128::MAX) * 6u8);
+        assert_eq!(u128::scaled(&Count::from(5), 3), 15);
+    }
+}
