@@ -88,9 +88,10 @@ impl Spelling {
 
     /// Sets `digits` to the digits of `index` in the mixed radix of the path's label sizes,
     /// the first position most significant; `index` must be below the product of the sizes.
-    pub(super) fn digits<N: Position>(&self, mut index: N, digits: &mut Vec<u64>) {
+    pub(super) fn digits(&self, index: u128, digits: &mut Vec<u64>) {
         digits.clear();
         digits.resize(self.edges.len(), 0);
+        let mut index = index;
         for (digit, edge) in digits.iter_mut().zip(&self.edges).rev() {
             *digit = index.div_rem(edge.size);
         }

@@ -9,8 +9,8 @@
 //!
 //! # Invariants
 //! - `u128` positions are below `u128::MAX`, so saturated block sizes compare exactly.
-//! - Arithmetic stays below the position it starts from (remainders, quotients, and the
-//!   index inside a path rebuilt from them), so nothing overflows.
+//! - Arithmetic stays below the position it starts from (remainders and quotients), so
+//!   nothing overflows.
 
 use std::ops::SubAssign;
 
@@ -20,24 +20,14 @@ use super::count::Count;
 
 /// A position or rank in an order (see the module docs).
 pub(super) trait Position: Sized + PartialOrd + for<'n> SubAssign<&'n Self> {
-    /// Zero.
-    fn zero() -> Self;
-
     /// `count · factor` as a position: saturated for `u128`, exact for big integers.
     fn scaled(count: &Count, factor: u64) -> Self;
 
     /// Divides this position by `divisor` (at least 1) and returns the remainder.
     fn div_rem(&mut self, divisor: u64) -> u64;
-
-    /// Replaces this position by `self · factor + digit`.
-    fn mul_add(&mut self, factor: u64, digit: u64);
 }
 
 impl Position for u128 {
-    fn zero() -> Self {
-        0
-    }
-
     fn scaled(count: &Count, factor: u64) -> Self {
         count.saturated().saturating_mul(u128::from(factor))
     }
@@ -53,17 +43,9 @@ impl Position for u128 {
         // Below the divisor, a u64.
         u64::try_from(remainder).unwrap_or_default()
     }
-
-    fn mul_add(&mut self, factor: u64, digit: u64) {
-        *self = *self * u128::from(factor) + u128::from(digit);
-    }
 }
 
 impl Position for BigUint {
-    fn zero() -> Self {
-        BigUint::ZERO
-    }
-
     fn scaled(count: &Count, factor: u64) -> Self {
         count.to_big() * factor
     }
@@ -74,33 +56,30 @@ impl Position for BigUint {
         // Below the divisor, a u64.
         u64::try_from(remainder).unwrap_or_default()
     }
-
-    fn mul_add(&mut self, factor: u64, digit: u64) {
-        *self *= factor;
-        *self += digit;
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Splits `value` into digits of `radices` (last most significant here, as in unranking)
-    /// and rebuilds it, in both representations.
+    /// Splits `value` into digits of `radices` in both representations.
     #[test]
     fn words_and_big_integers_agree() {
         let radices = [26, 1, 7, 1_112_064, 10, u64::MAX];
         for value in [0u128, 1, 12_345_678_901_234, u128::from(u64::MAX) * 1_000 + 17] {
             let (mut small, mut big) = (value, BigUint::from(value));
-            let digits: Vec<(u64, u64)> =
-                radices.iter().map(|&radix| (small.div_rem(radix), big.div_rem(radix))).collect();
-            assert!(digits.iter().all(|(a, b)| a == b), "{value}: {digits:?}");
-            assert_eq!(BigUint::from(small), big);
-            for (&radix, &(digit, _)) in radices.iter().zip(&digits).rev() {
-                small.mul_add(radix, digit);
-                big.mul_add(radix, digit);
+            let mut rebuilt = 0u128;
+            for (place, &radix) in radices.iter().enumerate() {
+                let digit = small.div_rem(radix);
+                assert_eq!(digit, big.div_rem(radix), "{value} at {place}");
+                assert_eq!(BigUint::from(small), big);
+                let scale: u128 = radices[..place].iter().map(|&r| u128::from(r)).product();
+                rebuilt += u128::from(digit) * scale;
+                if small == 0 {
+                    break;
+                }
             }
-            assert_eq!((small, big), (value, BigUint::from(value)));
+            assert_eq!(rebuilt, value);
         }
         let huge = Count::from_big(BigUint::from(u128::MAX) * 3u8);
         assert_eq!(u128::scaled(&huge, 2), u128::MAX);

@@ -78,9 +78,15 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// The cursor at sweep position `offset`, or `None` past the last string.
     fn at(language: &'a Language, options: &'a GenerateOptions, offset: u64) -> Option<Self> {
-        let mut steps = Vec::new();
-        let within_path = locate(language, u128::from(offset), &mut steps)?;
-        let spelling = Spelling::new(&language.routes, &steps, char_order(options));
+        let (mut steps, mut remainders) = (Vec::new(), Vec::new());
+        locate(language, u128::from(offset), &mut steps, &mut remainders)?;
+        let routes = &language.routes;
+        // The offset inside the path is at most the offset: a u128.
+        let mut within_path = 0u128;
+        for (step, &remainder) in steps.iter().zip(&remainders).rev() {
+            within_path = within_path * u128::from(step.edge(routes).size) + u128::from(remainder);
+        }
+        let spelling = Spelling::new(routes, &steps, char_order(options));
         let mut digits = Vec::new();
         spelling.digits(within_path, &mut digits);
         let (spelled, text) = (Vec::new(), Text::default());
@@ -185,14 +191,18 @@ pub(super) fn char_order(options: &GenerateOptions) -> (CharOrder, u64) {
     (options.char_order(), options.seed())
 }
 
-/// Sets `steps` to the path of the string at position `rank` of the sweep order with
-/// ascending characters, and returns the string's index inside that path; `None` past the
-/// last string.
+/// Sets `steps` to the path of the string at position `rank` of the *reflected* sweep order
+/// (sweep, but each path's odometer read with the first position least significant), and
+/// `remainders` to that string's digits; `None` past the last string.
+///
+/// At each position the rank falls in the block of one edge, `|e|·W(t, r−1)` strings; inside
+/// it, the rank mod `|e|` is the digit and the quotient the rank among `t`'s strings.
 pub(super) fn locate<N: Position>(
     language: &Language,
     mut rest: N,
     steps: &mut Vec<Step>,
-) -> Option<N> {
+    remainders: &mut Vec<u64>,
+) -> Option<()> {
     let routes = &language.routes;
     let strings_of_length = |&length: &usize| {
         Ok::<_, Infallible>(N::scaled(&language.counts.cell(routes.start(), length).strings, 1))
@@ -200,23 +210,25 @@ pub(super) fn locate<N: Position>(
     let Ok(length) = find_block(language.lengths(), &mut rest, strings_of_length);
     let length = length?;
     steps.clear();
-    let mut remainders = Vec::with_capacity(length);
+    remainders.clear();
     let mut node = routes.start();
     for remaining in (0..length).rev() {
-        let block = |&(_, edge): &(usize, &Edge)| {
-            let strings = &language.counts.cell(edge.target, remaining).strings;
-            Ok::<_, Infallible>(N::scaled(strings, edge.size))
+        let edges = routes.edges(node);
+        let (edge_idx, edge) = match edges {
+            // One edge: the rank is below its block (it is below the node's strings).
+            [only] => (0, only),
+            _ => {
+                let block = |&(_, edge): &(usize, &Edge)| {
+                    let strings = &language.counts.cell(edge.target, remaining).strings;
+                    Ok::<_, Infallible>(N::scaled(strings, edge.size))
+                };
+                let Ok(found) = find_block(edges.iter().enumerate(), &mut rest, block);
+                found?
+            }
         };
-        let Ok(found) = find_block(routes.edges(node).iter().enumerate(), &mut rest, block);
-        let (edge_idx, edge) = found?;
         remainders.push(rest.div_rem(edge.size));
         steps.push(Step { node, edge: edge_idx });
         node = edge.target;
     }
-    // The index inside the path is at most the rank.
-    let mut within_path = N::zero();
-    for (step, &remainder) in steps.iter().zip(&remainders).rev() {
-        within_path.mul_add(step.edge(routes).size, remainder);
-    }
-    Some(within_path)
+    Some(())
 }

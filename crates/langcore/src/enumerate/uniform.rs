@@ -1,20 +1,24 @@
-//! The uniform order: [`PathOrder::Shuffled`](super::PathOrder::Shuffled) with [`CharOrder::Shuffled`], a seeded random
-//! permutation of the whole language within the length band.
+//! The uniform order: [`PathOrder::Shuffled`](super::PathOrder::Shuffled) with
+//! [`CharOrder::Shuffled`], a seeded random permutation of the whole language within the
+//! length band.
 //!
 //! # Overview
 //! With `N` the number of strings of the language with a length in the band, the string at
-//! position `k` is the string at position `π(k)` of the sweep order with ascending
-//! characters, where `π` is a [`Shuffle`] of `[0, N)` drawn from the seed. So every prefix of
-//! the sequence is a sample without replacement in which every string is equally likely
-//! (as far as `π` looks random): `a{0,100}` gives strings of every length in proportion to
-//! their number, not short ones first.
+//! position `k` is the string of rank `π(k)`, where `π` is a [`Shuffle`] of `[0, N)` drawn
+//! from the seed, and strings are ranked in the *reflected sweep order*: by length, then
+//! path (lexicographically), then within a path by the odometer read with the first
+//! position least significant (`[ab]{2}`: `aa`, `ba`, `ab`, `bb`), which unranks without
+//! rebuilding an index ([`locate`]). So every prefix of the sequence is a sample without
+//! replacement in which every string is equally likely (as far as `π` looks random):
+//! `a{0,100}` gives strings of every length in proportion to their number, not short ones
+//! first.
 //!
 //! # Algorithm
 //! The count tables cover the whole band (`N` needs every length), O(max_length × edges)
 //! count operations. Each string then costs `π(k)`: O(1) expected for `N ≤ 2^128`, O(words
-//! of `N`) beyond, and unranking in sweep order ([`locate`]): O(length × edges) operations
-//! on `u128`, or on big integers when `N` exceeds 2^128 (`.{100}`). The cost of a string
-//! does not depend on the offset.
+//! of `N`) beyond, and unranking: O(length × edges) operations on `u128`, or on big
+//! integers when `N` exceeds 2^128 (`.{100}`). The cost of a string does not depend on the
+//! offset.
 //!
 //! # Invariants
 //! `π` is a bijection of `[0, N)` and unranking is a bijection onto the band's strings, so
@@ -87,12 +91,11 @@ struct Unranker {
 }
 
 impl Unranker {
-    /// The string at position `rank` of the sweep order with ascending characters.
+    /// The string at position `rank` of the reflected sweep order (see [`locate`]).
     fn string_at<N: Position>(&mut self, language: &Language, rank: N) -> Option<String> {
-        let within_path = locate(language, rank, &mut self.steps)?;
+        locate(language, rank, &mut self.steps, &mut self.digits)?;
         let routes = &language.routes;
         self.spelling.set_path(routes, &self.steps, (CharOrder::Ascending, 0));
-        self.spelling.digits(within_path, &mut self.digits);
         Some(self.spelling.spell(routes, &mut self.digits))
     }
 }
