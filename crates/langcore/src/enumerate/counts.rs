@@ -174,6 +174,15 @@ impl Routes {
         (index < edge.size).then(|| self.labels[edge.label].nth(index)).flatten()
     }
 
+    /// The first member of `edge`'s label when its members are consecutive scalar values
+    /// below the surrogates (`[a-z]`): then member `i` is that value plus `i`.
+    pub(super) fn consecutive_from(&self, edge: &Edge) -> Option<u32> {
+        match self.labels[edge.label].set.ranges() {
+            [(lo, hi)] if u32::from(*hi) < 0xD800 => Some(u32::from(*lo)),
+            _ => None,
+        }
+    }
+
     pub(super) fn n_nodes(&self) -> usize {
         self.accepting.len()
     }

@@ -51,6 +51,9 @@ impl Step {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Spelling {
     edges: Vec<Edge>,
+    /// For each position, the first member of its label when the members are consecutive
+    /// (see [`Routes::consecutive_from`]): a character without a search.
+    consecutive: Vec<Option<u32>>,
     /// `None` for ascending order.
     scramble: Option<Scramble>,
 }
@@ -76,6 +79,8 @@ impl Spelling {
     ) {
         self.edges.clear();
         self.edges.extend(steps.iter().map(|step| *step.edge(routes)));
+        self.consecutive.clear();
+        self.consecutive.extend(self.edges.iter().map(|edge| routes.consecutive_from(edge)));
         match char_order {
             CharOrder::Ascending => self.scramble = None,
             CharOrder::Shuffled => {
@@ -108,7 +113,7 @@ impl Spelling {
     }
 
     /// Replaces the digits of an index by the digits spelled: the same in ascending order.
-    pub(super) fn scramble(&self, digits: &mut [u64]) {
+    fn scramble(&self, digits: &mut [u64]) {
         if let Some(scramble) = &self.scramble {
             scramble.apply(digits);
         }
@@ -116,18 +121,27 @@ impl Spelling {
 
     /// The character that spelled digit `digit` stands for at `position`.
     pub(super) fn char_at(&self, routes: &Routes, position: usize, digit: u64) -> char {
-        // `digit < size`, so the member exists.
-        routes.nth(&self.edges[position], digit).unwrap_or_default()
+        // `digit < size`, so the member exists (below the surrogates when consecutive).
+        match self.consecutive[position] {
+            Some(first) => char::from_u32(first + digit as u32).unwrap_or_default(),
+            None => routes.nth(&self.edges[position], digit).unwrap_or_default(),
+        }
     }
 
-    /// The string of the index whose digits are `digits` (scrambled in place).
+    /// The string of the index whose digits are `digits`, which it overwrites.
     pub(super) fn spell(&self, routes: &Routes, digits: &mut [u64]) -> String {
         self.scramble(digits);
-        digits
-            .iter()
-            .enumerate()
-            .map(|(position, &digit)| self.char_at(routes, position, digit))
-            .collect()
+        // The characters replace the digits, so that the string is allocated once, exactly.
+        let mut bytes = 0;
+        for (position, digit) in digits.iter_mut().enumerate() {
+            let c = self.char_at(routes, position, *digit);
+            bytes += c.len_utf8();
+            *digit = u64::from(c);
+        }
+        let mut string = String::with_capacity(bytes);
+        // Each value was a character.
+        string.extend(digits.iter().map(|&c| char::from_u32(c as u32).unwrap_or_default()));
+        string
     }
 }
 

@@ -176,7 +176,7 @@ fn uniform_pages_tile_a_permutation() {
 fn shuffled_outputs_are_pinned() {
     let words = dfa("[a-z]{8}");
     let chars = GenerateOptions::default().with_limit(3).with_char_order(CharOrder::Shuffled);
-    assert_eq!(page(&words, &chars), ["nqdlnxmz", "eyfiatzf", "kxswuswj"]);
+    assert_eq!(page(&words, &chars), ["dlfzocdr", "ulptdoey", "nqyjupox"]);
     let email = dfa("[a-z]{3,8}@[a-z]{3,6}\\.(com|org)");
     assert_eq!(
         page(&email, &uniform().with_limit(2).with_seed(42)),

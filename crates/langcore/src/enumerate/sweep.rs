@@ -55,7 +55,7 @@ pub(super) fn generate(
         if out.len().is_multiple_of(STRINGS_PER_CHECK) {
             budget.check_time(Operation::Generate)?;
         }
-        out.push(cursor.text.copy_out());
+        out.push(cursor.string());
         if out.len() >= options.limit() || !cursor.advance() {
             return Ok(out);
         }
@@ -69,7 +69,7 @@ struct Cursor<'a> {
     steps: Vec<Step>,
     /// The odometer: the digits of the index inside the path.
     digits: Vec<u64>,
-    /// The digits spelled, when the character order scrambles them.
+    /// The digits spelled, when the character order scrambles them (a buffer).
     spelled: Vec<u64>,
     spelling: Spelling,
     text: Text,
@@ -112,14 +112,22 @@ impl<'a> Cursor<'a> {
         self.next_path()
     }
 
-    /// Updates the text after the odometer turned at `position` (and wrapped after it):
-    /// ascending, only that character changes; scrambled, every one may.
+    /// Updates the text after the odometer turned at `position` (and wrapped after it), in
+    /// ascending order: only that character changes. Scrambled strings are spelled whole.
     fn show(&mut self, position: usize) {
-        if self.spelling.is_scrambled() {
-            self.respell();
-        } else {
+        if !self.spelling.is_scrambled() {
             let c = self.spelling.char_at(&self.language.routes, position, self.digits[position]);
             self.text.set(position, c);
+        }
+    }
+
+    /// The string at the cursor.
+    fn string(&mut self) -> String {
+        if self.spelling.is_scrambled() {
+            self.spelled.clone_from(&self.digits);
+            self.spelling.spell(&self.language.routes, &mut self.spelled)
+        } else {
+            self.text.copy_out()
         }
     }
 
@@ -174,13 +182,14 @@ impl<'a> Cursor<'a> {
             .find(|&edge| self.language.counts.cell(edges[edge].target, remaining).is_viable())
     }
 
-    /// Recomputes every character from the digits.
+    /// Recomputes every character from the digits, in ascending order (scrambled strings
+    /// are spelled whole by [`Cursor::string`]).
     fn respell(&mut self) {
-        let routes = &self.language.routes;
-        self.spelled.clone_from(&self.digits);
-        self.spelling.scramble(&mut self.spelled);
-        let (spelling, spelled) = (&self.spelling, &self.spelled);
-        let chars = spelled.iter().enumerate();
+        if self.spelling.is_scrambled() {
+            return;
+        }
+        let (routes, spelling) = (&self.language.routes, &self.spelling);
+        let chars = self.digits.iter().enumerate();
         self.text
             .set_all(chars.map(|(position, &digit)| spelling.char_at(routes, position, digit)));
     }
