@@ -23,10 +23,10 @@
 //! # Budgets
 //! None: callers check the deadline once per string.
 
-use super::counts::{Edge, Routes};
 use super::options::CharOrder;
 use super::position::Position;
 use super::shuffle::{Scramble, Shuffles, mix};
+use super::tables::{Edge, Routes};
 use crate::state_id::StateId;
 
 /// The [`Shuffles`] context tag of character orders.

@@ -37,7 +37,7 @@ use super::path::{Spelling, Step};
 use super::position::Position;
 use super::shuffle::Shuffle;
 use super::sweep::locate;
-use super::{Language, STRINGS_PER_CHECK, page};
+use super::{Catalog, STRINGS_PER_CHECK, page};
 use crate::budget::{Budget, BudgetError, Operation};
 
 /// The [`Shuffle`] context tag of the uniform order.
@@ -46,7 +46,7 @@ pub(super) const UNIFORM_TAG: u64 = u64::from_be_bytes(*b"\0uniform");
 /// Up to `options.limit()` strings of `language` in the uniform order, from
 /// `options.offset()`.
 pub(super) fn generate(
-    language: &Language,
+    language: &Catalog,
     options: &GenerateOptions,
     budget: &Budget,
 ) -> Result<Vec<String>, BudgetError> {
@@ -92,7 +92,7 @@ struct Unranker {
 
 impl Unranker {
     /// The string at position `rank` of the reflected sweep order (see [`locate`]).
-    fn string_at<N: Position>(&mut self, language: &Language, rank: N) -> Option<String> {
+    fn string_at<N: Position>(&mut self, language: &Catalog, rank: N) -> Option<String> {
         locate(language, rank, &mut self.steps, &mut self.digits)?;
         let routes = &language.routes;
         self.spelling.set_path(routes, &self.steps, (CharOrder::Ascending, 0));
