@@ -25,6 +25,10 @@ pub(super) trait Position: Sized + PartialOrd + for<'n> SubAssign<&'n Self> {
 
     /// Divides this position by `divisor` (at least 1) and returns the remainder.
     fn div_rem(&mut self, divisor: u64) -> u64;
+
+    /// This big position as a `u128` when it fits (below `u128::MAX`, so that saturated
+    /// counts compare exactly): the rest of an unranking is then cheaper. `None` for `u128`.
+    fn narrowed(&self) -> Option<u128>;
 }
 
 impl Position for u128 {
@@ -43,6 +47,10 @@ impl Position for u128 {
         // Below the divisor, a u64.
         u64::try_from(remainder).unwrap_or_default()
     }
+
+    fn narrowed(&self) -> Option<u128> {
+        None
+    }
 }
 
 impl Position for BigUint {
@@ -51,10 +59,16 @@ impl Position for BigUint {
     }
 
     fn div_rem(&mut self, divisor: u64) -> u64 {
-        let remainder = &*self % divisor;
-        *self /= divisor;
+        // One division: the remainder follows by a multiplication.
+        let quotient = &*self / divisor;
+        let remainder = &*self - &quotient * divisor;
+        *self = quotient;
         // Below the divisor, a u64.
         u64::try_from(remainder).unwrap_or_default()
+    }
+
+    fn narrowed(&self) -> Option<u128> {
+        u128::try_from(self).ok().filter(|&small| small < u128::MAX)
     }
 }
 
@@ -85,5 +99,8 @@ mod tests {
         assert_eq!(u128::scaled(&huge, 2), u128::MAX);
         assert_eq!(BigUint::scaled(&huge, 2), BigUint::from(u128::MAX) * 6u8);
         assert_eq!(u128::scaled(&Count::from(5), 3), 15);
+        assert_eq!(BigUint::from(5u8).narrowed(), Some(5));
+        assert_eq!(BigUint::from(u128::MAX).narrowed(), None, "saturated: not exact");
+        assert_eq!(7u128.narrowed(), None);
     }
 }

@@ -220,8 +220,24 @@ pub(super) fn locate<N: Position>(
     let length = length?;
     steps.clear();
     remainders.clear();
-    let mut node = routes.start();
-    for remaining in (0..length).rev() {
+    descend(language, routes.start(), length, rest, steps, remainders)
+}
+
+/// Extends `steps` from `node` to a path of `length` steps through the block of rank `rest`
+/// (see [`locate`]); big ranks continue as `u128` once they fit.
+fn descend<N: Position>(
+    language: &Catalog,
+    mut node: StateId,
+    length: usize,
+    mut rest: N,
+    steps: &mut Vec<Step>,
+    remainders: &mut Vec<u64>,
+) -> Option<()> {
+    let routes = &language.routes;
+    for remaining in (0..length - steps.len()).rev() {
+        if let Some(small) = rest.narrowed() {
+            return descend(language, node, length, small, steps, remainders);
+        }
         let edges = routes.edges(node);
         let (edge_idx, edge) = match edges {
             // One edge: the rank is below its block (it is below the node's strings).
