@@ -131,18 +131,23 @@ impl Spelling {
     /// The string of the index whose digits are `digits`, which it overwrites.
     pub(super) fn spell(&self, routes: &Routes, digits: &mut [u64]) -> String {
         self.scramble(digits);
-        // The characters replace the digits, so that the string is allocated once, exactly.
-        let mut bytes = 0;
-        for (position, digit) in digits.iter_mut().enumerate() {
-            let c = self.char_at(routes, position, *digit);
-            bytes += c.len_utf8();
-            *digit = u64::from(c);
-        }
-        let mut string = String::with_capacity(bytes);
-        // Each value was a character.
-        string.extend(digits.iter().map(|&c| char::from_u32(c as u32).unwrap_or_default()));
-        string
+        spell_digits(digits, |position, digit| self.char_at(routes, position, digit))
     }
+}
+
+/// The string whose character at each position is `char_of(position, digit)`; the
+/// characters replace the digits, so that the string is allocated once, exactly.
+pub(super) fn spell_digits(digits: &mut [u64], char_of: impl Fn(usize, u64) -> char) -> String {
+    let mut bytes = 0;
+    for (position, digit) in digits.iter_mut().enumerate() {
+        let c = char_of(position, *digit);
+        bytes += c.len_utf8();
+        *digit = u64::from(c);
+    }
+    let mut string = String::with_capacity(bytes);
+    // Each value was a character.
+    string.extend(digits.iter().map(|&c| char::from_u32(c as u32).unwrap_or_default()));
+    string
 }
 
 /// A hash of the path's length and edge choices, the same for the same path in every mode.

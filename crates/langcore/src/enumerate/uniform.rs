@@ -1,6 +1,6 @@
 //! The uniform order: [`PathOrder::Shuffled`](super::PathOrder::Shuffled) with
-//! [`CharOrder::Shuffled`], a seeded random permutation of the whole language within the
-//! length band.
+//! [`CharOrder::Shuffled`](super::CharOrder::Shuffled), a seeded random permutation of the
+//! whole language within the length band.
 //!
 //! # Overview
 //! With `N` the number of strings of the language with a length in the band, the string at
@@ -32,8 +32,8 @@
 use num_bigint::BigUint;
 
 use super::count::Count;
-use super::options::{CharOrder, GenerateOptions};
-use super::path::{Spelling, Step};
+use super::options::GenerateOptions;
+use super::path::{Step, spell_digits};
 use super::position::Position;
 use super::shuffle::Shuffle;
 use super::sweep::locate;
@@ -87,15 +87,17 @@ pub(super) fn generate(
 struct Unranker {
     steps: Vec<Step>,
     digits: Vec<u64>,
-    spelling: Spelling,
 }
 
 impl Unranker {
     /// The string at position `rank` of the reflected sweep order (see [`locate`]).
-    fn string_at<N: Position>(&mut self, language: &Catalog, rank: N) -> Option<String> {
-        locate(language, rank, &mut self.steps, &mut self.digits)?;
-        let routes = &language.routes;
-        self.spelling.set_path(routes, &self.steps, (CharOrder::Ascending, 0));
-        Some(self.spelling.spell(routes, &mut self.digits))
+    fn string_at<N: Position>(&mut self, catalog: &Catalog, rank: N) -> Option<String> {
+        locate(catalog, rank, &mut self.steps, &mut self.digits)?;
+        let (routes, steps) = (&catalog.routes, &self.steps);
+        // Each digit is below its edge's size, so the member exists.
+        let member = |position: usize, digit: u64| {
+            routes.nth(steps[position].edge(routes), digit).unwrap_or_default()
+        };
+        Some(spell_digits(&mut self.digits, member))
     }
 }
