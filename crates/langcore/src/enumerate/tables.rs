@@ -63,6 +63,9 @@ struct Label {
     /// lookup searches only the ranges between two entries.
     buckets: Vec<u32>,
     shift: u32,
+    /// The first member when the members are consecutive scalar values below the
+    /// surrogates (`[a-z]`): then member `i` is that value plus `i`.
+    consecutive: Option<u32>,
 }
 
 /// The most ranges a label searches without buckets.
@@ -96,12 +99,20 @@ impl Label {
                 })
                 .collect();
         }
-        Label { set, starts, buckets, shift }
+        let consecutive = match set.ranges() {
+            [(lo, hi)] if u32::from(*hi) < 0xD800 => Some(u32::from(*lo)),
+            _ => None,
+        };
+        Label { set, starts, buckets, shift, consecutive }
     }
 
     /// The member at `index` in ascending order, which must be below the size. O(log ranges)
     /// at worst, O(1) for evenly spread ranges.
     fn nth(&self, index: u64) -> Option<char> {
+        if let Some(first) = self.consecutive {
+            // Below the size, so below the surrogates.
+            return char::from_u32(first + index as u32);
+        }
         let starts = self.starts.as_slice();
         let range = match starts {
             // Most labels are one range: nothing to search.
@@ -184,10 +195,7 @@ impl Routes {
     /// The first member of `edge`'s label when its members are consecutive scalar values
     /// below the surrogates (`[a-z]`): then member `i` is that value plus `i`.
     pub(super) fn consecutive_from(&self, edge: &Edge) -> Option<u32> {
-        match self.labels[edge.label].set.ranges() {
-            [(lo, hi)] if u32::from(*hi) < 0xD800 => Some(u32::from(*lo)),
-            _ => None,
-        }
+        self.labels[edge.label].consecutive
     }
 
     pub(super) fn n_nodes(&self) -> usize {
