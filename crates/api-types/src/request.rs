@@ -418,9 +418,17 @@ pub struct GenerateStringsRequest {
     pub min_length: Option<i64>,
     /// Longest length, 1..=100 (default 100).
     pub max_length: Option<i64>,
-    /// `sweep` (default), `interleave` or `shuffled`.
+    /// `sweep` (default): shortest first, each path (a sequence of character sets through
+    /// the minimal automaton) expanded completely; `interleave`: in rounds, every path gives
+    /// one string before any gives a second; `shuffled`: with `characterOrder` `ascending`,
+    /// like `interleave` with the paths of one length in an order drawn from `seed`; with
+    /// `characterOrder` `shuffled`, a uniform random permutation of every string with a
+    /// length in [`minLength`, `maxLength`] drawn from `seed` (each page a sample without
+    /// replacement, every string equally likely). Paging is exact in every order.
     pub path_order: Option<String>,
-    /// `ascending` (default) or `shuffled`.
+    /// `ascending` (default): each path's strings count up like an odometer, last position
+    /// fastest; `shuffled`: each path's strings in a permutation of its whole index space
+    /// drawn from `seed` and the path, so consecutive strings differ at every position.
     pub character_order: Option<String>,
     /// Seed of the shuffled orders, at least 0 (default 0).
     pub seed: Option<i64>,
@@ -438,7 +446,8 @@ pub enum PathOrder {
     Sweep,
     /// Every path yields one string before any yields a second.
     Interleave,
-    /// Like interleave, paths of one length in an order drawn from the seed.
+    /// Like interleave, paths of one length in an order drawn from the seed; with shuffled
+    /// characters, a uniform random permutation of the whole length band.
     Shuffled,
 }
 
@@ -448,7 +457,7 @@ pub enum CharOrder {
     /// Positions count up from the low end of each set.
     #[default]
     Ascending,
-    /// A seeded permutation per path.
+    /// A seeded permutation of each path's whole index space.
     Shuffled,
 }
 

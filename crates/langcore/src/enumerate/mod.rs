@@ -10,8 +10,11 @@
 //!   per node and remaining length.
 //! - `path.rs`: a path's odometer and the characters it spells in either character order.
 //! - `sweep.rs`: [`PathOrder::Sweep`].
-//! - `rounds.rs`: [`PathOrder::Interleave`] and [`PathOrder::Shuffled`];
-//!   `threshold.rs` counts paths by their number of strings, for rounds after the first.
+//! - `rounds.rs`: [`PathOrder::Interleave`] and [`PathOrder::Shuffled`] with ascending
+//!   characters; `threshold.rs` counts paths by their number of strings, for rounds after
+//!   the first.
+//! - `uniform.rs`: both orders shuffled, a uniform random permutation of the band.
+//! - `position.rs`: positions in an order, `u128` or big integers.
 //! - `shuffle.rs`: the seeded bijections behind every shuffled order.
 //!
 //! # Semantics
@@ -27,9 +30,12 @@
 //!    product of its edges. Within one length, paths are ordered lexicographically by
 //!    their edges, and a state's edges by their smallest character.
 //! 3. Sweep: lengths ascending, paths lexicographically, each path expanded completely
-//!    as an odometer (first position most significant). Interleave and shuffled: rounds,
-//!    see `rounds.rs`. The character order maps each odometer digit to a member of the
-//!    edge: ascending (identity) or a seeded bijection per path and position.
+//!    as an odometer (first position most significant). Interleave, and shuffled paths
+//!    with ascending characters: rounds, see `rounds.rs`. The character order maps the
+//!    index of a string inside its path to the odometer value spelled: ascending
+//!    (identity) or a seeded bijection of the path's whole index space (`shuffle.rs`).
+//!    Both shuffled: the uniform order, a seeded permutation of all the band's strings
+//!    (`uniform.rs`).
 //! 4. Only strings with a length in `[min_length, max_length]` and every character in the
 //!    charset exist for the order, so they alone count for `offset`. `max_length <
 //!    min_length`, `limit` 0 and an offset past the end give no strings; an infinite
@@ -40,13 +46,15 @@
 //! the DFA is canonical already), the nodes and edges read off the canonical DFA (its useful
 //! states are all but the dead one), then the count tables, one length at a time, up to the
 //! first length where the page ends (the band's strings, or paths for the round orders,
-//! reach `offset + limit`) or no node has a path any more (the language is finite and
+//! reach `offset + limit`; the uniform order needs every length) or no node has a path any more (the language is finite and
 //! exhausted), at most `max_length`: O(L × edges) count operations for `L` lengths, on
 //! machine words below 2^128 ([`count::Count`]). The first page of an infinite language is
 //! cheap, a deep one costs the tables up to its length. Cost of a page after that:
 //! - sweep: O(max_length × edges) to find the offset, independent of how deep it is, then
 //!   O(1) amortised per string (the odometer turns, the changed tail is re-encoded) plus
 //!   O(length × edges) per new path;
+//! - uniform: the tables of every length of the band, then O(length × edges) count
+//!   operations per string, independent of the offset (`uniform.rs`);
 //! - interleave and shuffled, offset in round 0 (below the number of paths, which is
 //!   astronomically large for most infinite languages): O(length × edges) count
 //!   operations per string, independent of the offset;
@@ -70,6 +78,9 @@
 mod count;
 mod options;
 mod path;
+mod position;
+#[cfg(test)]
+mod randomness;
 mod rounds;
 mod shuffle;
 mod sweep;
@@ -78,6 +89,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 mod threshold;
+mod uniform;
 
 pub use options::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 
@@ -104,9 +116,12 @@ pub(crate) fn generate(
     let Some(language) = Catalog::new(dfa, options, budget)? else {
         return Ok(Vec::new());
     };
-    let strings = match options.path_order() {
-        PathOrder::Sweep => sweep::generate(&language, options, budget)?,
-        PathOrder::Interleave | PathOrder::Shuffled => {
+    let strings = match (options.path_order(), options.char_order()) {
+        (PathOrder::Sweep, _) => sweep::generate(&language, options, budget)?,
+        (PathOrder::Shuffled, CharOrder::Shuffled) => {
+            uniform::generate(&language, options, budget)?
+        }
+        (PathOrder::Interleave | PathOrder::Shuffled, _) => {
             rounds::generate(&language, options, budget)?
         }
     };
@@ -211,9 +226,11 @@ impl Catalog {
                 shortest.get_or_insert(length);
             }
             if length >= options.min_length() {
-                let found = match options.path_order() {
-                    PathOrder::Sweep => &cell.strings,
-                    PathOrder::Interleave | PathOrder::Shuffled => &cell.paths,
+                let found = match (options.path_order(), options.char_order()) {
+                    // The uniform order draws from every length.
+                    (PathOrder::Shuffled, CharOrder::Shuffled) => &Count::ZERO,
+                    (PathOrder::Sweep, _) => &cell.strings,
+                    (PathOrder::Interleave | PathOrder::Shuffled, _) => &cell.paths,
                 };
                 covered = covered.saturating_add(found.saturated());
                 if covered >= needed {

@@ -73,8 +73,14 @@ pub enum PathOrder {
     /// that has more than `k` strings, shorter paths first and lexicographically within a
     /// length. Every path gives one string before any gives a second.
     Interleave,
-    /// Like [`Interleave`](PathOrder::Interleave), but within one length (and one round) the
-    /// paths come in a pseudo-random order drawn from the seed.
+    /// With [`CharOrder::Ascending`]: like [`Interleave`](PathOrder::Interleave), but within
+    /// one length (and one round) the paths come in a pseudo-random order drawn from the seed.
+    ///
+    /// With [`CharOrder::Shuffled`]: the *uniform* order, a seeded pseudo-random permutation
+    /// of all the strings with a length in the band (the `k`-th string is the `π(k)`-th of
+    /// the sweep order with ascending characters, `π` a keyed bijection of `[0, N)`). Every
+    /// page is a sample without replacement in which every string of the band is equally
+    /// likely, whatever its length or path; paging stays exact.
     Shuffled,
 }
 
@@ -116,8 +122,10 @@ pub enum CharOrder {
     /// `ab`, …, `az`, `ba`, …).
     #[default]
     Ascending,
-    /// The same odometer, but each position of each path goes through its set in a
-    /// pseudo-random order drawn from the seed, the path and the position.
+    /// The `i`-th string of a path is the one at index `σ(i)` of its ascending odometer,
+    /// where `σ` is a pseudo-random bijection of the path's whole index space drawn from the
+    /// seed and the path: consecutive strings look independent at every position. Together
+    /// with [`PathOrder::Shuffled`], the uniform order of the whole band (see there).
     Shuffled,
 }
 

@@ -3,31 +3,33 @@
 //! # Overview
 //! A path is a sequence of [`Step`]s, each an edge chosen at a node. Its strings are numbered
 //! like an odometer: one digit per position, the first position most significant, digit `d`
-//! at a position standing for member `σ(d)` of that edge's label, where `σ` is the identity
-//! for [`CharOrder::Ascending`] and, for [`CharOrder::Shuffled`], the `i`-th [`Shuffle`]
-//! drawn for the seed and the path: one generator per path, one draw per position with more
-//! than one character. [`Spelling`] holds those `σ` for one path.
+//! at a position standing for member `d` of that edge's label in ascending order. For
+//! [`CharOrder::Ascending`] the `i`-th string of the path is the one of index `i`; for
+//! [`CharOrder::Shuffled`] it is the one whose digits are the image of `i`'s digits under a
+//! [`Scramble`] keyed by the seed and the path: a bijection of the path's whole index space,
+//! so consecutive strings differ at every position. [`Spelling`] holds a path's edges and
+//! scramble.
 //!
 //! # Algorithm
 //! The path's identity is a 64-bit hash of its length and edge indices; building a
-//! [`Spelling`] costs O(length) shuffle draws, and each character O(log ranges) to find the
-//! member of the label plus O(1) expected for the shuffle.
+//! [`Spelling`] costs O(length) random draws, and each string O(length) to scramble (in the
+//! shuffled order) plus O(log ranges) per character to find the member of the label.
 //!
 //! # Invariants
-//! - Each `σ` is a bijection of the label's index space, so distinct digit vectors spell
-//!   distinct strings; distinct paths spell disjoint sets of strings (the DFA is
-//!   deterministic).
+//! - A scramble is a bijection of the digit vectors, so distinct indices spell distinct
+//!   strings; distinct paths spell disjoint sets of strings (the DFA is deterministic).
 //! - The identity depends only on the edge indices, which depend only on the language.
 //!
 //! # Budgets
 //! None: callers check the deadline once per string.
 
-use super::options::{CharOrder, GenerateOptions};
-use super::shuffle::{Permutation, Shuffles, mix};
+use super::options::CharOrder;
+use super::position::Position;
+use super::shuffle::{Scramble, Shuffles, mix};
 use super::tables::{Edge, Routes};
 use crate::state_id::StateId;
 
-/// The [`Shuffle`] context tag of character orders.
+/// The [`Shuffles`] context tag of character orders.
 const CHAR_ORDER_TAG: u64 = u64::from_be_bytes(*b"\0\0\0chars");
 
 /// One step of a path: edge number `edge` of `node`.
@@ -44,37 +46,48 @@ impl Step {
     }
 }
 
-/// One path ready to spell: each position's edge and, for shuffled characters, its
-/// permutation of the edge's members.
+/// One path ready to spell: each position's edge and, for shuffled characters, the scramble
+/// of its index space.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Spelling {
     edges: Vec<Edge>,
-    /// Empty for ascending order.
-    orders: Vec<Permutation>,
+    /// For each position, the first member of its label when the members are consecutive
+    /// (see [`Routes::consecutive_from`]): a character without a search.
+    consecutive: Vec<Option<u32>>,
+    /// `None` for ascending order.
+    scramble: Option<Scramble>,
 }
 
 impl Spelling {
-    /// The path `steps` in the character order of `options`.
-    pub(super) fn new(routes: &Routes, steps: &[Step], options: &GenerateOptions) -> Spelling {
+    /// The path `steps` in `char_order`, keyed by `seed` when shuffled.
+    pub(super) fn new(
+        routes: &Routes,
+        steps: &[Step],
+        (char_order, seed): (CharOrder, u64),
+    ) -> Spelling {
         let mut spelling = Spelling::default();
-        spelling.set_path(routes, steps, options);
+        spelling.set_path(routes, steps, (char_order, seed));
         spelling
     }
 
     /// Makes this the spelling of `steps`, reusing the buffers (a page spells many paths).
-    pub(super) fn set_path(&mut self, routes: &Routes, steps: &[Step], options: &GenerateOptions) {
+    pub(super) fn set_path(
+        &mut self,
+        routes: &Routes,
+        steps: &[Step],
+        (char_order, seed): (CharOrder, u64),
+    ) {
         self.edges.clear();
         self.edges.extend(steps.iter().map(|step| *step.edge(routes)));
-        self.orders.clear();
-        if options.char_order() == CharOrder::Shuffled {
-            let context = [CHAR_ORDER_TAG, options.seed(), path_identity(steps)];
-            let mut shuffles = Shuffles::new(&context);
-            // A position with one character has one order: it takes no draw.
-            let orders = self.edges.iter().map(|edge| match edge.size {
-                1 => Permutation::SINGLE,
-                size => shuffles.draw().on(size),
-            });
-            self.orders.extend(orders);
+        self.consecutive.clear();
+        self.consecutive.extend(self.edges.iter().map(|edge| routes.consecutive_from(edge)));
+        match char_order {
+            CharOrder::Ascending => self.scramble = None,
+            CharOrder::Shuffled => {
+                let mut keys = Shuffles::new(&[CHAR_ORDER_TAG, seed, path_identity(steps)]);
+                let sizes = self.edges.iter().map(|edge| edge.size);
+                self.scramble.get_or_insert_default().set(sizes, &mut keys);
+            }
         }
     }
 
@@ -83,23 +96,9 @@ impl Spelling {
     pub(super) fn digits(&self, index: u128, digits: &mut Vec<u64>) {
         digits.clear();
         digits.resize(self.edges.len(), 0);
-        let sizes = self.edges.iter().rev().map(|edge| edge.size);
-        match u64::try_from(index) {
-            // 64-bit division is several times cheaper than 128-bit division.
-            Ok(mut index) => {
-                for (digit, size) in digits.iter_mut().rev().zip(sizes) {
-                    *digit = index % size;
-                    index /= size;
-                }
-            }
-            Err(_) => {
-                let mut index = index;
-                for (digit, size) in digits.iter_mut().rev().zip(sizes) {
-                    // The remainder is below the size, a u64.
-                    *digit = u64::try_from(index % u128::from(size)).unwrap_or_default();
-                    index /= u128::from(size);
-                }
-            }
+        let mut index = index;
+        for (digit, edge) in digits.iter_mut().zip(&self.edges).rev() {
+            *digit = index.div_rem(edge.size);
         }
     }
 
@@ -108,17 +107,47 @@ impl Spelling {
         self.edges[position].size
     }
 
-    /// The character that digit `digit` stands for at `position`.
-    pub(super) fn char_at(&self, routes: &Routes, position: usize, digit: u64) -> char {
-        let index = self.orders.get(position).map_or(digit, |order| order.apply(digit));
-        // `index < size`, so the member exists.
-        routes.nth(&self.edges[position], index).unwrap_or_default()
+    /// Whether the digits of an index differ from the digits spelled (shuffled order).
+    pub(super) fn is_scrambled(&self) -> bool {
+        self.scramble.is_some()
     }
 
-    /// The string that `digits` stand for.
-    pub(super) fn spell(&self, routes: &Routes, digits: &[u64]) -> String {
-        (0..digits.len()).map(|position| self.char_at(routes, position, digits[position])).collect()
+    /// Replaces the digits of an index by the digits spelled: the same in ascending order.
+    fn scramble(&self, digits: &mut [u64]) {
+        if let Some(scramble) = &self.scramble {
+            scramble.apply(digits);
+        }
     }
+
+    /// The character that spelled digit `digit` stands for at `position`.
+    pub(super) fn char_at(&self, routes: &Routes, position: usize, digit: u64) -> char {
+        // `digit < size`, so the member exists (below the surrogates when consecutive).
+        match self.consecutive[position] {
+            Some(first) => char::from_u32(first + digit as u32).unwrap_or_default(),
+            None => routes.nth(&self.edges[position], digit).unwrap_or_default(),
+        }
+    }
+
+    /// The string of the index whose digits are `digits`, which it overwrites.
+    pub(super) fn spell(&self, routes: &Routes, digits: &mut [u64]) -> String {
+        self.scramble(digits);
+        spell_digits(digits, |position, digit| self.char_at(routes, position, digit))
+    }
+}
+
+/// The string whose character at each position is `char_of(position, digit)`; the
+/// characters replace the digits, so that the string is allocated once, exactly.
+pub(super) fn spell_digits(digits: &mut [u64], char_of: impl Fn(usize, u64) -> char) -> String {
+    let mut bytes = 0;
+    for (position, digit) in digits.iter_mut().enumerate() {
+        let c = char_of(position, *digit);
+        bytes += c.len_utf8();
+        *digit = u64::from(c);
+    }
+    let mut string = String::with_capacity(bytes);
+    // Each value was a character.
+    string.extend(digits.iter().map(|&c| char::from_u32(c as u32).unwrap_or_default()));
+    string
 }
 
 /// A hash of the path's length and edge choices, the same for the same path in every mode.

@@ -4,8 +4,9 @@
 //! Round `k` holds the `k`-th string (in the character order) of every path that has more
 //! than `k` strings. Inside a round, shorter paths come first; within one length the paths
 //! come in lexicographic order ([`PathOrder::Interleave`]) or in the order of a [`Shuffle`]
-//! drawn from the seed and the length ([`PathOrder::Shuffled`]), applied to their
-//! lexicographic ranks among the paths of that length still in the round.
+//! drawn from the seed and the length ([`PathOrder::Shuffled`] with ascending characters;
+//! both shuffled is the uniform order of `uniform.rs`), applied to their lexicographic ranks
+//! among the paths of that length still in the round.
 //!
 //! # Algorithm
 //! A position in the order is (round, length, index within the length). Finding the one at
@@ -49,6 +50,7 @@ use super::count::Count;
 use super::options::{GenerateOptions, PathOrder};
 use super::path::{Spelling, Step};
 use super::shuffle::Shuffle;
+use super::sweep::char_order;
 use super::tables::Edge;
 use super::threshold::Thresholds;
 use super::{Catalog, STRINGS_PER_CHECK, find_block, page};
@@ -82,13 +84,13 @@ pub(super) fn generate(
                 if shuffle.0 != turn.length {
                     shuffle = (turn.length, length_shuffle(options, turn.length));
                 }
-                shuffle.1.rank(turn.index, &turn.n_paths)
+                shuffle.1.rank(&Count::from(turn.index), &turn.n_paths)
             }
             PathOrder::Sweep | PathOrder::Interleave => Count::from(turn.index),
         };
         let spelling = speller.spelling(&mut thresholds, &turn, rank)?;
         spelling.digits(turn.round, &mut digits);
-        out.push(spelling.spell(&language.routes, &digits));
+        out.push(spelling.spell(&language.routes, &mut digits));
         if out.len() >= options.limit() || !turn.advance(language, &mut thresholds)? {
             return Ok(out);
         }
@@ -140,7 +142,7 @@ impl<'a> Speller<'a> {
         let every_path = turn.round < language.counts.cell(routes.start(), turn.length).min_product;
         if !(self.revisits && every_path) {
             path_with_rank(language, thresholds, turn, rank, &mut self.steps)?;
-            self.spelling.set_path(routes, &self.steps, self.options);
+            self.spelling.set_path(routes, &self.steps, char_order(self.options));
             return Ok(&self.spelling);
         }
         Ok(match self.spelled.entry((turn.length, rank)) {
@@ -148,7 +150,7 @@ impl<'a> Speller<'a> {
             Entry::Vacant(new) => {
                 let rank = new.key().1.clone();
                 path_with_rank(language, thresholds, turn, rank, &mut self.steps)?;
-                new.insert(Spelling::new(routes, &self.steps, self.options))
+                new.insert(Spelling::new(routes, &self.steps, char_order(self.options)))
             }
         })
     }

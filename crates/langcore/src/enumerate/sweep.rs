@@ -33,8 +33,9 @@
 
 use std::convert::Infallible;
 
-use super::options::GenerateOptions;
+use super::options::{CharOrder, GenerateOptions};
 use super::path::{Spelling, Step, Text};
+use super::position::Position;
 use super::tables::Edge;
 use super::{Catalog, STRINGS_PER_CHECK, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
@@ -54,7 +55,7 @@ pub(super) fn generate(
         if out.len().is_multiple_of(STRINGS_PER_CHECK) {
             budget.check_time(Operation::Generate)?;
         }
-        out.push(cursor.text.copy_out());
+        out.push(cursor.string());
         if out.len() >= options.limit() || !cursor.advance() {
             return Ok(out);
         }
@@ -66,7 +67,10 @@ struct Cursor<'a> {
     language: &'a Catalog,
     options: &'a GenerateOptions,
     steps: Vec<Step>,
+    /// The odometer: the digits of the index inside the path.
     digits: Vec<u64>,
+    /// The digits spelled, when the character order scrambles them (a buffer).
+    spelled: Vec<u64>,
     spelling: Spelling,
     text: Text,
 }
@@ -74,39 +78,19 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// The cursor at sweep position `offset`, or `None` past the last string.
     fn at(language: &'a Catalog, options: &'a GenerateOptions, offset: u64) -> Option<Self> {
+        let (mut steps, mut remainders) = (Vec::new(), Vec::new());
+        locate(language, u128::from(offset), &mut steps, &mut remainders)?;
         let routes = &language.routes;
-        let mut rest = u128::from(offset);
-        let strings_of_length = |&length: &usize| {
-            Ok::<_, Infallible>(language.counts.cell(routes.start(), length).strings.saturated())
-        };
-        let Ok(length) = find_block(language.lengths(), &mut rest, strings_of_length);
-        let length = length?;
-        let mut steps = Vec::with_capacity(length);
-        let mut remainders = Vec::with_capacity(length);
-        let mut node = routes.start();
-        for remaining in (0..length).rev() {
-            let block = |&(_, edge): &(usize, &Edge)| {
-                let strings = language.counts.cell(edge.target, remaining).strings.saturated();
-                Ok::<_, Infallible>(strings.saturating_mul(u128::from(edge.size)))
-            };
-            let Ok(found) = find_block(routes.edges(node).iter().enumerate(), &mut rest, block);
-            let (edge_idx, edge) = found?;
-            // `rest % size < size`, a u64.
-            remainders.push(u64::try_from(rest % u128::from(edge.size)).unwrap_or_default());
-            rest /= u128::from(edge.size);
-            steps.push(Step { node, edge: edge_idx });
-            node = edge.target;
-        }
         // The offset inside the path is at most the offset: a u128.
         let mut within_path = 0u128;
         for (step, &remainder) in steps.iter().zip(&remainders).rev() {
             within_path = within_path * u128::from(step.edge(routes).size) + u128::from(remainder);
         }
-        let spelling = Spelling::new(routes, &steps, options);
+        let spelling = Spelling::new(routes, &steps, char_order(options));
         let mut digits = Vec::new();
         spelling.digits(within_path, &mut digits);
-        let mut cursor =
-            Cursor { language, options, spelling, steps, digits, text: Text::default() };
+        let (spelled, text) = (Vec::new(), Text::default());
+        let mut cursor = Cursor { language, options, spelling, steps, digits, spelled, text };
         cursor.respell();
         Some(cursor)
     }
@@ -117,14 +101,34 @@ impl<'a> Cursor<'a> {
         for position in (0..self.steps.len()).rev() {
             self.digits[position] += 1;
             if self.digits[position] < self.spelling.size(position) {
-                let c = self.spelling.char_at(routes, position, self.digits[position]);
-                self.text.set(position, c);
+                self.show(position);
                 return true;
             }
             self.digits[position] = 0;
-            self.text.set(position, self.spelling.char_at(routes, position, 0));
+            if !self.spelling.is_scrambled() {
+                self.text.set(position, self.spelling.char_at(routes, position, 0));
+            }
         }
         self.next_path()
+    }
+
+    /// Updates the text after the odometer turned at `position` (and wrapped after it), in
+    /// ascending order: only that character changes. Scrambled strings are spelled whole.
+    fn show(&mut self, position: usize) {
+        if !self.spelling.is_scrambled() {
+            let c = self.spelling.char_at(&self.language.routes, position, self.digits[position]);
+            self.text.set(position, c);
+        }
+    }
+
+    /// The string at the cursor.
+    fn string(&mut self) -> String {
+        if self.spelling.is_scrambled() {
+            self.spelled.clone_from(&self.digits);
+            self.spelling.spell(&self.language.routes, &mut self.spelled)
+        } else {
+            self.text.copy_out()
+        }
     }
 
     /// Moves to the first string of the next path in sweep order; `false` after the last.
@@ -166,7 +170,7 @@ impl<'a> Cursor<'a> {
         }
         self.digits.clear();
         self.digits.resize(self.steps.len(), 0);
-        self.spelling.set_path(&self.language.routes, &self.steps, self.options);
+        self.spelling.set_path(&self.language.routes, &self.steps, char_order(self.options));
         self.respell();
     }
 
@@ -178,12 +182,78 @@ impl<'a> Cursor<'a> {
             .find(|&edge| self.language.counts.cell(edges[edge].target, remaining).is_viable())
     }
 
-    /// Recomputes every character from the digits.
+    /// Recomputes every character from the digits, in ascending order (scrambled strings
+    /// are spelled whole by [`Cursor::string`]).
     fn respell(&mut self) {
-        let routes = &self.language.routes;
-        let (spelling, digits) = (&self.spelling, &self.digits);
-        let chars = digits.iter().enumerate();
+        if self.spelling.is_scrambled() {
+            return;
+        }
+        let (routes, spelling) = (&self.language.routes, &self.spelling);
+        let chars = self.digits.iter().enumerate();
         self.text
             .set_all(chars.map(|(position, &digit)| spelling.char_at(routes, position, digit)));
     }
+}
+
+/// The character order of `options` with its seed.
+pub(super) fn char_order(options: &GenerateOptions) -> (CharOrder, u64) {
+    (options.char_order(), options.seed())
+}
+
+/// Sets `steps` to the path of the string at position `rank` of the *reflected* sweep order
+/// (sweep, but each path's odometer read with the first position least significant), and
+/// `remainders` to that string's digits; `None` past the last string.
+///
+/// At each position the rank falls in the block of one edge, `|e|·W(t, r−1)` strings; inside
+/// it, the rank mod `|e|` is the digit and the quotient the rank among `t`'s strings.
+pub(super) fn locate<N: Position>(
+    language: &Catalog,
+    mut rest: N,
+    steps: &mut Vec<Step>,
+    remainders: &mut Vec<u64>,
+) -> Option<()> {
+    let routes = &language.routes;
+    let strings_of_length = |&length: &usize| {
+        Ok::<_, Infallible>(N::scaled(&language.counts.cell(routes.start(), length).strings, 1))
+    };
+    let Ok(length) = find_block(language.lengths(), &mut rest, strings_of_length);
+    let length = length?;
+    steps.clear();
+    remainders.clear();
+    descend(language, routes.start(), length, rest, steps, remainders)
+}
+
+/// Extends `steps` from `node` to a path of `length` steps through the block of rank `rest`
+/// (see [`locate`]); big ranks continue as `u128` once they fit.
+fn descend<N: Position>(
+    language: &Catalog,
+    mut node: StateId,
+    length: usize,
+    mut rest: N,
+    steps: &mut Vec<Step>,
+    remainders: &mut Vec<u64>,
+) -> Option<()> {
+    let routes = &language.routes;
+    for remaining in (0..length - steps.len()).rev() {
+        if let Some(small) = rest.narrowed() {
+            return descend(language, node, length, small, steps, remainders);
+        }
+        let edges = routes.edges(node);
+        let (edge_idx, edge) = match edges {
+            // One edge: the rank is below its block (it is below the node's strings).
+            [only] => (0, only),
+            _ => {
+                let block = |&(_, edge): &(usize, &Edge)| {
+                    let strings = &language.counts.cell(edge.target, remaining).strings;
+                    Ok::<_, Infallible>(N::scaled(strings, edge.size))
+                };
+                let Ok(found) = find_block(edges.iter().enumerate(), &mut rest, block);
+                found?
+            }
+        };
+        remainders.push(rest.div_rem(edge.size));
+        steps.push(Step { node, edge: edge_idx });
+        node = edge.target;
+    }
+    Some(())
 }

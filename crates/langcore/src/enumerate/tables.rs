@@ -56,12 +56,23 @@ struct Label {
     set: CharSet,
     /// For each range of `set`, the number of members in the ranges before it.
     starts: Vec<u64>,
+    /// For labels of more than [`BUCKETED`] ranges (`\w` has 700), the range holding the
+    /// first member of each bucket of `2^shift` members, at least one bucket per range: a
+    /// lookup searches only the ranges between two entries.
+    buckets: Vec<u32>,
+    shift: u32,
+    /// The first member when the members are consecutive scalar values below the
+    /// surrogates (`[a-z]`): then member `i` is that value plus `i`.
+    consecutive: Option<u32>,
 }
+
+/// The most ranges a label searches without buckets.
+const BUCKETED: usize = 8;
 
 impl Label {
     fn new(set: CharSet) -> Label {
         let mut before = 0;
-        let starts = set
+        let starts: Vec<u64> = set
             .ranges()
             .iter()
             .map(|range| {
@@ -70,17 +81,52 @@ impl Label {
                 start
             })
             .collect();
-        Label { set, starts }
+        let (mut buckets, mut shift) = (Vec::new(), 0);
+        if starts.len() > BUCKETED {
+            // A bucket of at most size / ranges members; `before` is the size, at least 1.
+            shift = (before / starts.len() as u64).max(1).ilog2();
+            let mut range = 0;
+            buckets = (0..=(before - 1) >> shift)
+                .map(|bucket| {
+                    let first = bucket << shift;
+                    while starts.get(range + 1).is_some_and(|&start| start <= first) {
+                        range += 1;
+                    }
+                    // Fewer ranges than scalar values: a u32.
+                    range as u32
+                })
+                .collect();
+        }
+        let consecutive = match set.ranges() {
+            [(lo, hi)] if u32::from(*hi) < 0xD800 => Some(u32::from(*lo)),
+            _ => None,
+        };
+        Label { set, starts, buckets, shift, consecutive }
     }
 
-    /// The member at `index` in ascending order, which must be below the size. O(log ranges).
+    /// The member at `index` in ascending order, which must be below the size. O(log ranges)
+    /// at worst, O(1) for evenly spread ranges.
     fn nth(&self, index: u64) -> Option<char> {
-        let range = match self.starts.as_slice() {
+        if let Some(first) = self.consecutive {
+            // Below the size, so below the surrogates.
+            return char::from_u32(first + index as u32);
+        }
+        let starts = self.starts.as_slice();
+        let range = match starts {
             // Most labels are one range: nothing to search.
             [_] => 0,
-            starts => starts.partition_point(|&start| start <= index).checked_sub(1)?,
+            _ if !self.buckets.is_empty() => {
+                let bucket = usize::try_from(index >> self.shift).ok()?;
+                let low = *self.buckets.get(bucket)? as usize;
+                // The range of the next bucket's first member is the last candidate.
+                let end =
+                    self.buckets.get(bucket + 1).map_or(starts.len(), |&next| next as usize + 1);
+                // `starts[low] <= index`, so the count is at least 1.
+                low + starts[low..end].partition_point(|&start| start <= index) - 1
+            }
+            _ => starts.partition_point(|&start| start <= index).checked_sub(1)?,
         };
-        nth_after(self.set.ranges()[range].0, index - self.starts[range])
+        nth_after(self.set.ranges()[range].0, index - starts[range])
     }
 }
 
@@ -172,6 +218,12 @@ impl Routes {
     /// The member of `edge`'s label at `index` in ascending order, `None` past the last.
     pub(super) fn nth(&self, edge: &Edge, index: u64) -> Option<char> {
         (index < edge.size).then(|| self.labels[edge.label].nth(index)).flatten()
+    }
+
+    /// The first member of `edge`'s label when its members are consecutive scalar values
+    /// below the surrogates (`[a-z]`): then member `i` is that value plus `i`.
+    pub(super) fn consecutive_from(&self, edge: &Edge) -> Option<u32> {
+        self.labels[edge.label].consecutive
     }
 
     pub(super) fn n_nodes(&self) -> usize {
@@ -348,5 +400,31 @@ impl Counts {
     /// The bytes the table takes, as charged to the budget.
     pub(super) fn bytes(&self) -> usize {
         self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every member of labels with few and many ranges, of even and uneven sizes, against
+    /// the members listed in order.
+    #[test]
+    fn labels_find_every_member() {
+        let spaced = (0..300u32).filter_map(|n| char::from_u32(0x100 + 3 * n)).map(|c| (c, c));
+        let uneven = [('a', 'z'), ('\u{3000}', '\u{9FFF}'), ('\u{10000}', '\u{10004}')];
+        let sets = [
+            CharSet::from_ranges([('a', 'c'), ('x', 'z')]),
+            CharSet::from_ranges(spaced.clone()),
+            CharSet::from_ranges(spaced.chain(uneven)),
+            CharSet::from_ranges([('\0', '\u{D7FF}'), ('\u{E000}', '\u{10FFFF}')]),
+        ];
+        for set in sets {
+            let label = Label::new(set.clone());
+            let members = set.ranges().iter().flat_map(|&(lo, hi)| lo..=hi);
+            for (index, member) in members.enumerate() {
+                assert_eq!(label.nth(index as u64), Some(member), "{index} of {set:?}");
+            }
+        }
     }
 }

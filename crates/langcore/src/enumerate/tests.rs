@@ -7,6 +7,7 @@
 use super::path::{Spelling, Step};
 use super::rounds::PATH_ORDER_TAG;
 use super::shuffle::Shuffle;
+use super::uniform::UNIFORM_TAG;
 use super::*;
 use crate::budget::Operation;
 
@@ -55,19 +56,46 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
         return Vec::new();
     };
     let routes = &language.routes;
-    let spell = |steps: &[Step], index: u128| {
-        let spelling = Spelling::new(routes, steps, options);
+    // The string of digits `digits` of path `steps`, spelled in the order of `options`.
+    let spell = |steps: &[Step], digits: &[u64], options: &GenerateOptions| {
+        let spelling = Spelling::new(routes, steps, (options.char_order(), options.seed()));
+        spelling.spell(routes, &mut digits.to_vec())
+    };
+    // The string of index `index` of path `steps`.
+    let string = |steps: &[Step], index: u128| {
         let mut digits = Vec::new();
-        spelling.digits(index, &mut digits);
-        spelling.spell(routes, &digits)
+        Spelling::new(routes, steps, (CharOrder::Ascending, 0)).digits(index, &mut digits);
+        spell(steps, &digits, options)
     };
     let by_length: Vec<(usize, Vec<Vec<Step>>)> =
         language.lengths().map(|length| (length, paths_of_length(routes, length))).collect();
     let mut out = Vec::new();
+    if (options.path_order(), options.char_order()) == (PathOrder::Shuffled, CharOrder::Shuffled) {
+        // The uniform order: the reflected sweep order (the first position least significant
+        // in each path), permuted.
+        let ascending = GenerateOptions::default();
+        let mut reflected = Vec::new();
+        for (_, paths) in &by_length {
+            for steps in paths {
+                let reversed: Vec<Step> = steps.iter().rev().copied().collect();
+                let spelling = Spelling::new(routes, &reversed, (CharOrder::Ascending, 0));
+                for index in 0..product(routes, steps) {
+                    let mut digits = Vec::new();
+                    spelling.digits(index, &mut digits);
+                    digits.reverse();
+                    reflected.push(spell(steps, &digits, &ascending));
+                }
+            }
+        }
+        let n = u64::try_from(reflected.len()).unwrap();
+        let shuffle = Shuffle::new(&[UNIFORM_TAG, options.seed()]);
+        let position = |index| usize::try_from(shuffle.index(index, n)).unwrap();
+        return (0..n).map(|index| reflected[position(index)].clone()).collect();
+    }
     if options.path_order() == PathOrder::Sweep {
         for (_, paths) in &by_length {
             for steps in paths {
-                out.extend((0..product(routes, steps)).map(|index| spell(steps, index)));
+                out.extend((0..product(routes, steps)).map(|index| string(steps, index)));
             }
         }
         return out;
@@ -86,7 +114,7 @@ fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
                     }
                     _ => index,
                 };
-                out.push(spell(still[usize::try_from(rank).unwrap()], round));
+                out.push(string(still[usize::try_from(rank).unwrap()], round));
             }
         }
         if out.len() == before {
