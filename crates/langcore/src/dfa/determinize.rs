@@ -1,12 +1,7 @@
-//! Subset construction: from an [`Nfa`] to a complete [`Dfa`], or to the first subset that
-//! tells two languages apart.
+//! Subset construction: from an [`Nfa`] to a complete [`Dfa`].
 //!
-//! # Overview
-//! - [`determinize`] builds the whole DFA.
-//! - [`separating_string`] walks the same subsets of an NFA that holds two languages side
-//!   by side (each with its own accepting state) and stops at the first subset where their
-//!   acceptance differs as asked: the witness of non-inclusion or non-equivalence, found
-//!   without building either DFA in full.
+//! Inclusion and equivalence of languages not built yet walk subsets on the fly instead,
+//! pruned by antichains (`nfa/inclusion.rs`).
 //!
 //! # Algorithm
 //! Rabin-Scott subset construction over character classes. The NFA's labels are first split
@@ -18,12 +13,6 @@
 //! Cost: O(n_dfa · (moves of a set + n_classes · closure)). The number of DFA states can be
 //! exponential in the NFA size (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
 //!
-//! For two languages in one NFA, a subset is the union of one subset of each side (the
-//! sides share no state), so the walk is the on-the-fly product of the two subset
-//! constructions. Classes are numbered by smallest member and expanded in that order from
-//! subsets in discovery order, so the first separating subset found is reached by the
-//! shortest, then smallest, separating string (the argument of `ops/product.rs`).
-//!
 //! # Budgets
 //! Every new DFA state is checked against the state limit, the memory limit (its row of the
 //! table) and the deadline ([`Operation::Determinize`]); every processed state is checked
@@ -32,10 +21,9 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::Dfa;
-use crate::alphabet::{CharSet, ClassId, Classes};
+use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::{ClosureScratch, Nfa};
-use crate::ops::product::BoolOp;
 use crate::state_id::StateId;
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
@@ -53,59 +41,6 @@ pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError
         .map(|set| set.iter().any(|&nfa_state| nfa.state(nfa_state).accepting))
         .collect();
     Ok(Dfa::from_parts(walk.classes, table, accepting))
-}
-
-/// The shortest, then smallest, string after which `found(left accepts, right accepts)`
-/// holds, where `nfa` holds both languages and `left_accept` / `right_accept` are the only
-/// accepting states of each; `None` when no reachable subset satisfies it.
-pub(crate) fn separating_string(
-    nfa: &Nfa,
-    left_accept: StateId,
-    right_accept: StateId,
-    found: BoolOp,
-    budget: &Budget,
-) -> Result<Option<String>, BudgetError> {
-    let satisfied = |set: &[StateId]| {
-        found.accepts(
-            set.binary_search(&left_accept).is_ok(),
-            set.binary_search(&right_accept).is_ok(),
-        )
-    };
-    let mut walk = SubsetWalk::new(nfa, budget)?;
-    if satisfied(&walk.subsets.sets[0]) {
-        return Ok(Some(String::new()));
-    }
-    // How each subset was first reached: its parent and the class taken.
-    let mut parents: Vec<Option<(usize, usize)>> = vec![None];
-    let mut dfa_state = 0;
-    while dfa_state < walk.subsets.sets.len() {
-        let mut hit = None;
-        walk.expand(dfa_state, budget, |target, class_idx| {
-            if target.index() == parents.len() {
-                parents.push(Some((dfa_state, class_idx)));
-                hit = hit.or(Some(target));
-            }
-        })?;
-        // Subsets found while expanding are in class order; take the first that separates.
-        if let Some(first_new) = hit {
-            let sets = &walk.subsets.sets;
-            if let Some(idx) = (first_new.index()..sets.len()).find(|&idx| satisfied(&sets[idx])) {
-                return Ok(Some(spell(&walk.classes, &parents, idx)));
-            }
-        }
-        dfa_state += 1;
-    }
-    Ok(None)
-}
-
-/// The string of smallest class members along the discovery path of subset `idx`.
-fn spell(classes: &Classes, parents: &[Option<(usize, usize)>], mut idx: usize) -> String {
-    let mut reversed = Vec::new();
-    while let Some((parent, class_idx)) = parents[idx] {
-        reversed.extend(classes.class(ClassId::new(class_idx)).and_then(CharSet::first));
-        idx = parent;
-    }
-    reversed.into_iter().rev().collect()
 }
 
 /// A subset construction in progress: the classes, the subsets found so far, and scratch

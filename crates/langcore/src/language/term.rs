@@ -81,24 +81,6 @@ pub(super) fn to_nfa(
     Ok(builder.finish(entry))
 }
 
-/// One NFA holding `left` and `right` side by side, each ending in an accepting state of
-/// its own: the NFA and the two accepting states. Its states count as
-/// [`Operation::Product`], since walking it is the product of the two languages.
-pub(super) fn to_pair_nfa(
-    left: &Language,
-    right: &Language,
-    budget: &Budget,
-) -> Result<(Nfa, StateId, StateId), BudgetError> {
-    let mut builder = NfaBuilder::new(budget, Operation::Product);
-    let left_accept = builder.add(State { accepting: true, ..State::default() })?;
-    let right_accept = builder.add(State { accepting: true, ..State::default() })?;
-    let left_entry = emit(left, &mut builder, left_accept)?;
-    let right_entry = emit(right, &mut builder, right_accept)?;
-    let start =
-        builder.add(State { epsilons: vec![left_entry, right_entry], ..State::default() })?;
-    Ok((builder.finish(start), left_accept, right_accept))
-}
-
 /// Appends an automaton of `language` that continues to `next`, and returns its entry.
 pub(super) fn emit(
     language: &Language,

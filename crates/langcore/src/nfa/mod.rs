@@ -10,11 +10,15 @@
 //!   transition carries the empty set.
 //! - Every `StateId` stored in a state is below the state count.
 
+mod analysis;
 mod build;
 mod embed;
+mod inclusion;
 
+pub(crate) use analysis::NfaTrim;
 pub(crate) use build::{class_set, compile as compile_hir, compile_repetition};
 pub(crate) use embed::Fragment;
+pub(crate) use inclusion::inclusion_witness;
 
 use rustc_hash::FxHashMap as HashMap;
 
