@@ -13,6 +13,12 @@
 //! Cost: O(n_dfa · (moves of a set + n_classes · closure)). The number of DFA states can be
 //! exponential in the NFA size (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
 //!
+//! When the construction outgrows 8 states per important NFA state (plus 4,096), it starts
+//! again with each subset reduced to its maximal states under a simulation preorder
+//! (`dfa/simulation.rs`): same languages per subset, so the same minimal DFA, but counted
+//! repetitions under a loop (`(?:(?:a-?){0,17}a)+`: 2^17 subsets) collapse to a few states.
+//! Small constructions never pay for the simulation.
+//!
 //! # Budgets
 //! Every new DFA state is checked against the state limit, the memory limit (its row of the
 //! table) and the deadline ([`Operation::Determinize`]); every processed state is checked
@@ -21,13 +27,37 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::Dfa;
+use super::simulation::Simulation;
 use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::{ClosureScratch, Nfa};
 use crate::state_id::StateId;
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
-    let mut walk = SubsetWalk::new(nfa, budget)?;
+    let n_important = (0..nfa.n_states())
+        .map(StateId::from_index)
+        .filter(|&id| nfa.state(id).accepting || !nfa.state(id).transitions.is_empty())
+        .count();
+    let first_limit = n_important.saturating_mul(8).saturating_add(4096);
+    if first_limit < budget.max_states() {
+        match construct(nfa, None, &budget.with_max_states(first_limit)) {
+            Err(BudgetError::TooManyStates { limit, .. }) if limit == first_limit => {}
+            other => return other,
+        }
+        if let Some(simulation) = Simulation::compute(nfa, budget)? {
+            return construct(nfa, Some(&simulation), budget);
+        }
+    }
+    construct(nfa, None, budget)
+}
+
+/// The subset construction, each subset reduced to its maximal states under `simulation`.
+pub(super) fn construct(
+    nfa: &Nfa,
+    simulation: Option<&Simulation>,
+    budget: &Budget,
+) -> Result<Dfa, BudgetError> {
+    let mut walk = SubsetWalk::new(nfa, simulation, budget)?;
     let mut table = Vec::new();
     let mut dfa_state = 0;
     while dfa_state < walk.subsets.sets.len() {
@@ -56,11 +86,15 @@ struct SubsetWalk<'n> {
 
 impl<'n> SubsetWalk<'n> {
     /// The walk with only the start subset found.
-    fn new(nfa: &'n Nfa, budget: &Budget) -> Result<SubsetWalk<'n>, BudgetError> {
+    fn new(
+        nfa: &'n Nfa,
+        simulation: Option<&'n Simulation>,
+        budget: &Budget,
+    ) -> Result<SubsetWalk<'n>, BudgetError> {
         let labels: Vec<_> = nfa.labels().iter().collect();
         let (classes, label_classes) = Classes::new(&labels, budget)?;
         let n_classes = classes.len();
-        let mut subsets = Subsets::new(nfa, n_classes);
+        let mut subsets = Subsets::new(nfa, simulation, n_classes);
         subsets.intern(&[nfa.start()], budget)?;
         let targets_by_class = vec![Vec::new(); n_classes];
         Ok(SubsetWalk { nfa, classes, label_classes, subsets, targets_by_class })
@@ -93,6 +127,7 @@ impl<'n> SubsetWalk<'n> {
 /// The DFA states found so far, each a set of NFA states, with the lookup from set to id.
 struct Subsets<'n> {
     nfa: &'n Nfa,
+    simulation: Option<&'n Simulation>,
     sets: Vec<Box<[StateId]>>,
     ids: HashMap<Box<[StateId]>, StateId>,
     scratch: ClosureScratch,
@@ -102,9 +137,10 @@ struct Subsets<'n> {
 }
 
 impl<'n> Subsets<'n> {
-    fn new(nfa: &'n Nfa, n_classes: usize) -> Subsets<'n> {
+    fn new(nfa: &'n Nfa, simulation: Option<&'n Simulation>, n_classes: usize) -> Subsets<'n> {
         Subsets {
             nfa,
+            simulation,
             sets: Vec::new(),
             ids: HashMap::default(),
             scratch: ClosureScratch::new(nfa.n_states()),
@@ -122,6 +158,9 @@ impl<'n> Subsets<'n> {
             state.accepting || !state.transitions.is_empty()
         });
         self.closure.sort_unstable();
+        if let Some(simulation) = self.simulation {
+            simulation.reduce(&mut self.closure);
+        }
         if let Some(&id) = self.ids.get(self.closure.as_slice()) {
             return Ok(id);
         }

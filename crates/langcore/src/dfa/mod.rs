@@ -21,6 +21,7 @@
 mod canonical;
 pub(crate) mod determinize;
 mod minimize;
+mod simulation;
 
 use crate::alphabet::{ClassId, Classes};
 use crate::analysis::{self, Cardinality};
