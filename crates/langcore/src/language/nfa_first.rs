@@ -21,7 +21,7 @@
 //! their own states ([`Operation::Product`]).
 
 use super::{Language, term};
-use crate::budget::{Budget, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
@@ -46,13 +46,18 @@ pub(super) fn is_total(language: &Language, budget: &Budget) -> Result<Option<bo
     if language.0.built().is_some() {
         return Ok(None);
     }
-    let all = term::to_nfa(&Language::total(), Operation::BuildNfa, budget)?;
-    let nfa = term::to_nfa(language, Operation::BuildNfa, budget)?;
-    Ok(Some(inclusion_witness(&all, &nfa, None, budget)?.is_none()))
+    let witness = separating_string(&Language::total(), language, BoolOp::Difference, budget)?;
+    Ok(Some(witness.is_none()))
 }
 
 /// The shortest, then smallest, string after which `found(in left, in right)` holds;
 /// `found` is [`BoolOp::Difference`] or [`BoolOp::SymmetricDifference`].
+///
+/// Unless both are built, the antichain search runs first under a state limit of 8 per
+/// NFA state (plus 4,096): when it outgrows that, the DFAs may well be small (the
+/// simulation of `dfa/determinize.rs` collapses counted repetitions that the search
+/// cannot), so they are built and compared; when they do not fit either, the search goes
+/// on under the whole budget.
 pub(super) fn separating_string(
     left: &Language,
     right: &Language,
@@ -62,15 +67,37 @@ pub(super) fn separating_string(
     if let (Some(left), Some(right)) = (left.0.built(), right.0.built()) {
         return Ok(product::separating_string(left, right, found, budget)?);
     }
-    let left = term::to_nfa(left, Operation::BuildNfa, budget)?;
-    let right = term::to_nfa(right, Operation::BuildNfa, budget)?;
-    let only_left = inclusion_witness(&left, &right, None, budget)?;
+    let left_nfa = term::to_nfa(left, Operation::BuildNfa, budget)?;
+    let right_nfa = term::to_nfa(right, Operation::BuildNfa, budget)?;
+    let first_limit =
+        (left_nfa.n_states() + right_nfa.n_states()).saturating_mul(8).saturating_add(4096);
+    if first_limit < budget.max_states() {
+        let limited = budget.with_max_states(first_limit);
+        match search(&left_nfa, &right_nfa, found, &limited) {
+            Err(BudgetError::TooManyStates { limit, .. }) if limit == first_limit => {}
+            other => return Ok(other?),
+        }
+        if let (Ok(left), Ok(right)) = (left.to_dfa(budget), right.to_dfa(budget)) {
+            return Ok(product::separating_string(left, right, found, budget)?);
+        }
+    }
+    Ok(search(&left_nfa, &right_nfa, found, budget)?)
+}
+
+/// [`separating_string`] on NFAs, by the antichain search.
+fn search(
+    left: &Nfa,
+    right: &Nfa,
+    found: BoolOp,
+    budget: &Budget,
+) -> Result<Option<String>, BudgetError> {
+    let only_left = inclusion_witness(left, right, None, budget)?;
     if found == BoolOp::Difference {
         return Ok(only_left);
     }
     // A string only in `right` counts if it is no longer than the one found.
     let bound = only_left.as_ref().map(|witness| witness.chars().count());
-    let only_right = inclusion_witness(&right, &left, bound, budget)?;
+    let only_right = inclusion_witness(right, left, bound, budget)?;
     Ok([only_left, only_right]
         .into_iter()
         .flatten()
