@@ -32,6 +32,7 @@ use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::{ClosureScratch, Nfa};
 use crate::state_id::StateId;
+use crate::witness::Discovery;
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
     let n_important = (0..nfa.n_states())
@@ -61,7 +62,10 @@ pub(super) fn construct(
     let mut table = Vec::new();
     let mut dfa_state = 0;
     while dfa_state < walk.subsets.sets.len() {
-        walk.expand(dfa_state, budget, |target, _| table.push(target))?;
+        walk.enter(StateId::from_index(dfa_state))?;
+        for class_idx in 0..walk.classes.len() {
+            table.push(walk.step(ClassId::new(class_idx))?.0);
+        }
         dfa_state += 1;
     }
     let accepting = walk
@@ -77,6 +81,7 @@ pub(super) fn construct(
 /// space for one expansion.
 struct SubsetWalk<'n> {
     nfa: &'n Nfa,
+    budget: &'n Budget,
     classes: Classes,
     /// For each NFA label, the classes it contains.
     label_classes: Vec<Vec<ClassId>>,
@@ -89,7 +94,7 @@ impl<'n> SubsetWalk<'n> {
     fn new(
         nfa: &'n Nfa,
         simulation: Option<&'n Simulation>,
-        budget: &Budget,
+        budget: &'n Budget,
     ) -> Result<SubsetWalk<'n>, BudgetError> {
         let labels: Vec<_> = nfa.labels().iter().collect();
         let (classes, label_classes) = Classes::new(&labels, budget)?;
@@ -97,30 +102,39 @@ impl<'n> SubsetWalk<'n> {
         let mut subsets = Subsets::new(nfa, simulation, n_classes);
         subsets.intern(&[nfa.start()], budget)?;
         let targets_by_class = vec![Vec::new(); n_classes];
-        Ok(SubsetWalk { nfa, classes, label_classes, subsets, targets_by_class })
+        Ok(SubsetWalk { nfa, budget, classes, label_classes, subsets, targets_by_class })
+    }
+}
+
+impl Discovery for SubsetWalk<'_> {
+    fn classes(&self) -> &Classes {
+        &self.classes
     }
 
-    /// Calls `visit(target, class index)` for each class in ascending order, with the
-    /// subset that `dfa_state` moves to on it (added if new).
-    fn expand(
-        &mut self,
-        dfa_state: usize,
-        budget: &Budget,
-        mut visit: impl FnMut(StateId, usize),
-    ) -> Result<(), BudgetError> {
-        budget.check_time(Operation::Determinize)?;
-        for &nfa_state in &self.subsets.sets[dfa_state] {
+    fn n_found(&self) -> usize {
+        self.subsets.sets.len()
+    }
+
+    /// Gathers the targets of every move of `dfa_state`'s NFA states, by class.
+    fn enter(&mut self, dfa_state: StateId) -> Result<(), BudgetError> {
+        self.budget.check_time(Operation::Determinize)?;
+        for targets in &mut self.targets_by_class {
+            targets.clear();
+        }
+        for &nfa_state in &self.subsets.sets[dfa_state.index()] {
             for &(label, target) in &self.nfa.state(nfa_state).transitions {
                 for class in &self.label_classes[label.index()] {
                     self.targets_by_class[class.index()].push(target);
                 }
             }
         }
-        for (class_idx, targets) in self.targets_by_class.iter_mut().enumerate() {
-            visit(self.subsets.intern(targets, budget)?, class_idx);
-            targets.clear();
-        }
         Ok(())
+    }
+
+    fn step(&mut self, class: ClassId) -> Result<(StateId, bool), BudgetError> {
+        let n_found = self.subsets.sets.len();
+        let target = self.subsets.intern(&self.targets_by_class[class.index()], self.budget)?;
+        Ok((target, self.subsets.sets.len() > n_found))
     }
 }
 

@@ -201,7 +201,8 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         /// Reducing subsets by the simulation keeps every subset's language: the minimal
-        /// DFA is the one of the plain construction, and never has more states before.
+        /// DFA is the one of the plain construction. (The unminimized one can have a few
+        /// more states: a reduced subset's successors are not the reduced successors.)
         #[test]
         fn reduced_subsets_give_the_same_minimal_dfa(pattern in pattern()) {
             let budget = Budget::unlimited();
@@ -209,7 +210,6 @@ mod tests {
             let simulation = Simulation::compute(&nfa, &budget).unwrap().unwrap();
             let reduced = construct(&nfa, Some(&simulation), &budget).unwrap();
             let plain = construct(&nfa, None, &budget).unwrap();
-            prop_assert!(reduced.n_states() <= plain.n_states(), "{}", pattern);
             prop_assert_eq!(
                 reduced.minimize(&budget).unwrap(),
                 plain.minimize(&budget).unwrap(),

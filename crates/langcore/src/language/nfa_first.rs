@@ -25,7 +25,8 @@ use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
-use crate::ops::product::{self, BoolOp};
+use crate::ops::product;
+use crate::witness::BoolOp;
 
 /// The answer `question` gives on the trimmed NFA of `language`, or `None` when its DFA is
 /// built.

@@ -11,7 +11,7 @@
 //!   expansion as counted repetition in patterns (`nfa/build.rs`).
 //!
 //! The methods of [`Dfa`] delegate here. Concatenation and repetition copy the trimmed parts of their
-//! operands ([`Fragment`](crate::nfa::Fragment)) into one NFA, back to front as the regex
+//! operands ([`Fragment`](crate::dfa::fragment::Fragment)) into one NFA, back to front as the regex
 //! front end does, and returns that NFA's canonical minimal DFA.
 //!
 //! # Invariants
@@ -24,9 +24,7 @@ mod lazy_product;
 pub(crate) mod product;
 mod repeat;
 
-pub(crate) use concat::concat;
 pub(crate) use lazy_product::intersection_is_empty;
-pub(crate) use repeat::repeat;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
