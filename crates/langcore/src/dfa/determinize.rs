@@ -1,7 +1,8 @@
 //! Subset construction: from an [`Nfa`] to a complete [`Dfa`].
 //!
-//! Inclusion and equivalence of languages not built yet walk subsets on the fly instead,
-//! pruned by antichains (`nfa/inclusion.rs`).
+//! [`separating_string`] walks the same subsets of an NFA that holds two languages side by
+//! side and stops at the first subset whose acceptance tells them apart (equivalence);
+//! inclusion walks subsets pruned by antichains instead (`nfa/inclusion.rs`).
 //!
 //! # Algorithm
 //! Rabin-Scott subset construction over character classes. The NFA's labels are first split
@@ -19,6 +20,12 @@
 //! repetitions under a loop (`(?:(?:a-?){0,17}a)+`: 2^17 subsets) collapse to a few states.
 //! Small constructions never pay for the simulation.
 //!
+//! For two languages in one NFA, a subset is the union of one subset of each side (the
+//! sides share no state), so the walk is the on-the-fly product of the two subset
+//! constructions, and a [`Discovery`] for the shortest-witness search of `witness.rs`: the
+//! first separating subset found is reached by the shortest, then smallest, separating
+//! string.
+//!
 //! # Budgets
 //! Every new DFA state is checked against the state limit, the memory limit (its row of the
 //! table) and the deadline ([`Operation::Determinize`]); every processed state is checked
@@ -32,7 +39,7 @@ use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::{ClosureScratch, Nfa};
 use crate::state_id::StateId;
-use crate::witness::Discovery;
+use crate::witness::{BoolOp, Discovery, shortest_witness};
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
     let n_important = (0..nfa.n_states())
@@ -75,6 +82,24 @@ pub(super) fn construct(
         .map(|set| set.iter().any(|&nfa_state| nfa.state(nfa_state).accepting))
         .collect();
     Ok(Dfa::from_parts(walk.classes, table, accepting))
+}
+
+/// The shortest, then smallest, string after which `found(left accepts, right accepts)`
+/// holds, where `nfa` holds both languages and `left_accept` / `right_accept` are the only
+/// accepting states of each; `None` when no reachable subset satisfies it.
+pub(crate) fn separating_string(
+    nfa: &Nfa,
+    left_accept: StateId,
+    right_accept: StateId,
+    found: BoolOp,
+    budget: &Budget,
+) -> Result<Option<String>, BudgetError> {
+    let contains = |set: &[StateId], accept: &StateId| set.binary_search(accept).is_ok();
+    let mut walk = SubsetWalk::new(nfa, None, budget)?;
+    shortest_witness(&mut walk, |walk, subset| {
+        let set = &walk.subsets.sets[subset.index()];
+        found.accepts(contains(set, &left_accept), contains(set, &right_accept))
+    })
 }
 
 /// A subset construction in progress: the classes, the subsets found so far, and scratch

@@ -370,10 +370,16 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn intersection_all(operands: &[&Language], budget: &Budget) -> Result<Language, Error> {
-        let Some(dfas) = nfa_first::intersection_operands(operands, budget)? else {
-            return Ok(Language::empty());
+        let build = |budget: &Budget| {
+            let dfas = operands
+                .iter()
+                .map(|operand| operand.to_dfa(budget))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Language::built(Dfa::intersection_all(&dfas, budget)?))
         };
-        Ok(Language::built(Dfa::intersection_all(&dfas, budget)?))
+        nfa_first::build_unless_empty(budget, build, |budget| {
+            nfa_first::intersection_is_empty(operands, budget)
+        })
     }
 
     /// The strings of `self` that are not in `other`.
@@ -392,10 +398,12 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn difference(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
-        if self.subset_witness(other, budget)?.is_none() {
-            return Ok(Language::empty());
-        }
-        Ok(Language::built(self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?))
+        let build = |budget: &Budget| {
+            Ok(Language::built(self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?))
+        };
+        nfa_first::build_unless_empty(budget, build, |budget| {
+            Ok(self.subset_witness(other, budget)?.is_none())
+        })
     }
 
     /// Every string over all Unicode scalar values that is not in `self`.

@@ -7,10 +7,13 @@
 //! directly):
 //! - [`trim`]: emptiness, {""}, infiniteness and lengths on the trimmed NFA
 //!   (`nfa/analysis.rs`);
-//! - [`separating_string`]: inclusion and equivalence witnesses by the antichain search of
-//!   `nfa/inclusion.rs`, shortest then smallest;
-//! - [`intersection_is_empty`]: the product of the operands' NFAs explored up to its first
-//!   accepting tuple (`ops/lazy_product.rs`);
+//! - [`separating_string`]: inclusion and equivalence witnesses, shortest then smallest,
+//!   by the antichain search of `nfa/inclusion.rs` (first, for equivalence, by the joint
+//!   subset walk of `dfa/determinize.rs`, then by the DFAs when they fit);
+//! - [`build_unless_empty`] with [`intersection_is_empty`]: when the product of DFAs for an
+//!   intersection or difference outgrows a first limit, whether it is empty is decided on
+//!   the NFAs (the product of the operands' NFAs explored up to its first accepting tuple,
+//!   `ops/lazy_product.rs`, or the inclusion search);
 //! - [`is_total`]: whether every string is in it, as the inclusion of all strings.
 //!
 //! Minimal DFAs stay the canonical form of every returned language: these answers only
@@ -22,7 +25,7 @@
 
 use super::{Language, term};
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::dfa::Dfa;
+use crate::dfa::determinize;
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
 use crate::ops::product;
@@ -54,11 +57,14 @@ pub(super) fn is_total(language: &Language, budget: &Budget) -> Result<Option<bo
 /// The shortest, then smallest, string after which `found(in left, in right)` holds;
 /// `found` is [`BoolOp::Difference`] or [`BoolOp::SymmetricDifference`].
 ///
-/// Unless both are built, the antichain search runs first under a state limit of 8 per
-/// NFA state (plus 4,096): when it outgrows that, the DFAs may well be small (the
-/// simulation of `dfa/determinize.rs` collapses counted repetitions that the search
-/// cannot), so they are built and compared; when they do not fit either, the search goes
-/// on under the whole budget.
+/// Unless both are built, a first search runs under a state limit of 8 per NFA state (plus
+/// 4,096): for inclusion the antichain search of `nfa/inclusion.rs`, which explores only
+/// what the left language reaches; for equivalence, where both sides matter, the joint
+/// subset walk of one NFA holding both (`dfa/determinize.rs`), the cheapest on small
+/// languages. Past that limit the DFAs may well be small (the simulation of
+/// `dfa/determinize.rs` collapses counted repetitions that no search does), so they are
+/// built and compared; when they do not fit either, the antichain search (both ways for
+/// equivalence) goes on under the whole budget.
 pub(super) fn separating_string(
     left: &Language,
     right: &Language,
@@ -74,7 +80,13 @@ pub(super) fn separating_string(
         (left_nfa.n_states() + right_nfa.n_states()).saturating_mul(8).saturating_add(4096);
     if first_limit < budget.max_states() {
         let limited = budget.with_max_states(first_limit);
-        match search(&left_nfa, &right_nfa, found, &limited) {
+        let first = if found == BoolOp::Difference {
+            antichain(&left_nfa, &right_nfa, found, &limited)
+        } else {
+            let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, &limited)?;
+            determinize::separating_string(&nfa, left_accept, right_accept, found, &limited)
+        };
+        match first {
             Err(BudgetError::TooManyStates { limit, .. }) if limit == first_limit => {}
             other => return Ok(other?),
         }
@@ -82,11 +94,11 @@ pub(super) fn separating_string(
             return Ok(product::separating_string(left, right, found, budget)?);
         }
     }
-    Ok(search(&left_nfa, &right_nfa, found, budget)?)
+    Ok(antichain(&left_nfa, &right_nfa, found, budget)?)
 }
 
-/// [`separating_string`] on NFAs, by the antichain search.
-fn search(
+/// [`separating_string`] on NFAs by the antichain search, both ways for equivalence.
+fn antichain(
     left: &Nfa,
     right: &Nfa,
     found: BoolOp,
@@ -105,28 +117,41 @@ fn search(
         .min_by(|a, b| a.chars().count().cmp(&b.chars().count()).then_with(|| a.cmp(b))))
 }
 
-/// Whether no string is in every one of `operands`, decided on their NFAs.
+/// Whether no string is in every one of `operands`, decided on the NFAs of their terms
+/// (smaller than their DFAs, which a first attempt at the product may have built).
 pub(super) fn intersection_is_empty(
     operands: &[&Language],
     budget: &Budget,
 ) -> Result<bool, Error> {
     let nfas = operands
         .iter()
-        .map(|operand| term::to_nfa(operand, Operation::BuildNfa, budget))
+        .map(|operand| term::to_term_nfa(operand, Operation::BuildNfa, budget))
         .collect::<Result<Vec<Nfa>, _>>()?;
     Ok(crate::ops::intersection_is_empty(&nfas.iter().collect::<Vec<_>>(), budget)?)
 }
 
-/// The DFAs of `operands`, or `None` when their intersection is empty: decided first on
-/// their NFAs, so that an empty intersection builds no DFA.
-pub(super) fn intersection_operands<'l>(
-    operands: &[&'l Language],
+/// The states a product of DFAs may use before its emptiness is decided on the NFAs.
+const PRODUCT_FIRST_LIMIT: usize = 10_000;
+
+/// The language `build` makes, first under [`PRODUCT_FIRST_LIMIT`] states: past that,
+/// `is_empty` decides on the NFAs whether it is the empty language (`.*a.{10}` and
+/// `.*b.{10}` have DFAs of 2^11 states and a product of 3^11, their NFAs a product of a
+/// few hundred tuples), and only a non-empty one is built under the whole budget. A
+/// product that fits pays nothing for the check.
+pub(super) fn build_unless_empty(
     budget: &Budget,
-) -> Result<Option<Vec<&'l Dfa>>, Error> {
-    if operands.iter().any(|operand| operand.0.built().is_none())
-        && intersection_is_empty(operands, budget)?
-    {
-        return Ok(None);
+    build: impl Fn(&Budget) -> Result<Language, Error>,
+    is_empty: impl FnOnce(&Budget) -> Result<bool, Error>,
+) -> Result<Language, Error> {
+    if PRODUCT_FIRST_LIMIT < budget.max_states() {
+        match build(&budget.with_max_states(PRODUCT_FIRST_LIMIT)) {
+            Err(Error::Budget(BudgetError::TooManyStates { limit, .. }))
+                if limit == PRODUCT_FIRST_LIMIT => {}
+            other => return other,
+        }
+        if is_empty(budget)? {
+            return Ok(Language::empty());
+        }
     }
-    operands.iter().map(|operand| operand.to_dfa(budget)).collect::<Result<_, _>>().map(Some)
+    build(budget)
 }

@@ -82,17 +82,56 @@ pub(super) fn to_nfa(
     Ok(builder.finish(entry))
 }
 
+/// One NFA holding `left` and `right` side by side, each ending in an accepting state of
+/// its own: the NFA and the two accepting states. Its states count as
+/// [`Operation::Product`], since walking it is the product of the two languages.
+pub(super) fn to_pair_nfa(
+    left: &Language,
+    right: &Language,
+    budget: &Budget,
+) -> Result<(Nfa, StateId, StateId), BudgetError> {
+    let mut builder = NfaBuilder::new(budget, Operation::Product);
+    let left_accept = builder.add(State { accepting: true, ..State::default() })?;
+    let right_accept = builder.add(State { accepting: true, ..State::default() })?;
+    let left_entry = emit(left, &mut builder, left_accept)?;
+    let right_entry = emit(right, &mut builder, right_accept)?;
+    let start =
+        builder.add(State { epsilons: vec![left_entry, right_entry], ..State::default() })?;
+    Ok((builder.finish(start), left_accept, right_accept))
+}
+
 /// Appends an automaton of `language` that continues to `next`, and returns its entry.
 pub(super) fn emit(
     language: &Language,
     builder: &mut NfaBuilder<'_>,
     next: StateId,
 ) -> Result<StateId, BudgetError> {
-    let node = &*language.0;
-    if let Some(dfa) = node.dfa.get() {
+    if let Some(dfa) = language.0.dfa.get() {
         return emit_built(dfa, builder, next);
     }
-    match &node.term {
+    emit_term(language, builder, next)
+}
+
+/// The NFA of `language` from its term even when its DFA is built (the DFA of `.*a.{10}`
+/// has 2^11 states, the NFA of its pattern a few dozen), its states counted as `op`.
+pub(super) fn to_term_nfa(
+    language: &Language,
+    op: Operation,
+    budget: &Budget,
+) -> Result<Nfa, BudgetError> {
+    let mut builder = NfaBuilder::new(budget, op);
+    let accept = builder.add(State { accepting: true, ..State::default() })?;
+    let entry = emit_term(language, &mut builder, accept)?;
+    Ok(builder.finish(entry))
+}
+
+/// [`emit`] from the term of `language`, whether or not its DFA is built.
+fn emit_term(
+    language: &Language,
+    builder: &mut NfaBuilder<'_>,
+    next: StateId,
+) -> Result<StateId, BudgetError> {
+    match &language.0.term {
         Term::Pattern(hir) => compile_hir(builder, hir, next),
         Term::Automaton(dfa) => emit_built(dfa, builder, next),
         Term::Union(operands) => {
