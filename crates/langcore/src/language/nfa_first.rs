@@ -63,8 +63,8 @@ pub(super) fn is_total(language: &Language, budget: &Budget) -> Result<Option<bo
 /// subset walk of one NFA holding both (`dfa/determinize.rs`), the cheapest on small
 /// languages. Past that limit the DFAs may well be small (the simulation of
 /// `dfa/determinize.rs` collapses counted repetitions that no search does), so they are
-/// built and compared; when they do not fit either, the antichain search (both ways for
-/// equivalence) goes on under the whole budget.
+/// built, under the same limit, and compared; when they do not fit either, the antichain
+/// search (both ways for equivalence) goes on under the whole budget.
 pub(super) fn separating_string(
     left: &Language,
     right: &Language,
@@ -74,27 +74,39 @@ pub(super) fn separating_string(
     if let (Some(left), Some(right)) = (left.0.built(), right.0.built()) {
         return Ok(product::separating_string(left, right, found, budget)?);
     }
-    let left_nfa = term::to_nfa(left, Operation::BuildNfa, budget)?;
-    let right_nfa = term::to_nfa(right, Operation::BuildNfa, budget)?;
-    let first_limit =
-        (left_nfa.n_states() + right_nfa.n_states()).saturating_mul(8).saturating_add(4096);
-    if first_limit < budget.max_states() {
-        let limited = budget.with_max_states(first_limit);
-        let first = if found == BoolOp::Difference {
-            antichain(&left_nfa, &right_nfa, found, &limited)
-        } else {
-            let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, &limited)?;
-            determinize::separating_string(&nfa, left_accept, right_accept, found, &limited)
-        };
-        match first {
-            Err(BudgetError::TooManyStates { limit, .. }) if limit == first_limit => {}
-            other => return Ok(other?),
-        }
-        if let (Ok(left), Ok(right)) = (left.to_dfa(budget), right.to_dfa(budget)) {
-            return Ok(product::separating_string(left, right, found, budget)?);
-        }
+    let nfas = |budget: &Budget| -> Result<(Nfa, Nfa), BudgetError> {
+        let left = term::to_nfa(left, Operation::BuildNfa, budget)?;
+        Ok((left, term::to_nfa(right, Operation::BuildNfa, budget)?))
+    };
+    // The first search and its state limit.
+    let (first, limit) = if found == BoolOp::Difference {
+        let (left_nfa, right_nfa) = nfas(budget)?;
+        let limit = first_limit(left_nfa.n_states() + right_nfa.n_states());
+        let limited = budget.with_max_states(limit.min(budget.max_states()));
+        (antichain(&left_nfa, &right_nfa, found, &limited), limit)
+    } else {
+        let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, budget)?;
+        let limit = first_limit(nfa.n_states());
+        let limited = budget.with_max_states(limit.min(budget.max_states()));
+        let first =
+            determinize::separating_string(&nfa, left_accept, right_accept, found, &limited);
+        (first, limit)
+    };
+    match first {
+        Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => {}
+        other => return Ok(other?),
     }
+    let limited = budget.with_max_states(limit.min(budget.max_states()));
+    if let (Ok(left), Ok(right)) = (left.to_dfa(&limited), right.to_dfa(&limited)) {
+        return Ok(product::separating_string(left, right, found, budget)?);
+    }
+    let (left_nfa, right_nfa) = nfas(budget)?;
     Ok(antichain(&left_nfa, &right_nfa, found, budget)?)
+}
+
+/// The states a first search may use: 8 per NFA state, plus 4,096.
+fn first_limit(n_states: usize) -> usize {
+    n_states.saturating_mul(8).saturating_add(4096)
 }
 
 /// [`separating_string`] on NFAs by the antichain search, both ways for equivalence.
