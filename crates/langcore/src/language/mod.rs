@@ -35,6 +35,7 @@ use crate::budget::{Budget, Operation};
 use crate::dfa::Dfa;
 use crate::enumerate::GenerateOptions;
 use crate::error::Error;
+use crate::nfa::{Nfa, NfaTrim};
 use crate::syntax;
 use crate::witness::BoolOp;
 
@@ -183,7 +184,13 @@ impl Language {
             return Ok(dfa);
         }
         let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
-        let dfa = Dfa::from_nfa(&nfa, budget)?;
+        self.to_dfa_from(&nfa, budget)
+    }
+
+    /// The canonical minimal DFA from `nfa`, the NFA of this language's term, kept for
+    /// later questions.
+    fn to_dfa_from(&self, nfa: &Nfa, budget: &Budget) -> Result<&Dfa, Error> {
+        let dfa = Dfa::from_nfa(nfa, budget)?;
         Ok(self.0.dfa.get_or_init(|| dfa))
     }
 
@@ -649,10 +656,15 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cardinality(&self, budget: &Budget) -> Result<Cardinality, Error> {
-        if nfa_first::trim(self, budget, |trim| trim.is_infinite())? == Some(true) {
+        if let Some(dfa) = self.0.built() {
+            return Ok(dfa.cardinality(budget)?);
+        }
+        // Infinite on the trimmed NFA, or counted on the DFA built from the same NFA.
+        let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
+        if NfaTrim::new(&nfa).is_infinite() {
             return Ok(Cardinality::Infinite);
         }
-        Ok(self.to_dfa(budget)?.cardinality(budget)?)
+        Ok(self.to_dfa_from(&nfa, budget)?.cardinality(budget)?)
     }
 
     /// A page of the language's strings, in the order `options` ask for (see
