@@ -363,7 +363,7 @@ impl fmt::Display for Operation {
 ///
 /// let budget = Budget::default().with_max_states(1_000);
 /// let language = Language::from_regex("(a|b)*a(a|b){20}")?;
-/// match language.cardinality(&budget) {
+/// match language.to_dfa(&budget) {
 ///     Err(Error::Budget(BudgetError::TooManyStates { limit, .. })) => assert_eq!(limit, 1_000),
 ///     other => panic!("expected the state limit, got {other:?}"),
 /// }

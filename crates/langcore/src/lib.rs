@@ -96,7 +96,11 @@
 //! // 2^41 states: the state limit (or, on a slow machine, the deadline) stops it.
 //! let budget = Budget::new(Duration::from_secs(1)).with_max_states(100_000);
 //! let language = Language::from_regex("(a|b)*a(a|b){40}")?;
-//! let err = language.is_empty(&budget).unwrap_err();
+//! let err = language.to_dfa(&budget).unwrap_err();
+//! // Questions that need no DFA are answered from the NFA, in far less.
+//! let budget = Budget::new(Duration::from_secs(1)).with_max_states(1_000);
+//! assert!(!language.is_empty(&budget)?);
+//! assert_eq!(language.length(&budget)?, (Some(41), None));
 //! assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { .. } | BudgetError::Timeout { .. })));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

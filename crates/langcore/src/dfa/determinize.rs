@@ -1,12 +1,8 @@
-//! Subset construction: from an [`Nfa`] to a complete [`Dfa`], or to the first subset that
-//! tells two languages apart.
+//! Subset construction: from an [`Nfa`] to a complete [`Dfa`].
 //!
-//! # Overview
-//! - [`determinize`] builds the whole DFA.
-//! - [`separating_string`] walks the same subsets of an NFA that holds two languages side
-//!   by side (each with its own accepting state) and stops at the first subset where their
-//!   acceptance differs as asked: the witness of non-inclusion or non-equivalence, found
-//!   without building either DFA in full.
+//! [`separating_string`] walks the same subsets of an NFA that holds two languages side by
+//! side and stops at the first subset whose acceptance tells them apart (equivalence);
+//! inclusion walks subsets pruned by antichains instead (`nfa/inclusion.rs`).
 //!
 //! # Algorithm
 //! Rabin-Scott subset construction over character classes. The NFA's labels are first split
@@ -17,6 +13,12 @@
 //!
 //! Cost: O(n_dfa · (moves of a set + n_classes · closure)). The number of DFA states can be
 //! exponential in the NFA size (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
+//!
+//! When the construction outgrows 8 states per important NFA state (plus 4,096), it starts
+//! again with each subset reduced to its maximal states under a simulation preorder
+//! (`dfa/simulation.rs`): same languages per subset, so the same minimal DFA, but counted
+//! repetitions under a loop (`(?:(?:a-?){0,17}a)+`: 2^17 subsets) collapse to a few states.
+//! Small constructions never pay for the simulation.
 //!
 //! For two languages in one NFA, a subset is the union of one subset of each side (the
 //! sides share no state), so the walk is the on-the-fly product of the two subset
@@ -32,6 +34,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::Dfa;
+use super::simulation::Simulation;
 use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::{ClosureScratch, Nfa};
@@ -39,7 +42,30 @@ use crate::state_id::StateId;
 use crate::witness::{BoolOp, Discovery, shortest_witness};
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
-    let mut walk = SubsetWalk::new(nfa, budget)?;
+    let n_important = (0..nfa.n_states())
+        .map(StateId::from_index)
+        .filter(|&id| nfa.state(id).accepting || !nfa.state(id).transitions.is_empty())
+        .count();
+    let first_limit = n_important.saturating_mul(8).saturating_add(4096);
+    if first_limit < budget.max_states() {
+        match construct(nfa, None, &budget.with_max_states(first_limit)) {
+            Err(BudgetError::TooManyStates { limit, .. }) if limit == first_limit => {}
+            other => return other,
+        }
+        if let Some(simulation) = Simulation::compute(nfa, budget)? {
+            return construct(nfa, Some(&simulation), budget);
+        }
+    }
+    construct(nfa, None, budget)
+}
+
+/// The subset construction, each subset reduced to its maximal states under `simulation`.
+pub(super) fn construct(
+    nfa: &Nfa,
+    simulation: Option<&Simulation>,
+    budget: &Budget,
+) -> Result<Dfa, BudgetError> {
+    let mut walk = SubsetWalk::new(nfa, simulation, budget)?;
     let mut table = Vec::new();
     let mut dfa_state = 0;
     while dfa_state < walk.subsets.sets.len() {
@@ -69,7 +95,7 @@ pub(crate) fn separating_string(
     budget: &Budget,
 ) -> Result<Option<String>, BudgetError> {
     let contains = |set: &[StateId], accept: &StateId| set.binary_search(accept).is_ok();
-    let mut walk = SubsetWalk::new(nfa, budget)?;
+    let mut walk = SubsetWalk::new(nfa, None, budget)?;
     shortest_witness(&mut walk, |walk, subset| {
         let set = &walk.subsets.sets[subset.index()];
         found.accepts(contains(set, &left_accept), contains(set, &right_accept))
@@ -90,11 +116,15 @@ struct SubsetWalk<'n> {
 
 impl<'n> SubsetWalk<'n> {
     /// The walk with only the start subset found.
-    fn new(nfa: &'n Nfa, budget: &'n Budget) -> Result<SubsetWalk<'n>, BudgetError> {
+    fn new(
+        nfa: &'n Nfa,
+        simulation: Option<&'n Simulation>,
+        budget: &'n Budget,
+    ) -> Result<SubsetWalk<'n>, BudgetError> {
         let labels: Vec<_> = nfa.labels().iter().collect();
         let (classes, label_classes) = Classes::new(&labels, budget)?;
         let n_classes = classes.len();
-        let mut subsets = Subsets::new(nfa, n_classes);
+        let mut subsets = Subsets::new(nfa, simulation, n_classes);
         subsets.intern(&[nfa.start()], budget)?;
         let targets_by_class = vec![Vec::new(); n_classes];
         Ok(SubsetWalk { nfa, budget, classes, label_classes, subsets, targets_by_class })
@@ -136,6 +166,7 @@ impl Discovery for SubsetWalk<'_> {
 /// The DFA states found so far, each a set of NFA states, with the lookup from set to id.
 struct Subsets<'n> {
     nfa: &'n Nfa,
+    simulation: Option<&'n Simulation>,
     sets: Vec<Box<[StateId]>>,
     ids: HashMap<Box<[StateId]>, StateId>,
     scratch: ClosureScratch,
@@ -145,9 +176,10 @@ struct Subsets<'n> {
 }
 
 impl<'n> Subsets<'n> {
-    fn new(nfa: &'n Nfa, n_classes: usize) -> Subsets<'n> {
+    fn new(nfa: &'n Nfa, simulation: Option<&'n Simulation>, n_classes: usize) -> Subsets<'n> {
         Subsets {
             nfa,
+            simulation,
             sets: Vec::new(),
             ids: HashMap::default(),
             scratch: ClosureScratch::new(nfa.n_states()),
@@ -165,6 +197,9 @@ impl<'n> Subsets<'n> {
             state.accepting || !state.transitions.is_empty()
         });
         self.closure.sort_unstable();
+        if let Some(simulation) = self.simulation {
+            simulation.reduce(&mut self.closure);
+        }
         if let Some(&id) = self.ids.get(self.closure.as_slice()) {
             return Ok(id);
         }

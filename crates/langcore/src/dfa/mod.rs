@@ -27,6 +27,7 @@ mod canonical;
 pub(crate) mod determinize;
 pub(crate) mod fragment;
 mod minimize;
+mod simulation;
 pub(crate) mod trim;
 
 use crate::alphabet::{ClassId, Classes};

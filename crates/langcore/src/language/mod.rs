@@ -11,16 +11,20 @@
 //!   per operand.
 //! - Intersection, difference and complement build their DFA at once, by the product of the
 //!   operands' DFAs (`ops/product.rs`).
-//! - Equivalence and inclusion of languages not built yet walk the subsets of one NFA that
-//!   holds both (`dfa/determinize.rs`), so neither DFA is built and the walk stops at the
-//!   first difference; two patterns that parse to the same expression are equal without
-//!   any walk. Built languages are compared by the product of their DFAs.
+//! - Questions about a language not built yet are answered from its NFA when no DFA is
+//!   needed (`nfa_first.rs`): emptiness, {""}, lengths and infiniteness on the trimmed NFA;
+//!   totality, equivalence and inclusion by an antichain search of the subsets the other
+//!   language reaches, stopping at the first difference (two patterns that parse to the
+//!   same expression are equal without any search); an intersection or difference found
+//!   empty that way builds no DFA. Built languages are compared by the product of their
+//!   DFAs.
 //!
 //! # Budgets
 //! Every method that may build takes a [`Budget`]; a failure leaves the language unbuilt,
 //! and a later call with a larger budget can build it.
 
 pub(crate) mod matching;
+mod nfa_first;
 mod term;
 
 use std::mem;
@@ -29,10 +33,11 @@ use std::sync::Arc;
 use self::term::{MAX_DEPTH, Node, Term};
 use crate::analysis::Cardinality;
 use crate::budget::{Budget, Operation};
-use crate::dfa::{Dfa, determinize};
+use crate::dfa::Dfa;
 use crate::dialect::Dialect;
 use crate::enumerate::GenerateOptions;
 use crate::error::Error;
+use crate::nfa::{Nfa, NfaTrim};
 use crate::pattern::{self, Parsed};
 use crate::syntax;
 use crate::witness::BoolOp;
@@ -218,7 +223,13 @@ impl Language {
             return Ok(dfa);
         }
         let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
-        let dfa = Dfa::from_nfa(&nfa, budget)?;
+        self.to_dfa_from(&nfa, budget)
+    }
+
+    /// The canonical minimal DFA from `nfa`, the NFA of this language's term, kept for
+    /// later questions.
+    fn to_dfa_from(&self, nfa: &Nfa, budget: &Budget) -> Result<&Dfa, Error> {
+        let dfa = Dfa::from_nfa(nfa, budget)?;
         Ok(self.0.dfa.get_or_init(|| dfa))
     }
 
@@ -405,9 +416,16 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn intersection_all(operands: &[&Language], budget: &Budget) -> Result<Language, Error> {
-        let dfas =
-            operands.iter().map(|operand| operand.to_dfa(budget)).collect::<Result<Vec<_>, _>>()?;
-        Ok(Language::built(Dfa::intersection_all(&dfas, budget)?))
+        let build = |budget: &Budget| {
+            let dfas = operands
+                .iter()
+                .map(|operand| operand.to_dfa(budget))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Language::built(Dfa::intersection_all(&dfas, budget)?))
+        };
+        nfa_first::build_unless_empty(budget, build, |budget| {
+            nfa_first::intersection_is_empty(operands, budget)
+        })
     }
 
     /// The strings of `self` that are not in `other`.
@@ -426,7 +444,12 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn difference(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
-        Ok(Language::built(self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?))
+        let build = |budget: &Budget| {
+            Ok(Language::built(self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?))
+        };
+        nfa_first::build_unless_empty(budget, build, |budget| {
+            Ok(self.subset_witness(other, budget)?.is_none())
+        })
     }
 
     /// Every string over all Unicode scalar values that is not in `self`.
@@ -540,16 +563,12 @@ impl Language {
         found: BoolOp,
         budget: &Budget,
     ) -> Result<Option<String>, Error> {
-        if let (Some(left), Some(right)) = (self.0.built(), other.0.built()) {
-            return Ok(crate::ops::product::separating_string(left, right, found, budget)?);
-        }
         if let (Term::Pattern(left), Term::Pattern(right)) = (&self.0.term, &other.0.term)
             && syntax::is_same_expression(left, right)
         {
             return Ok(None);
         }
-        let (nfa, left_accept, right_accept) = term::to_pair_nfa(self, other, budget)?;
-        Ok(determinize::separating_string(&nfa, left_accept, right_accept, found, budget)?)
+        nfa_first::separating_string(self, other, found, budget)
     }
 
     // Questions about one language.
@@ -592,7 +611,10 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_empty(&self, budget: &Budget) -> Result<bool, Error> {
-        Ok(self.to_dfa(budget)?.is_empty())
+        match nfa_first::trim(self, budget, |trim| trim.is_empty())? {
+            Some(answer) => Ok(answer),
+            None => Ok(self.to_dfa(budget)?.is_empty()),
+        }
     }
 
     /// Whether the language is exactly {""}.
@@ -610,7 +632,10 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_empty_string(&self, budget: &Budget) -> Result<bool, Error> {
-        Ok(self.to_dfa(budget)?.is_empty_string())
+        match nfa_first::trim(self, budget, |trim| trim.is_empty_string())? {
+            Some(answer) => Ok(answer),
+            None => Ok(self.to_dfa(budget)?.is_empty_string()),
+        }
     }
 
     /// Whether the language holds every string.
@@ -627,7 +652,10 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_total(&self, budget: &Budget) -> Result<bool, Error> {
-        Ok(self.to_dfa(budget)?.is_total())
+        match nfa_first::is_total(self, budget)? {
+            Some(answer) => Ok(answer),
+            None => Ok(self.to_dfa(budget)?.is_total()),
+        }
     }
 
     /// The shortest and longest string lengths: `(None, None)` for the empty language,
@@ -646,7 +674,10 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn length(&self, budget: &Budget) -> Result<(Option<usize>, Option<usize>), Error> {
-        Ok(self.to_dfa(budget)?.length())
+        match nfa_first::trim(self, budget, |trim| trim.length())? {
+            Some(answer) => Ok(answer),
+            None => Ok(self.to_dfa(budget)?.length()),
+        }
     }
 
     /// The exact number of strings.
@@ -664,7 +695,15 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cardinality(&self, budget: &Budget) -> Result<Cardinality, Error> {
-        Ok(self.to_dfa(budget)?.cardinality(budget)?)
+        if let Some(dfa) = self.0.built() {
+            return Ok(dfa.cardinality(budget)?);
+        }
+        // Infinite on the trimmed NFA, or counted on the DFA built from the same NFA.
+        let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
+        if NfaTrim::new(&nfa).is_infinite() {
+            return Ok(Cardinality::Infinite);
+        }
+        Ok(self.to_dfa_from(&nfa, budget)?.cardinality(budget)?)
     }
 
     /// A page of the language's strings, in the order `options` ask for (see
@@ -688,6 +727,13 @@ impl Language {
         options: &GenerateOptions,
         budget: &Budget,
     ) -> Result<Vec<String>, Error> {
+        let outside = |(min, max): (Option<usize>, Option<usize>)| {
+            min.is_none_or(|min| min > options.max_length())
+                || max.is_some_and(|max| max < options.min_length())
+        };
+        if nfa_first::trim(self, budget, |trim| outside(trim.length()))? == Some(true) {
+            return Ok(Vec::new());
+        }
         self.to_dfa(budget)?.generate(options, budget)
     }
 

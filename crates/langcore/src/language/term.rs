@@ -106,11 +106,32 @@ pub(super) fn emit(
     builder: &mut NfaBuilder<'_>,
     next: StateId,
 ) -> Result<StateId, BudgetError> {
-    let node = &*language.0;
-    if let Some(dfa) = node.dfa.get() {
+    if let Some(dfa) = language.0.dfa.get() {
         return emit_built(dfa, builder, next);
     }
-    match &node.term {
+    emit_term(language, builder, next)
+}
+
+/// The NFA of `language` from its term even when its DFA is built (the DFA of `.*a.{10}`
+/// has 2^11 states, the NFA of its pattern a few dozen), its states counted as `op`.
+pub(super) fn to_term_nfa(
+    language: &Language,
+    op: Operation,
+    budget: &Budget,
+) -> Result<Nfa, BudgetError> {
+    let mut builder = NfaBuilder::new(budget, op);
+    let accept = builder.add(State { accepting: true, ..State::default() })?;
+    let entry = emit_term(language, &mut builder, accept)?;
+    Ok(builder.finish(entry))
+}
+
+/// [`emit`] from the term of `language`, whether or not its DFA is built.
+fn emit_term(
+    language: &Language,
+    builder: &mut NfaBuilder<'_>,
+    next: StateId,
+) -> Result<StateId, BudgetError> {
+    match &language.0.term {
         Term::Pattern(hir) => compile_hir(builder, hir, next),
         Term::Automaton(dfa) => emit_built(dfa, builder, next),
         Term::Union(operands) => {

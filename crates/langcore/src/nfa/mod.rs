@@ -10,9 +10,13 @@
 //!   transition carries the empty set.
 //! - Every `StateId` stored in a state is below the state count.
 
+mod analysis;
 mod build;
+mod inclusion;
 
+pub(crate) use analysis::NfaTrim;
 pub(crate) use build::{compile as compile_hir, compile_repetition};
+pub(crate) use inclusion::inclusion_witness;
 
 use rustc_hash::FxHashMap as HashMap;
 

@@ -4,6 +4,8 @@
 //! - `product.rs`: the on-the-fly product of two DFAs, for boolean operations and for
 //!   separating witnesses (subset, equivalence).
 //! - `boolean.rs`: union, intersection, difference, complement.
+//! - `lazy_product.rs`: emptiness of an intersection of NFAs, by their product explored
+//!   on the fly up to the first accepting tuple (no DFA is built).
 //! - `concat.rs`: the strings of several languages, one after another.
 //! - `repeat.rs`: a language repeated a counted number of times, through the same
 //!   expansion as counted repetition in patterns (`nfa/build.rs`).
@@ -18,8 +20,11 @@
 
 pub(crate) mod boolean;
 mod concat;
+mod lazy_product;
 pub(crate) mod product;
 mod repeat;
+
+pub(crate) use lazy_product::intersection_is_empty;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;

@@ -1,7 +1,7 @@
 //! `Language`: lazy terms give the same languages, DFAs and witnesses as the eager `Dfa`
 //! operations, and deep or built operands mix freely.
 
-use langcore::{Budget, BudgetError, Dfa, Error, Language};
+use langcore::{Budget, BudgetError, Cardinality, Dfa, Error, Language};
 use proptest::prelude::*;
 
 use crate::patterns::{all_strings, pattern};
@@ -104,6 +104,30 @@ proptest! {
         );
         prop_assert_eq!(built(&a.complement(&budget).unwrap()), da.complement(&budget).unwrap());
     }
+
+    /// Questions about a term answered on its NFA (issue 22) agree with its minimal DFA,
+    /// and generation in a length window the language misses is empty.
+    #[test]
+    fn nfa_answers_agree_with_dfas(
+        pattern in pattern(),
+        min_length in 0usize..4,
+        extra in 0usize..3,
+    ) {
+        let budget = budget();
+        let (term, da) = (language(&pattern), dfa(&pattern));
+        prop_assert_eq!(term.is_empty(&budget).unwrap(), da.is_empty());
+        prop_assert_eq!(term.is_empty_string(&budget).unwrap(), da.is_empty_string());
+        prop_assert_eq!(term.is_total(&budget).unwrap(), da.is_total());
+        prop_assert_eq!(term.length(&budget).unwrap(), da.length());
+        prop_assert_eq!(term.cardinality(&budget).unwrap(), da.cardinality(&budget).unwrap());
+        let options = langcore::GenerateOptions::default()
+            .with_min_length(min_length)
+            .with_max_length(min_length + extra);
+        prop_assert_eq!(
+            language(&pattern).generate(&options, &budget).unwrap(),
+            da.generate(&options, &budget).unwrap()
+        );
+    }
 }
 
 #[test]
@@ -141,7 +165,11 @@ fn unions_of_unions_are_one_term() {
 fn lazy_terms_fail_at_the_first_question_that_needs_the_automaton() {
     let exploding = language("(a|b)*a").concat(&language("(a|b){24}"), &budget()).unwrap();
     let small = Budget::unlimited().with_max_states(10_000);
-    let err = exploding.is_empty(&small).unwrap_err();
+    // Emptiness, lengths and cardinality are answered on the NFA (issue 22); the DFA is not.
+    assert!(!exploding.is_empty(&small).unwrap());
+    assert_eq!(exploding.length(&small).unwrap(), (Some(25), None));
+    assert_eq!(exploding.cardinality(&small).unwrap(), Cardinality::Infinite);
+    let err = exploding.to_dfa(&small).unwrap_err();
     assert!(matches!(err, Error::Budget(BudgetError::TooManyStates { .. })), "{err}");
     // A relation walks both terms only as far as the first difference: "" is in `b*` only.
     let witness = exploding.equivalence_witness(&language("b*"), &small).unwrap();

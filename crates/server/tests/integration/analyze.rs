@@ -77,13 +77,13 @@ async fn engine_errors_map_to_contract_codes() {
     let body = |pattern: &str, timeout: u64| json!({ "term": regex(pattern), "options": { "execution": { "timeout": timeout } } });
     error(post(&app, "/v1/analyze/empty", body("a(?>b)", 1000)).await, 400, "RegexSyntaxError");
     error(
-        post(&app, "/v1/analyze/empty", body("(a|b)*a(a|b){30}", 1)).await,
+        post(&app, "/v1/compute/determinize", body("(a|b)*a(a|b){30}", 1)).await,
         400,
         "TimeoutExceeded",
     );
     let small = app_with(config(&["--max-states", "1000"])).await;
     let blowup = body("(a|b)*a(a|b){20}", 5000);
-    error(post(&small, "/v1/analyze/empty", blowup).await, 400, "AutomatonTooManyStates");
+    error(post(&small, "/v1/compute/determinize", blowup).await, 400, "AutomatonTooManyStates");
     error(post(&app, "/v1/analyze/empty", body("a", 30_001)).await, 400, "TimeoutTooLarge");
     let terms = json!({ "terms": [regex("a")] });
     error(post(&app, "/v1/analyze/equivalent", terms).await, 400, "TooFewTerms");

@@ -196,7 +196,7 @@ async fn the_tokens_max_timeout_gives_timeout_too_large_and_caps_the_default() {
     // Without execution.timeout the server's default (5 s) is cut to the token's 300 ms.
     let blowup = json!({ "term": regex("(a|b)*a(a|b){30}") });
     let started = Instant::now();
-    error(post_as(&app, ALICE, "/v1/analyze/empty", blowup).await, 400, "TimeoutExceeded");
+    error(post_as(&app, ALICE, "/v1/compute/determinize", blowup).await, 400, "TimeoutExceeded");
     let elapsed = started.elapsed();
     assert!(elapsed < Duration::from_millis(1_500), "the blow-up ran {elapsed:?}");
 }
@@ -208,11 +208,11 @@ async fn the_tokens_max_states_count_caps_the_budget() {
     // The minimal DFA has 2^13 states: over Alice's 1,000, under the server's 100,000.
     let body = json!({ "term": regex("(a|b)*a(a|b){12}") });
     error(
-        post_as(&app, ALICE, "/v1/analyze/empty", body.clone()).await,
+        post_as(&app, ALICE, "/v1/compute/determinize", body.clone()).await,
         400,
         "AutomatonTooManyStates",
     );
-    data(post_as(&app, BOB, "/v1/analyze/empty", body).await);
+    data(post_as(&app, BOB, "/v1/compute/determinize", body).await);
 }
 
 #[actix_web::test]

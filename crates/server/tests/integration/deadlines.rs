@@ -15,7 +15,7 @@ fn explosive(window: &Value, grid: &Value) -> Vec<(&'static str, &'static str, V
     vec![
         ("parse", "/v1/analyze/empty", json!({ "term": regex("((a{99}){99}){99}") })),
         ("determinize", "/v1/compute/determinize", json!({ "term": blowup })),
-        ("minimize", "/v1/analyze/total", json!({ "term": blowup })),
+        ("minimize", "/v1/compute/union", json!({ "terms": [blowup, regex("b")] })),
         ("intersection", "/v1/compute/intersection", json!({ "terms": [window, grid] })),
         ("difference", "/v1/compute/difference", json!({ "terms": [window, grid] })),
         ("complement", "/v1/compute/complement", json!({ "term": blowup })),

@@ -16,7 +16,7 @@ async fn blowup_answers_400_on_time_while_small_requests_keep_answering() {
     });
     let started = Instant::now();
     let slow = async {
-        let answer = post(&app, "/v1/analyze/empty", blowup).await;
+        let answer = post(&app, "/v1/compute/determinize", blowup).await;
         (answer, started.elapsed())
     };
     let fast = async {
@@ -51,12 +51,12 @@ async fn a_full_long_lane_answers_503_with_retry_after_and_cheap_requests_still_
             "options": { "execution": { "timeout": timeout } },
         })
     };
-    let holder = post(&app, "/v1/analyze/empty", blowup(1500));
+    let holder = post(&app, "/v1/compute/determinize", blowup(1500));
     let others = async {
         // By now the first blow-up has left the quick lane for the only long-lane thread.
         actix_web::rt::time::sleep(Duration::from_millis(300)).await;
         let sent = Instant::now();
-        let req = request("POST", "/v1/analyze/empty", None).set_json(blowup(1500));
+        let req = request("POST", "/v1/compute/determinize", None).set_json(blowup(1500));
         let refused = send(&app, req).await;
         let refused_after = sent.elapsed();
         let sent = Instant::now();

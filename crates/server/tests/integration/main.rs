@@ -10,6 +10,7 @@ mod e2e;
 mod generate;
 mod isolation;
 mod malformed;
+mod nfa_first;
 mod operation;
 mod parsing_limits;
 mod playground;

@@ -1,0 +1,169 @@
+//! The questions a [`Language`] answers from its NFA, while its DFA is not built.
+//!
+//! # Overview
+//! A language's NFA is linear in its term; its DFA can be exponential, and most questions
+//! do not need it. Each function here answers one question from the smallest structure
+//! that decides it, and returns `None` when the language is built (its DFA answers
+//! directly):
+//! - [`trim`]: emptiness, {""}, infiniteness and lengths on the trimmed NFA
+//!   (`nfa/analysis.rs`);
+//! - [`separating_string`]: inclusion and equivalence witnesses, shortest then smallest,
+//!   by the antichain search of `nfa/inclusion.rs` (first, for equivalence, by the joint
+//!   subset walk of `dfa/determinize.rs`, then by the DFAs when they fit);
+//! - [`build_unless_empty`] with [`intersection_is_empty`]: when the product of DFAs for an
+//!   intersection or difference outgrows a first limit, whether it is empty is decided on
+//!   the NFAs (the product of the operands' NFAs explored up to its first accepting tuple,
+//!   `ops/lazy_product.rs`, or the inclusion search);
+//! - [`is_total`]: whether every string is in it, as the inclusion of all strings.
+//!
+//! Minimal DFAs stay the canonical form of every returned language: these answers only
+//! decide, or decide that nothing needs to be built (an empty intersection).
+//!
+//! # Budgets
+//! The NFAs count their states against the budget as they are built; the searches charge
+//! their own states ([`Operation::Product`]).
+
+use super::{Language, term};
+use crate::budget::{Budget, BudgetError, Operation};
+use crate::dfa::determinize;
+use crate::error::Error;
+use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
+use crate::ops::product;
+use crate::witness::BoolOp;
+
+/// The answer `question` gives on the trimmed NFA of `language`, or `None` when its DFA is
+/// built.
+pub(super) fn trim<T>(
+    language: &Language,
+    budget: &Budget,
+    question: impl FnOnce(&NfaTrim<'_>) -> T,
+) -> Result<Option<T>, Error> {
+    if language.0.built().is_some() {
+        return Ok(None);
+    }
+    let nfa = term::to_nfa(language, Operation::BuildNfa, budget)?;
+    Ok(Some(question(&NfaTrim::new(&nfa))))
+}
+
+/// Whether `language` holds every string, or `None` when its DFA is built.
+pub(super) fn is_total(language: &Language, budget: &Budget) -> Result<Option<bool>, Error> {
+    if language.0.built().is_some() {
+        return Ok(None);
+    }
+    let witness = separating_string(&Language::total(), language, BoolOp::Difference, budget)?;
+    Ok(Some(witness.is_none()))
+}
+
+/// The shortest, then smallest, string after which `found(in left, in right)` holds;
+/// `found` is [`BoolOp::Difference`] or [`BoolOp::SymmetricDifference`].
+///
+/// Unless both are built, a first search runs under a state limit of 8 per NFA state (plus
+/// 4,096): for inclusion the antichain search of `nfa/inclusion.rs`, which explores only
+/// what the left language reaches; for equivalence, where both sides matter, the joint
+/// subset walk of one NFA holding both (`dfa/determinize.rs`), the cheapest on small
+/// languages. Past that limit the DFAs may well be small (the simulation of
+/// `dfa/determinize.rs` collapses counted repetitions that no search does), so they are
+/// built, under the same limit, and compared; when they do not fit either, the antichain
+/// search (both ways for equivalence) goes on under the whole budget.
+pub(super) fn separating_string(
+    left: &Language,
+    right: &Language,
+    found: BoolOp,
+    budget: &Budget,
+) -> Result<Option<String>, Error> {
+    if let (Some(left), Some(right)) = (left.0.built(), right.0.built()) {
+        return Ok(product::separating_string(left, right, found, budget)?);
+    }
+    let nfas = |budget: &Budget| -> Result<(Nfa, Nfa), BudgetError> {
+        let left = term::to_nfa(left, Operation::BuildNfa, budget)?;
+        Ok((left, term::to_nfa(right, Operation::BuildNfa, budget)?))
+    };
+    // The first search and its state limit.
+    let (first, limit) = if found == BoolOp::Difference {
+        let (left_nfa, right_nfa) = nfas(budget)?;
+        let limit = first_limit(left_nfa.n_states() + right_nfa.n_states());
+        let limited = budget.with_max_states(limit.min(budget.max_states()));
+        (antichain(&left_nfa, &right_nfa, found, &limited), limit)
+    } else {
+        let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, budget)?;
+        let limit = first_limit(nfa.n_states());
+        let limited = budget.with_max_states(limit.min(budget.max_states()));
+        let first =
+            determinize::separating_string(&nfa, left_accept, right_accept, found, &limited);
+        (first, limit)
+    };
+    match first {
+        Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => {}
+        other => return Ok(other?),
+    }
+    let limited = budget.with_max_states(limit.min(budget.max_states()));
+    if let (Ok(left), Ok(right)) = (left.to_dfa(&limited), right.to_dfa(&limited)) {
+        return Ok(product::separating_string(left, right, found, budget)?);
+    }
+    let (left_nfa, right_nfa) = nfas(budget)?;
+    Ok(antichain(&left_nfa, &right_nfa, found, budget)?)
+}
+
+/// The states a first search may use: 8 per NFA state, plus 4,096.
+fn first_limit(n_states: usize) -> usize {
+    n_states.saturating_mul(8).saturating_add(4096)
+}
+
+/// [`separating_string`] on NFAs by the antichain search, both ways for equivalence.
+fn antichain(
+    left: &Nfa,
+    right: &Nfa,
+    found: BoolOp,
+    budget: &Budget,
+) -> Result<Option<String>, BudgetError> {
+    let only_left = inclusion_witness(left, right, None, budget)?;
+    if found == BoolOp::Difference {
+        return Ok(only_left);
+    }
+    // A string only in `right` counts if it is no longer than the one found.
+    let bound = only_left.as_ref().map(|witness| witness.chars().count());
+    let only_right = inclusion_witness(right, left, bound, budget)?;
+    Ok([only_left, only_right]
+        .into_iter()
+        .flatten()
+        .min_by(|a, b| a.chars().count().cmp(&b.chars().count()).then_with(|| a.cmp(b))))
+}
+
+/// Whether no string is in every one of `operands`, decided on the NFAs of their terms
+/// (smaller than their DFAs, which a first attempt at the product may have built).
+pub(super) fn intersection_is_empty(
+    operands: &[&Language],
+    budget: &Budget,
+) -> Result<bool, Error> {
+    let nfas = operands
+        .iter()
+        .map(|operand| term::to_term_nfa(operand, Operation::BuildNfa, budget))
+        .collect::<Result<Vec<Nfa>, _>>()?;
+    Ok(crate::ops::intersection_is_empty(&nfas.iter().collect::<Vec<_>>(), budget)?)
+}
+
+/// The states a product of DFAs may use before its emptiness is decided on the NFAs.
+const PRODUCT_FIRST_LIMIT: usize = 10_000;
+
+/// The language `build` makes, first under [`PRODUCT_FIRST_LIMIT`] states: past that,
+/// `is_empty` decides on the NFAs whether it is the empty language (`.*a.{10}` and
+/// `.*b.{10}` have DFAs of 2^11 states and a product of 3^11, their NFAs a product of a
+/// few hundred tuples), and only a non-empty one is built under the whole budget. A
+/// product that fits pays nothing for the check.
+pub(super) fn build_unless_empty(
+    budget: &Budget,
+    build: impl Fn(&Budget) -> Result<Language, Error>,
+    is_empty: impl FnOnce(&Budget) -> Result<bool, Error>,
+) -> Result<Language, Error> {
+    if PRODUCT_FIRST_LIMIT < budget.max_states() {
+        match build(&budget.with_max_states(PRODUCT_FIRST_LIMIT)) {
+            Err(Error::Budget(BudgetError::TooManyStates { limit, .. }))
+                if limit == PRODUCT_FIRST_LIMIT => {}
+            other => return other,
+        }
+        if is_empty(budget)? {
+            return Ok(Language::empty());
+        }
+    }
+    build(budget)
+}
