@@ -8,6 +8,7 @@ mod deadlines;
 mod e2e;
 mod generate;
 mod isolation;
+mod limits;
 mod malformed;
 mod parsing_limits;
 mod playground;
