@@ -30,7 +30,7 @@ use regex_syntax::ast::{self, AssertionKind, Ast};
 use regex_syntax::hir::{Hir, HirKind};
 
 use crate::alphabet::CharSet;
-use crate::budget::{Budget, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::error::Error;
 use crate::nfa::class_set;
 
@@ -56,30 +56,52 @@ const TREE_BYTES_PER_PATTERN_BYTE: usize = 320;
 /// Bytes the HIR of one Unicode or Perl class (`\w`, `\p{L}`) may take: each becomes a
 /// table of ranges, about 6 KiB for `\w`.
 const UNICODE_CLASS_BYTES: usize = 8 << 10;
+/// Bytes one Unicode or Perl class may take under case folding (`(?i)\PL`): folding adds
+/// the case variants of every range and sorts them again, measured at about 37 KiB.
+const FOLDED_CLASS_BYTES: usize = 48 << 10;
 
 /// Parses `pattern` in the relang dialect.
 ///
 /// # Budgets
 /// `regex-syntax` cannot be interrupted, so the memory limit is charged before each pass
 /// ([`Operation::Parse`]): the pattern's length times [`TREE_BYTES_PER_PATTERN_BYTE`] before
-/// parsing, plus [`UNICODE_CLASS_BYTES`] per Unicode class before translating, which is what
-/// keeps a megabyte of `\w` from taking gigabytes. The deadline is checked between passes.
+/// parsing, plus [`UNICODE_CLASS_BYTES`] per Unicode class ([`FOLDED_CLASS_BYTES`] once
+/// case folding is on) before translating, which is what keeps a megabyte of `\w` from
+/// taking gigabytes. The deadline is checked between passes.
 pub(crate) fn parse(pattern: &str, budget: &Budget) -> Result<Hir, Error> {
     if is_empty_class(pattern) {
         return Ok(Hir::fail());
     }
+    let tree_bytes = charge_tree(pattern, budget)?;
+    let ast = parse_ast(pattern)?;
+    let class_bytes = if needs_walk(pattern) { class_bytes(pattern, &ast)? } else { 0 };
+    charge_classes(tree_bytes, class_bytes, budget)?;
+    Ok(translate(pattern, &ast)?)
+}
+
+/// Charges the parser's trees for `pattern` to the memory limit before they are built;
+/// returns the bytes charged.
+fn charge_tree(pattern: &str, budget: &Budget) -> Result<usize, BudgetError> {
     let tree_bytes = pattern.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
     budget.check_memory(Operation::Parse, tree_bytes)?;
-    let ast = parse_ast(pattern)?;
-    let n_unicode_classes = if needs_walk(pattern) {
-        ast::visit(&ast, AstCheck { pattern, start: start_offset(pattern), n_unicode_classes: 0 })?
-    } else {
-        0
-    };
-    let class_bytes = n_unicode_classes.saturating_mul(UNICODE_CLASS_BYTES);
+    Ok(tree_bytes)
+}
+
+/// Charges the classes' tables on top of the trees, and checks the deadline, before the
+/// (uninterruptible) translation builds them.
+fn charge_classes(tree_bytes: usize, class_bytes: usize, budget: &Budget) -> Result<(), Error> {
     budget.check_memory(Operation::Parse, tree_bytes.saturating_add(class_bytes))?;
     budget.check_time(Operation::Parse)?;
-    Ok(translate(pattern, &ast)?)
+    Ok(())
+}
+
+/// What the Unicode and Perl classes of `pattern` may take once translated; also rejects
+/// the assertions the dialect does not have.
+fn class_bytes(pattern: &str, ast: &Ast) -> Result<usize, ParseError> {
+    ast::visit(
+        ast,
+        AstCheck { pattern, start: start_offset(pattern), class_bytes: 0, folds: false },
+    )
 }
 
 /// Whether `left` and `right` are the same expression once groups are ignored (a group
@@ -123,6 +145,24 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
     if class == "[]" {
         return Ok(CharSet::empty());
     }
+    let ast = parse_class_ast(class)?;
+    translate_class(class, &ast)
+}
+
+/// [`parse_class`] under `budget`: charged like a pattern ([`parse`]) before each pass, so a
+/// charset of a hundred thousand `\p{L}` is refused before it is built.
+pub(crate) fn parse_class_with(class: &str, budget: &Budget) -> Result<CharSet, Error> {
+    if class == "[]" {
+        return Ok(CharSet::empty());
+    }
+    let tree_bytes = charge_tree(class, budget)?;
+    let ast = parse_class_ast(class)?;
+    charge_classes(tree_bytes, class_bytes(class, &ast)?, budget)?;
+    Ok(translate_class(class, &ast)?)
+}
+
+/// The AST of `class`, which must be one class (see [`parse_class`]).
+fn parse_class_ast(class: &str) -> Result<Ast, ParseError> {
     let ast = parse_ast(class)?;
     let whole = ast::Span::new(ast::Position::new(0, 1, 1), ast::Position::new(class.len(), 1, 1));
     if !matches!(
@@ -135,7 +175,13 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
     ) {
         return Err(ParseError::new(class, NOT_A_CLASS, &whole));
     }
-    let hir = translate(class, &ast)?;
+    Ok(ast)
+}
+
+/// The set of characters of `ast`, the AST of the one class `class`.
+fn translate_class(class: &str, ast: &Ast) -> Result<CharSet, ParseError> {
+    let whole = ast::Span::new(ast::Position::new(0, 1, 1), ast::Position::new(class.len(), 1, 1));
+    let hir = translate(class, ast)?;
     match hir.kind() {
         HirKind::Class(set) => Ok(class_set(set)),
         HirKind::Literal(literal) => {
@@ -201,13 +247,31 @@ fn start_offset(pattern: &str) -> usize {
     offset
 }
 
-/// Rejects every assertion that is not one of the permitted boundary anchors, and counts
-/// the Unicode and Perl classes.
+/// Rejects every assertion that is not one of the permitted boundary anchors, and adds up
+/// what the Unicode and Perl classes cost ([`AstCheck::class_cost`]).
 struct AstCheck<'p> {
     pattern: &'p str,
     /// The offset a start anchor must have, see [`start_offset`].
     start: usize,
-    n_unicode_classes: usize,
+    class_bytes: usize,
+    /// Whether a case-insensitive flag has been seen: every later class may be folded.
+    folds: bool,
+}
+
+impl AstCheck<'_> {
+    /// The bytes one Unicode or Perl class costs where it stands. Flags apply only after
+    /// they are set, and the walk follows the text, so a class after any `i` flag counts as
+    /// folded (an overestimate after `(?-i)` or the end of a flag group, never an under one).
+    fn class_cost(&self) -> usize {
+        if self.folds { FOLDED_CLASS_BYTES } else { UNICODE_CLASS_BYTES }
+    }
+
+    /// Notes a case-insensitive flag in `flags`.
+    fn note_flags(&mut self, flags: &ast::Flags) {
+        if flags.flag_state(ast::Flag::CaseInsensitive) == Some(true) {
+            self.folds = true;
+        }
+    }
 }
 
 impl ast::Visitor for AstCheck<'_> {
@@ -215,19 +279,28 @@ impl ast::Visitor for AstCheck<'_> {
     type Err = ParseError;
 
     fn finish(self) -> Result<usize, ParseError> {
-        Ok(self.n_unicode_classes)
+        Ok(self.class_bytes)
     }
 
     fn visit_class_set_item_pre(&mut self, item: &ast::ClassSetItem) -> Result<(), ParseError> {
         if matches!(item, ast::ClassSetItem::Unicode(_) | ast::ClassSetItem::Perl(_)) {
-            self.n_unicode_classes += 1;
+            self.class_bytes = self.class_bytes.saturating_add(self.class_cost());
         }
         Ok(())
     }
 
     fn visit_pre(&mut self, ast: &Ast) -> Result<(), ParseError> {
-        if matches!(ast, Ast::ClassUnicode(_) | Ast::ClassPerl(_)) {
-            self.n_unicode_classes += 1;
+        match ast {
+            Ast::ClassUnicode(_) | Ast::ClassPerl(_) => {
+                self.class_bytes = self.class_bytes.saturating_add(self.class_cost());
+            }
+            Ast::Flags(set) => self.note_flags(&set.flags),
+            Ast::Group(group) => {
+                if let ast::GroupKind::NonCapturing(flags) = &group.kind {
+                    self.note_flags(flags);
+                }
+            }
+            _ => {}
         }
         let Ast::Assertion(assertion) = ast else { return Ok(()) };
         let span = &assertion.span;
@@ -335,7 +408,6 @@ impl std::error::Error for ParseError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::budget::BudgetError;
 
     /// [`super::parse`] under the default budget, for patterns the budget never refuses.
     fn parse(pattern: &str) -> Result<Hir, ParseError> {
@@ -358,6 +430,41 @@ mod tests {
         let classes = "\\w[\\pL]".repeat(64);
         assert!(matches!(super::parse(&classes, &budget), Err(Error::Budget(_))));
         assert!(super::parse(&"\\w".repeat(8), &budget).is_ok());
+    }
+
+    /// Case folding multiplies what a class costs (issue 17: `(?i)\PL` repeated took about
+    /// 37 KiB each, and 13,500 of them half a gigabyte, under a charge of 8 KiB each).
+    #[test]
+    fn r17_folded_classes_are_charged_as_folded() {
+        let budget = Budget::default().with_max_memory(1 << 20);
+        let folded = format!("(?i){}", "\\PL".repeat(24));
+        let err = super::parse(&folded, &budget).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Budget(BudgetError::TooMuchMemory { op: Operation::Parse, limit: 1 << 20 })
+        );
+        assert!(super::parse(&format!("(?i:a){}", "\\PL".repeat(24)), &budget).is_err());
+        // The same classes unfolded, or folded before the flag is set, still fit.
+        assert!(super::parse(&"\\PL".repeat(24), &budget).is_ok());
+        assert!(super::parse(&format!("{}(?i)a", "\\PL".repeat(24)), &budget).is_ok());
+    }
+
+    /// A charset is charged like a pattern (issue 17: a charset of 100,000 `\p{L}` took
+    /// over a second with a 50 ms deadline, uncharged).
+    #[test]
+    fn r17_charsets_are_charged_and_timed() {
+        let budget = Budget::default().with_max_memory(1 << 20);
+        let many = format!("[{}]", "\\p{L}".repeat(200));
+        let err = parse_class_with(&many, &budget).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Budget(BudgetError::TooMuchMemory { op: Operation::Parse, limit: 1 << 20 })
+        );
+        assert_eq!(parse_class_with("[a-c]", &budget).unwrap(), parse_class("[a-c]").unwrap());
+        let expired = Budget::unlimited().with_deadline(std::time::Instant::now());
+        let err = parse_class_with("\\p{L}", &expired).unwrap_err();
+        assert_eq!(err, Error::Budget(BudgetError::Timeout { op: Operation::Parse }));
+        assert!(matches!(parse_class_with("a|b", &budget), Err(Error::Parse(_))));
     }
 
     #[track_caller]

@@ -22,14 +22,16 @@
 //! # Invariants
 //! At most `threads` jobs run and at most `queue_depth` wait in each lane; a job that finds
 //! its lane's queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
-//! waiting without bound.
+//! waiting without bound. A job's budget is cancelled ([`Cancellation`]) as soon as its
+//! request is answered or dropped, so no job computes past its answer for longer than it
+//! takes to reach its next budget check.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use api_types::ErrorCode;
-use langcore::Budget;
+use langcore::{Budget, Cancellation};
 use thread_priority::{NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy};
 use tokio::sync::{Semaphore, oneshot};
 
@@ -85,6 +87,9 @@ impl Engine {
         F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
         let job = Arc::new(job);
+        // Dropped with this future: when the request is answered, or when it is dropped.
+        let cancellation = Cancellation::new();
+        let budget = budget.with_cancellation(&cancellation);
         for _ in 0..MAX_QUICK_RUNS {
             let interrupt = Instant::now() + self.quick;
             let (res, run) = self.quick_lane.run(budget.with_interrupt(interrupt), &job).await?;
@@ -314,5 +319,41 @@ mod tests {
         assert_eq!(res.unwrap_err().code(), ErrorCode::TimeoutExceeded);
         assert!(elapsed >= Duration::from_millis(100), "{elapsed:?}");
         assert!(elapsed < Duration::from_millis(400), "{elapsed:?}");
+    }
+
+    /// Issue 17: a long-lane job answered at its deadline went on computing for seconds. Its
+    /// budget is cancelled with the answer: the job stops at its next check.
+    #[actix_web::test]
+    async fn r17_a_job_stops_when_its_request_is_answered() {
+        let engine =
+            Engine::new(EngineConfig { threads: 1, queue_depth: 1, quick: Duration::ZERO });
+        let budget = Budget::unlimited().with_deadline(Instant::now() + Duration::from_millis(50));
+        let (stopped, stopped_at) = oneshot::channel();
+        let stopped = Mutex::new(Some(stopped));
+        let res = engine
+            .run(budget, move |budget| {
+                let started = Instant::now();
+                budget.check_time(langcore::Operation::Parse).map_err(HttpError::from)?;
+                // Past the deadline, as a step that checks its budget rarely; then checks
+                // without the deadline until something stops it.
+                std::thread::sleep(Duration::from_millis(200));
+                let unlimited = budget.with_deadline(Instant::now() + Duration::from_secs(60));
+                while unlimited.check_time(langcore::Operation::Parse).is_ok() {
+                    if started.elapsed() > Duration::from_secs(10) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                if let Some(stopped) = stopped.lock().unwrap().take() {
+                    let _ = stopped.send(Instant::now());
+                }
+                Ok(())
+            })
+            .await;
+        let answered = Instant::now();
+        assert_eq!(res.unwrap_err().code(), ErrorCode::TimeoutExceeded);
+        let stopped_at = stopped_at.await.unwrap();
+        let late = stopped_at.saturating_duration_since(answered);
+        assert!(late < Duration::from_millis(300), "the job went on for {late:?}");
     }
 }

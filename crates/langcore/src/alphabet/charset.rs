@@ -26,6 +26,8 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::budget::Budget;
+use crate::error::Error;
 use crate::syntax::ParseError;
 
 /// The first surrogate code point: scalar values from here on have rank `value - SURROGATE_LEN`.
@@ -205,6 +207,29 @@ impl CharSet {
     /// ```
     pub fn parse(class: &str) -> Result<CharSet, ParseError> {
         crate::syntax::parse_class(class)
+    }
+
+    /// [`CharSet::parse`] under `budget`, for untrusted input: the parser's trees and the
+    /// tables of Unicode classes are charged to the memory limit before they are built, and
+    /// the deadline is checked before each pass ([`Operation::Parse`](crate::Operation)).
+    ///
+    /// # Errors
+    /// [`Error::Parse`] as [`CharSet::parse`]; [`Error::Budget`] when the class would take
+    /// more than the memory limit, or the deadline has passed.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    /// use langcore::{Budget, Error};
+    ///
+    /// let budget = Budget::default().with_max_memory(1 << 20);
+    /// assert!(CharSet::parse_with(r"\p{Greek}", &budget)?.contains('λ'));
+    /// let huge = format!("[{}]", r"\p{L}".repeat(1_000));
+    /// assert!(matches!(CharSet::parse_with(&huge, &budget), Err(Error::Budget(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_with(class: &str, budget: &Budget) -> Result<CharSet, Error> {
+        crate::syntax::parse_class_with(class, budget)
     }
 
     /// The canonical ranges: sorted, disjoint, non-adjacent (U+D7FF and U+E000 are adjacent).

@@ -3,8 +3,8 @@
 use actix_web::{HttpResponse, web};
 use api_types::request::{CharacterOrder, GenerateParams, GenerateStringsRequest, PathOrder};
 use api_types::response::{GeneratedStrings, Success};
-use langcore::GenerateOptions;
 use langcore::alphabet::CharSet;
+use langcore::{Budget, GenerateOptions};
 
 use crate::auth::Caller;
 use crate::error::HttpError;
@@ -26,17 +26,21 @@ async fn strings(
     let strings = state
         .engine
         .run(caller.budget(&options), move |budget| {
-            let generate = generate_options(&params)?;
+            let generate = generate_options(&params, budget)?;
             Ok(compile(&term, &codec, budget)?.generate(&generate, budget)?)
         })
         .await?;
     Ok(HttpResponse::Ok().json(Success::new(GeneratedStrings::new(strings))))
 }
 
-/// The engine's options for checked wire parameters; the charset is parsed here.
-fn generate_options(params: &GenerateParams) -> Result<GenerateOptions, HttpError> {
+/// The engine's options for checked wire parameters; the charset is parsed here, under the
+/// request's `budget`.
+fn generate_options(
+    params: &GenerateParams,
+    budget: &Budget,
+) -> Result<GenerateOptions, HttpError> {
     let charset =
-        params.charset.as_deref().map(CharSet::parse).transpose().map_err(langcore::Error::from)?;
+        params.charset.as_deref().map(|class| CharSet::parse_with(class, budget)).transpose()?;
     Ok(GenerateOptions::default()
         .with_limit(params.limit)
         .with_offset(params.offset)
