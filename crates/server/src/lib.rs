@@ -13,6 +13,7 @@ mod routes;
 mod startup;
 mod state;
 mod terms;
+mod transport;
 
 pub use auth::{QuotaPeriod, hash_token};
 pub use config::{Command, Config, ConfigError};

@@ -2,9 +2,9 @@
 
 use std::net::{SocketAddr, TcpListener};
 
-use actix_web::dev::Server;
+use actix_web::dev::{Payload, Server, Service};
 use actix_web::error::JsonPayloadError;
-use actix_web::{App, HttpRequest, HttpServer, web};
+use actix_web::{App, HttpMessage, HttpRequest, HttpServer, web};
 use api_types::ErrorCode;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
@@ -12,6 +12,7 @@ use crate::config::{Config, ConfigError};
 use crate::error::HttpError;
 use crate::routes;
 use crate::state::AppState;
+use crate::transport::{TimedPayload, body_timeout, is_body_timeout};
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -39,12 +40,27 @@ impl Application {
         let listener = TcpListener::bind(config.bind)?;
         let local_addr = listener.local_addr()?;
         let service = configure_with(state.clone(), config.body_limit);
+        let body_timeout = config.client_request_timeout();
         let mut server = HttpServer::new(move || {
-            App::new().wrap(tracing_actix_web::TracingLogger::default()).configure(service.clone())
+            App::new()
+                .wrap_fn(move |mut req, srv| {
+                    let payload = TimedPayload::new(req.take_payload(), body_timeout);
+                    req.set_payload(Payload::Stream { payload: Box::pin(payload) });
+                    srv.call(req)
+                })
+                .wrap(tracing_actix_web::TracingLogger::default())
+                .configure(service.clone())
         });
-        if config.workers > 0 {
-            server = server.workers(config.workers);
-        }
+        let workers = match config.workers {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            workers => workers,
+        };
+        // actix bounds connections per worker; the flag bounds them for the whole server.
+        let max_connections = usize::try_from(config.max_connections).unwrap_or(usize::MAX);
+        server = server
+            .workers(workers)
+            .max_connections(max_connections.div_ceil(workers).max(1))
+            .client_request_timeout(body_timeout);
         let server = server.listen(listener)?.run();
         let hangups = signal(SignalKind::hangup())?;
         Ok(Application { server, local_addr, state, hangups })
@@ -113,11 +129,15 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
     cfg.default_service(web::to(routes::not_found::not_found));
 }
 
-/// Bad bodies get the contract's envelope: 413 when too large, `InvalidJson` otherwise.
+/// Bad bodies get the contract's envelope: 413 when too large, 408 `RequestTimeout` when
+/// late ([`TimedPayload`]), `InvalidJson` otherwise.
 fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
     let code = match &err {
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
             ErrorCode::PayloadTooLarge
+        }
+        JsonPayloadError::Payload(payload) if is_body_timeout(payload) => {
+            return body_timeout().into();
         }
         _ => ErrorCode::InvalidJson,
     };

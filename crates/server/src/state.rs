@@ -8,6 +8,7 @@ use langcore::graph::GraphLimits;
 use crate::auth::Auth;
 use crate::config::{Config, ConfigError};
 use crate::engine::Engine;
+use crate::error::HttpError;
 
 /// Shared by all handlers through `web::Data`.
 pub(crate) struct AppState {
@@ -16,9 +17,22 @@ pub(crate) struct AppState {
     pub(crate) codec: Arc<FairCodec>,
     /// Read by the [`Caller`](crate::auth::Caller) extractor; reloaded on SIGHUP.
     pub(crate) auth: Auth,
+    /// The largest response body, in bytes ([`crate::transport::respond`]).
+    pub(crate) response_limit: usize,
 }
 
 impl AppState {
+    /// 200 with `answer` in the success envelope, within the response limit.
+    ///
+    /// # Errors
+    /// 400 `ResponseTooLarge` past the limit.
+    pub(crate) fn respond<T: serde::Serialize>(
+        &self,
+        answer: T,
+    ) -> Result<actix_web::HttpResponse, HttpError> {
+        crate::transport::respond(answer, self.response_limit)
+    }
+
     pub(crate) fn new(config: &Config) -> Result<AppState, ConfigError> {
         let max_states = usize::try_from(config.max_states).unwrap_or(usize::MAX);
         // A FAIR may not carry a bigger automaton than a request may build; token limits
@@ -30,6 +44,7 @@ impl AppState {
             engine: Engine::new(config.engine()),
             codec: Arc::new(FairCodec::new(keyring).with_limits(fair_limits)),
             auth: Auth::new(config)?,
+            response_limit: config.response_limit(),
         })
     }
 }

@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use api_types::request::{TermRequest, TwoTermsRequest};
-use api_types::response::{Boolean, Cardinality, Length, Success, Text};
+use api_types::response::{Boolean, Cardinality, Length, Text};
 use langcore::{Budget, Language};
 use serde::Serialize;
 
@@ -53,7 +53,7 @@ async fn about_two<T: Serialize + Send + 'static>(
             question(&compile(&left, &codec, budget)?, &compile(&right, &codec, budget)?, budget)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+    state.respond(answer)
 }
 
 async fn cardinality(

@@ -2,7 +2,6 @@
 
 use actix_web::{HttpResponse, web};
 use api_types::request::{MultiTermsRequest, Options, RepeatRequest, TermRequest, TwoTermsRequest};
-use api_types::response::Success;
 use fair_codec::FairCodec;
 use langcore::{Budget, Language};
 
@@ -39,7 +38,7 @@ where
             output(&build(&codec, budget)?, &options, &codec, budget)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+    state.respond(answer)
 }
 
 /// Combines all the terms of a multi-term request with `combine` (union, intersection or

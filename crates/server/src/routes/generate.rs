@@ -2,7 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use api_types::request::{CharacterOrder, GenerateParams, GenerateStringsRequest, PathOrder};
-use api_types::response::{GeneratedStrings, Success};
+use api_types::response::GeneratedStrings;
 use langcore::alphabet::CharSet;
 use langcore::{Budget, GenerateOptions};
 
@@ -30,7 +30,7 @@ async fn strings(
             Ok(compile(&term, &codec, budget)?.generate(&generate, budget)?)
         })
         .await?;
-    Ok(HttpResponse::Ok().json(Success::new(GeneratedStrings::new(strings))))
+    state.respond(GeneratedStrings::new(strings))
 }
 
 /// The engine's options for checked wire parameters; the charset is parsed here, under the

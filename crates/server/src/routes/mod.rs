@@ -14,7 +14,6 @@ pub(crate) mod playground;
 use actix_web::{HttpRequest, HttpResponse, web};
 use api_types::ErrorCode;
 use api_types::request::{TermInput, TermRequest};
-use api_types::response::Success;
 use fair_codec::FairCodec;
 use langcore::Budget;
 use serde::Serialize;
@@ -55,5 +54,5 @@ where
     let codec = state.codec.clone();
     let answer =
         state.engine.run(caller.budget(&options), move |budget| job(&term, &codec, budget)).await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+    state.respond(answer)
 }

@@ -1,19 +1,24 @@
 //! Issue 17's findings of a hostile client, one regression test each (`r17_<slug>`): what a
 //! careful operator of a public service expects at the edges of HTTP and JSON.
 
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use actix_web::http::header;
-use actix_web::test;
-use serde_json::json;
+use actix_web::test::{TestRequest, call_service};
+use serde_json::{Value, json};
 
-use crate::support::{app, app_with_tokens, error, post, read, regex, request, timed_alone, token};
+use crate::support::{
+    RunningServer, app, app_with, app_with_tokens, config, error, post, read, regex, request,
+    timed_alone, token,
+};
 
 #[actix_web::test]
 async fn r17_head_healthz_answers() {
     let app = app().await;
-    let req = test::TestRequest::default().method(actix_web::http::Method::HEAD).uri("/healthz");
-    let res = test::call_service(&app, req.to_request()).await;
+    let req = TestRequest::default().method(actix_web::http::Method::HEAD).uri("/healthz");
+    let res = call_service(&app, req.to_request()).await;
     assert_eq!(res.status(), 200);
 }
 
@@ -26,7 +31,7 @@ async fn r17_unauthorized_carries_a_bearer_challenge() {
         (Some("someone-else"), "Bearer realm=\"relang\", error=\"invalid_token\""),
     ] {
         let req = request("POST", "/v1/analyze/empty", bearer).set_json(&term);
-        let res = test::call_service(&app, req.to_request()).await;
+        let res = call_service(&app, req.to_request()).await;
         let value = res.headers().get(header::WWW_AUTHENTICATE).cloned();
         assert_eq!(value.as_ref().map(|value| value.to_str().unwrap()), Some(challenge));
         let code = if bearer.is_some() { "InvalidToken" } else { "MissingOrMalformedToken" };
@@ -58,4 +63,40 @@ async fn r17_a_huge_charset_is_refused_by_the_budget() {
         "{body}"
     );
     assert!(elapsed < Duration::from_millis(500), "{elapsed:?}");
+}
+
+/// An answer larger than the response limit is refused in the envelope (issue 17: 52 bytes
+/// of `\p{L}{9000}` to `/analyze/dot` got 126 MB of DOT text).
+#[actix_web::test]
+async fn r17_answers_past_the_response_limit_are_refused() {
+    let app = app_with(config(&["--response-limit", "65536"])).await;
+    let dot = |pattern: &str| json!({ "term": regex(pattern) });
+    let (status, body) = post(&app, "/v1/analyze/dot", dot("\\p{L}{2}")).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = post(&app, "/v1/analyze/dot", dot("\\p{L}{60}")).await;
+    let message = body["error"].as_str().unwrap_or_default().to_owned();
+    error((status, body), 400, "ResponseTooLarge");
+    assert!(message.contains("65536 bytes"), "{message}");
+}
+
+/// A body that never arrives gets 408 in the envelope after `--client-request-timeout-ms`
+/// (issue 17: `Content-Length: 100` then `{"term":` was held open for minutes).
+#[test]
+fn r17_a_late_body_gets_408_in_the_envelope() {
+    let server = RunningServer::start(&["--client-request-timeout-ms", "300"]);
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let head = "POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                Content-Length: 100\r\n\r\n{\"term\":";
+    stream.write_all(head.as_bytes()).unwrap();
+    let started = Instant::now();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let elapsed = started.elapsed();
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").expect("a response");
+    assert!(head.starts_with("HTTP/1.1 408"), "{response}");
+    let body: Value = serde_json::from_str(body).unwrap_or_else(|err| panic!("{err}: {body}"));
+    error((408, body), 408, "RequestTimeout");
+    assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
 }
