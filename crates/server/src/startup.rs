@@ -2,9 +2,9 @@
 
 use std::net::{SocketAddr, TcpListener};
 
-use actix_web::dev::{Payload, Server, Service};
+use actix_web::dev::Server;
 use actix_web::error::JsonPayloadError;
-use actix_web::{App, HttpMessage, HttpRequest, HttpServer, web};
+use actix_web::{App, HttpRequest, HttpServer, web};
 use api_types::ErrorCode;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
@@ -12,7 +12,7 @@ use crate::config::{Config, ConfigError};
 use crate::error::HttpError;
 use crate::routes;
 use crate::state::AppState;
-use crate::transport::{TimedPayload, body_timeout, is_body_timeout};
+use crate::transport::body_error;
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -42,14 +42,7 @@ impl Application {
         let service = configure_with(state.clone(), config.body_limit);
         let body_timeout = config.client_request_timeout();
         let mut server = HttpServer::new(move || {
-            App::new()
-                .wrap_fn(move |mut req, srv| {
-                    let payload = TimedPayload::new(req.take_payload(), body_timeout);
-                    req.set_payload(Payload::Stream { payload: Box::pin(payload) });
-                    srv.call(req)
-                })
-                .wrap(tracing_actix_web::TracingLogger::default())
-                .configure(service.clone())
+            App::new().wrap(tracing_actix_web::TracingLogger::default()).configure(service.clone())
         });
         let workers = match config.workers {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
@@ -130,15 +123,16 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
 }
 
 /// Bad bodies get the contract's envelope: 413 when too large, 408 `RequestTimeout` when
-/// late ([`TimedPayload`]), `InvalidJson` otherwise.
+/// late, `InvalidJson` otherwise (see [`body_error`]).
 fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
     let code = match &err {
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
             ErrorCode::PayloadTooLarge
         }
-        JsonPayloadError::Payload(payload) if is_body_timeout(payload) => {
-            return body_timeout().into();
-        }
+        JsonPayloadError::Payload(payload) => match body_error(payload) {
+            Some(err) => return err.into(),
+            None => ErrorCode::InvalidJson,
+        },
         _ => ErrorCode::InvalidJson,
     };
     HttpError::new(code, err.to_string()).into()

@@ -19,6 +19,8 @@ pub(crate) struct AppState {
     pub(crate) auth: Auth,
     /// The largest response body, in bytes ([`crate::transport::respond`]).
     pub(crate) response_limit: usize,
+    /// How long a request body may take to arrive ([`crate::transport::guard_body`]).
+    pub(crate) body_timeout: std::time::Duration,
 }
 
 impl AppState {
@@ -45,6 +47,7 @@ impl AppState {
             codec: Arc::new(FairCodec::new(keyring).with_limits(fair_limits)),
             auth: Auth::new(config)?,
             response_limit: config.response_limit(),
+            body_timeout: config.client_request_timeout(),
         })
     }
 }

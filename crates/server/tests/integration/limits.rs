@@ -100,3 +100,46 @@ fn r17_a_late_body_gets_408_in_the_envelope() {
     error((408, body), 408, "RequestTimeout");
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
 }
+
+/// Sends `body` as JSON text to `/v1/analyze/empty`.
+async fn post_text(body: String) -> (u16, Value) {
+    let app = app().await;
+    let req = TestRequest::post()
+        .uri("/v1/analyze/empty")
+        .insert_header(("content-type", "application/json"))
+        .set_payload(body);
+    read(call_service(&app, req.to_request()).await).await
+}
+
+/// JSON nested past 128 levels anywhere is `InvalidJson`, even inside a field the server
+/// ignores (issue 17: 129 to 100,000 levels there answered 200).
+#[actix_web::test]
+async fn r17_deep_json_in_an_ignored_field_is_invalid() {
+    let with_extra = |depth: usize| {
+        let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        format!(r#"{{"term":{{"type":"regex","value":"a"}},"extra":{nested}}}"#)
+    };
+    let (status, body) = post_text(with_extra(127)).await;
+    assert_eq!((status, &body["data"]["value"]), (200, &json!(false)), "{body}");
+    for depth in [128, 1_000, 100_000] {
+        let (status, body) = post_text(with_extra(depth)).await;
+        assert!(body["error"].as_str().unwrap_or_default().contains("128 deep"), "{body}");
+        error((status, body), 400, "InvalidJson");
+    }
+    let objects =
+        format!(r#"{{"term":{{"type":"regex","value":"a"}},"x":{}}}"#, "{\"a\":".repeat(500));
+    error(post_text(objects).await, 400, "InvalidJson");
+}
+
+/// An array where the contract has an object is `InvalidJson` (issue 17:
+/// `{"term":["regex","a|b"]}` was read as a term).
+#[actix_web::test]
+async fn r17_arrays_in_place_of_objects_are_invalid() {
+    for body in [
+        r#"{"term":["regex","a|b"]}"#,
+        r#"[{"type":"regex","value":"a|b"}]"#,
+        r#"{"term":{"type":"regex","value":"a"},"options":[1,{"timeout":5}]}"#,
+    ] {
+        error(post_text(body.to_owned()).await, 400, "InvalidJson");
+    }
+}
