@@ -63,45 +63,48 @@ const FOLDED_CLASS_BYTES: usize = 48 << 10;
 /// Parses `pattern` in the relang dialect.
 ///
 /// # Budgets
-/// `regex-syntax` cannot be interrupted, so the memory limit is charged before each pass
-/// ([`Operation::Parse`]): the pattern's length times [`TREE_BYTES_PER_PATTERN_BYTE`] before
-/// parsing, plus [`UNICODE_CLASS_BYTES`] per Unicode class ([`FOLDED_CLASS_BYTES`] once
-/// case folding is on) before translating, which is what keeps a megabyte of `\w` from
-/// taking gigabytes. The deadline is checked between passes.
+/// `regex-syntax` cannot be interrupted, so the memory limit is charged before anything is
+/// built ([`Operation::Parse`], [`charge`]): the pattern's length times
+/// [`TREE_BYTES_PER_PATTERN_BYTE`] for the trees, plus [`class_bytes`] for the tables of
+/// its Unicode classes, which is what keeps a megabyte of `\w` from taking gigabytes. A
+/// refused pattern allocates nothing, so it leaves nothing behind either. The deadline is
+/// checked between passes.
 pub(crate) fn parse(pattern: &str, budget: &Budget) -> Result<Hir, Error> {
     if is_empty_class(pattern) {
         return Ok(Hir::fail());
     }
-    let tree_bytes = charge_tree(pattern, budget)?;
+    charge(pattern, budget)?;
     let ast = parse_ast(pattern)?;
-    let class_bytes = if needs_walk(pattern) { class_bytes(pattern, &ast)? } else { 0 };
-    charge_classes(tree_bytes, class_bytes, budget)?;
+    if needs_walk(pattern) {
+        ast::visit(&ast, AstCheck { pattern, start: start_offset(pattern) })?;
+    }
+    budget.check_time(Operation::Parse)?;
     Ok(translate(pattern, &ast)?)
 }
 
-/// Charges the parser's trees for `pattern` to the memory limit before they are built;
-/// returns the bytes charged.
-fn charge_tree(pattern: &str, budget: &Budget) -> Result<usize, BudgetError> {
+/// Charges what parsing and translating `pattern` may take to the memory limit, before
+/// any of it is built.
+fn charge(pattern: &str, budget: &Budget) -> Result<(), BudgetError> {
     let tree_bytes = pattern.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
-    budget.check_memory(Operation::Parse, tree_bytes)?;
-    Ok(tree_bytes)
+    budget.check_memory(Operation::Parse, tree_bytes.saturating_add(class_bytes(pattern)))
 }
 
-/// Charges the classes' tables on top of the trees, and checks the deadline, before the
-/// (uninterruptible) translation builds them.
-fn charge_classes(tree_bytes: usize, class_bytes: usize, budget: &Budget) -> Result<(), Error> {
-    budget.check_memory(Operation::Parse, tree_bytes.saturating_add(class_bytes))?;
-    budget.check_time(Operation::Parse)?;
-    Ok(())
-}
-
-/// What the Unicode and Perl classes of `pattern` may take once translated; also rejects
-/// the assertions the dialect does not have.
-fn class_bytes(pattern: &str, ast: &Ast) -> Result<usize, ParseError> {
-    ast::visit(
-        ast,
-        AstCheck { pattern, start: start_offset(pattern), class_bytes: 0, folds: false },
-    )
+/// An upper bound, from the text alone, of what the Unicode and Perl classes of `pattern`
+/// take once translated: [`UNICODE_CLASS_BYTES`] per class, [`FOLDED_CLASS_BYTES`] once an
+/// `i` flag is written anywhere (flags apply only after they are set, so this never
+/// undercharges). Every such class is written as a backslash and one of `pPwWdDsS`, so
+/// counting those counts them all, and an escaped backslash before such a letter at worst
+/// overcharges.
+fn class_bytes(pattern: &str) -> usize {
+    let bytes = pattern.as_bytes();
+    let n_classes =
+        bytes.windows(2).filter(|pair| pair[0] == b'\\' && b"pPwWdDsS".contains(&pair[1])).count();
+    let folds = pattern.match_indices("(?").any(|(at, _)| {
+        let flags = pattern[at + 2..].bytes().take_while(|&b| b.is_ascii_alphabetic() || b == b'-');
+        flags.take_while(|&b| b != b'-').any(|b| b == b'i')
+    });
+    let cost = if folds { FOLDED_CLASS_BYTES } else { UNICODE_CLASS_BYTES };
+    n_classes.saturating_mul(cost)
 }
 
 /// Whether `left` and `right` are the same expression once groups are ignored (a group
@@ -155,9 +158,9 @@ pub(crate) fn parse_class_with(class: &str, budget: &Budget) -> Result<CharSet, 
     if class == "[]" {
         return Ok(CharSet::empty());
     }
-    let tree_bytes = charge_tree(class, budget)?;
+    charge(class, budget)?;
     let ast = parse_class_ast(class)?;
-    charge_classes(tree_bytes, class_bytes(class, &ast)?, budget)?;
+    budget.check_time(Operation::Parse)?;
     Ok(translate_class(class, &ast)?)
 }
 
@@ -247,61 +250,22 @@ fn start_offset(pattern: &str) -> usize {
     offset
 }
 
-/// Rejects every assertion that is not one of the permitted boundary anchors, and adds up
-/// what the Unicode and Perl classes cost ([`AstCheck::class_cost`]).
+/// Rejects every assertion that is not one of the permitted boundary anchors.
 struct AstCheck<'p> {
     pattern: &'p str,
     /// The offset a start anchor must have, see [`start_offset`].
     start: usize,
-    class_bytes: usize,
-    /// Whether a case-insensitive flag has been seen: every later class may be folded.
-    folds: bool,
-}
-
-impl AstCheck<'_> {
-    /// The bytes one Unicode or Perl class costs where it stands. Flags apply only after
-    /// they are set, and the walk follows the text, so a class after any `i` flag counts as
-    /// folded (an overestimate after `(?-i)` or the end of a flag group, never an under one).
-    fn class_cost(&self) -> usize {
-        if self.folds { FOLDED_CLASS_BYTES } else { UNICODE_CLASS_BYTES }
-    }
-
-    /// Notes a case-insensitive flag in `flags`.
-    fn note_flags(&mut self, flags: &ast::Flags) {
-        if flags.flag_state(ast::Flag::CaseInsensitive) == Some(true) {
-            self.folds = true;
-        }
-    }
 }
 
 impl ast::Visitor for AstCheck<'_> {
-    type Output = usize;
+    type Output = ();
     type Err = ParseError;
 
-    fn finish(self) -> Result<usize, ParseError> {
-        Ok(self.class_bytes)
-    }
-
-    fn visit_class_set_item_pre(&mut self, item: &ast::ClassSetItem) -> Result<(), ParseError> {
-        if matches!(item, ast::ClassSetItem::Unicode(_) | ast::ClassSetItem::Perl(_)) {
-            self.class_bytes = self.class_bytes.saturating_add(self.class_cost());
-        }
+    fn finish(self) -> Result<(), ParseError> {
         Ok(())
     }
 
     fn visit_pre(&mut self, ast: &Ast) -> Result<(), ParseError> {
-        match ast {
-            Ast::ClassUnicode(_) | Ast::ClassPerl(_) => {
-                self.class_bytes = self.class_bytes.saturating_add(self.class_cost());
-            }
-            Ast::Flags(set) => self.note_flags(&set.flags),
-            Ast::Group(group) => {
-                if let ast::GroupKind::NonCapturing(flags) = &group.kind {
-                    self.note_flags(flags);
-                }
-            }
-            _ => {}
-        }
         let Ast::Assertion(assertion) = ast else { return Ok(()) };
         let span = &assertion.span;
         let what = match assertion.kind {
@@ -444,9 +408,11 @@ mod tests {
             Error::Budget(BudgetError::TooMuchMemory { op: Operation::Parse, limit: 1 << 20 })
         );
         assert!(super::parse(&format!("(?i:a){}", "\\PL".repeat(24)), &budget).is_err());
-        // The same classes unfolded, or folded before the flag is set, still fit.
+        // The same classes unfolded, or with folding turned off, still fit.
         assert!(super::parse(&"\\PL".repeat(24), &budget).is_ok());
-        assert!(super::parse(&format!("{}(?i)a", "\\PL".repeat(24)), &budget).is_ok());
+        assert!(super::parse(&format!("(?-i){}", "\\PL".repeat(24)), &budget).is_ok());
+        assert_eq!(class_bytes("\\w[\\pL]\\d(?s:a)"), 3 * UNICODE_CLASS_BYTES);
+        assert_eq!(class_bytes("(?s-i)\\w(?mi:a)\\s"), 2 * FOLDED_CLASS_BYTES);
     }
 
     /// A charset is charged like a pattern (issue 17: a charset of 100,000 `\p{L}` took
