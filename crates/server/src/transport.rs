@@ -36,6 +36,7 @@ use actix_web::web::Bytes;
 use api_types::ErrorCode;
 use api_types::response::Success;
 use futures_core::Stream;
+use langcore::{Budget, BudgetError};
 use serde::Serialize;
 
 use crate::error::HttpError;
@@ -165,13 +166,38 @@ pub(crate) fn respond<T: Serialize>(answer: T, limit: usize) -> Result<HttpRespo
     match serde_json::to_writer(&mut body, &Success::new(answer)) {
         Ok(()) => Ok(HttpResponse::Ok().content_type(ContentType::json()).body(body.bytes)),
         Err(err) if err.io_error_kind() == Some(io::ErrorKind::FileTooLarge) => {
-            Err(HttpError::new(
-                ErrorCode::ResponseTooLarge,
-                format!("the answer is larger than this server's response limit of {limit} bytes"),
-            ))
+            Err(too_large(limit))
         }
         Err(err) => Err(HttpError::new(ErrorCode::InternalError, err.to_string())),
     }
+}
+
+/// Runs `write`, which builds a text charged to its budget's memory limit, with that limit
+/// lowered to the response limit `limit`, so that a text too large to send stops growing
+/// there, with 400 `ResponseTooLarge`.
+///
+/// # Errors
+/// When the text would be larger than `limit`, or `write` fails otherwise.
+pub(crate) fn text_within<T>(
+    limit: usize,
+    budget: &Budget,
+    write: impl FnOnce(&Budget) -> Result<T, BudgetError>,
+) -> Result<T, HttpError> {
+    let lowered = budget.with_max_memory(budget.max_memory().min(limit));
+    write(&lowered).map_err(|err| match err {
+        BudgetError::TooMuchMemory { limit: charged, .. } if charged < budget.max_memory() => {
+            too_large(limit)
+        }
+        other => HttpError::from(other),
+    })
+}
+
+/// The 400 of an answer larger than the response limit `limit`.
+fn too_large(limit: usize) -> HttpError {
+    HttpError::new(
+        ErrorCode::ResponseTooLarge,
+        format!("the answer is larger than this server's response limit of {limit} bytes"),
+    )
 }
 
 /// A buffer that refuses to grow past `limit` bytes.

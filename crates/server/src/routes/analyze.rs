@@ -11,6 +11,7 @@ use crate::error::HttpError;
 use crate::routes::{answer_term, register};
 use crate::state::AppState;
 use crate::terms::{compile, is_deterministic};
+use crate::transport::text_within;
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/cardinality", web::post().to(cardinality));
@@ -81,12 +82,20 @@ async fn deterministic(
     .await
 }
 
+/// The DOT text stops growing at the response limit: a 52-byte request may not make the
+/// engine write 126 MB that would only be refused.
 async fn dot(
     state: web::Data<AppState>,
     caller: Caller,
     body: web::Json<TermRequest>,
 ) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| Ok(Text::new(language.to_dot(budget)?))).await
+    let limit = state.response_limit;
+    answer_term(state, caller, body, move |term, codec, budget| {
+        let language = compile(term, codec, budget)?;
+        let dfa = language.to_dfa(budget)?;
+        Ok(Text::new(text_within(limit, budget, |budget| dfa.to_dot(budget))?))
+    })
+    .await
 }
 
 async fn pattern(
