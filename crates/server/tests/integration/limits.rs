@@ -204,10 +204,26 @@ fn r17_the_issues_requests_stay_under_their_memory_bound() {
     }
     let server = RunningServer::start(&["--engine-threads", "2"]);
     let folded = json!({ "term": regex(&"(?i)\\PL".repeat(13_500)) }).to_string();
+    let dot = json!({ "term": regex("\\p{L}{9000}") }).to_string();
     let requests = [
+        ("/v1/analyze/dot", dot),
         ("/v1/compute/determinize", distinct_characters(33)),
         ("/v1/analyze/cardinality", distinct_characters(33)),
         ("/v1/analyze/empty", folded),
     ];
     check_memory_bound(&server, 128, &requests);
+}
+
+/// The server runs with a fixed mmap threshold (issue 17: glibc's moving threshold kept
+/// 100 MB of freed DOT text resident).
+#[test]
+fn r17_the_server_runs_under_the_allocator_policy() {
+    let environ = |server: &RunningServer| {
+        std::fs::read(format!("/proc/{}/environ", server.pid())).expect("a Linux /proc")
+    };
+    let server = RunningServer::start(&[]);
+    let text = String::from_utf8_lossy(&environ(&server)).into_owned();
+    assert!(text.contains("GLIBC_TUNABLES=glibc.malloc.mmap_threshold=262144"), "{text}");
+    let (status, _) = server.post("/v1/analyze/empty", &json!({ "term": regex("a") }).to_string());
+    assert_eq!(status, 200);
 }
