@@ -26,9 +26,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::budget::Budget;
-use crate::error::Error;
-use crate::syntax::ParseError;
+use regex_syntax::hir::Class;
 
 /// The first surrogate code point: scalar values from here on have rank `value - SURROGATE_LEN`.
 const SURROGATE_START: u32 = 0xD800;
@@ -186,50 +184,21 @@ impl CharSet {
         CharSet { ranges: out }
     }
 
-    /// The set that one character class of the pattern dialect denotes: a bracketed class
-    /// (`[a-z]`, `[^\x00-\x1f]`, `[]` for the empty set), a Unicode or Perl class
-    /// (`\p{Greek}`, `\d`, `\w`), `.` for every character, or a single literal character.
-    /// This is how the `charset` of string generation is given.
-    ///
-    /// # Errors
-    /// A [`ParseError`] for invalid syntax, and for anything that is not exactly one class,
-    /// even a pattern that denotes a set of single characters such as `a|b`.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::alphabet::CharSet;
-    ///
-    /// assert_eq!(CharSet::parse("[a-f0-9]")?, CharSet::from_ranges([('0', '9'), ('a', 'f')]));
-    /// assert!(CharSet::parse(r"\p{Greek}")?.contains('λ'));
-    /// assert_eq!(CharSet::parse("x")?, CharSet::singleton('x'));
-    /// assert!(CharSet::parse("[a-z]+").is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn parse(class: &str) -> Result<CharSet, ParseError> {
-        crate::syntax::parse_class(class)
-    }
-
-    /// [`CharSet::parse`] under `budget`, for untrusted input: the parser's trees and the
-    /// tables of Unicode classes are charged to the memory limit before they are built, and
-    /// the deadline is checked before each pass ([`Operation::Parse`](crate::Operation)).
-    ///
-    /// # Errors
-    /// [`Error::Parse`] as [`CharSet::parse`]; [`Error::Budget`] when the class would take
-    /// more than the memory limit, or the deadline has passed.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::alphabet::CharSet;
-    /// use langcore::{Budget, Error};
-    ///
-    /// let budget = Budget::default().with_max_memory(1 << 20);
-    /// assert!(CharSet::parse_with(r"\p{Greek}", &budget)?.contains('λ'));
-    /// let huge = format!("[{}]", r"\p{L}".repeat(1_000));
-    /// assert!(matches!(CharSet::parse_with(&huge, &budget), Err(Error::Budget(_))));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn parse_with(class: &str, budget: &Budget) -> Result<CharSet, Error> {
-        crate::syntax::parse_class_with(class, budget)
+    /// The characters of a `regex-syntax` HIR class. Byte classes only occur for ASCII in
+    /// UTF-8 mode.
+    pub(crate) fn from_hir_class(class: &Class) -> CharSet {
+        match class {
+            Class::Unicode(class) => CharSet::from_ranges(
+                class.ranges().iter().map(|range| (range.start(), range.end())),
+            ),
+            Class::Bytes(class) => {
+                CharSet::from_ranges(
+                    class.ranges().iter().filter(|range| range.start().is_ascii()).map(|range| {
+                        (char::from(range.start()), char::from(range.end().min(0x7F)))
+                    }),
+                )
+            }
+        }
     }
 
     /// The canonical ranges: sorted, disjoint, non-adjacent (U+D7FF and U+E000 are adjacent).

@@ -31,8 +31,8 @@ use crate::budget::{Budget, Operation};
 use crate::dfa::{Dfa, determinize};
 use crate::enumerate::GenerateOptions;
 use crate::error::Error;
-use crate::ops::product::BoolOp;
 use crate::syntax;
+use crate::witness::BoolOp;
 
 /// A regular language over Unicode scalar values.
 ///

@@ -45,9 +45,11 @@
 
 mod ast;
 mod eliminate;
+mod escape;
 mod render;
 mod search;
 mod simplify;
+
 #[cfg(test)]
 mod tests;
 
@@ -61,7 +63,8 @@ use search::Verifier;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::{Fragment, Nfa, NfaBuilder, State};
+use crate::dfa::fragment::Fragment;
+use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::syntax::NEST_LIMIT;
 
 /// Trial-removal orders only run on automata with at most this many states.
@@ -140,6 +143,38 @@ pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetErr
         let _ = search::improve(&mut exprs, &mut best, &mut verifier, MAX_SEARCH_CHECKS);
     }
     finish(&exprs, best, budget)
+}
+
+impl Dfa {
+    /// A short pattern for the language, valid in our dialect and in Python's `re`.
+    ///
+    /// The pattern is found by state elimination on the minimal DFA (and on that of the
+    /// reversed language) in several cost-guided orders, simplified algebraically and then by
+    /// verified rewrites; the shortest wins. It is printable ASCII: metacharacters are
+    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`, the full set
+    /// `[\s\S]`, with plain groups and no anchors. The empty language is `[]` (which Python's
+    /// `re` does not accept: callers special-case it) and {""} is the empty pattern.
+    ///
+    /// # Errors
+    /// When the deadline of `budget` passes before a first pattern is found (later, the best
+    /// pattern so far is returned instead), when the pattern would exceed the memory limit,
+    /// or, for pathological automata, when it would nest deeper than the dialect allows
+    /// ([`BudgetError::TooDeep`]).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Dfa::from_regex("(a|b)*abb")?.to_pattern(&budget)?, "[ab]*abb");
+    /// let both = Dfa::from_regex("(abc|de|fg){2,}")?.intersection(&Dfa::from_regex("de.*")?, &budget)?;
+    /// assert_eq!(both.to_pattern(&budget)?, "de(abc|de|fg)+");
+    /// assert_eq!(Dfa::from_regex("[]")?.to_pattern(&budget)?, "[]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern(&self, budget: &Budget) -> Result<String, BudgetError> {
+        to_pattern(self, budget)
+    }
 }
 
 /// The pattern of `best`, unless it nests too deep to be read back or is too large.
