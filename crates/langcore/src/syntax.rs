@@ -370,10 +370,10 @@ impl CharSet {
     }
 
     /// [`CharSet::parse`] under `budget` ([`Operation::Parse`]): the syntax tree's memory
-    /// and the tables of its Unicode classes (as for a pattern, [`charge`]) are charged and
-    /// the deadline checked before parsing; the set's own memory is charged and the deadline
-    /// checked again after it. Parsing cannot be interrupted, but it is linear in `class` except for Unicode
-    /// classes, whose sets are bounded by the number of scalar values.
+    /// and the tables of its Unicode classes (as for a pattern) are charged and the deadline
+    /// checked before parsing; the set's own memory is charged and the deadline checked
+    /// again after it. Parsing cannot be interrupted, but it is linear in `class` except for
+    /// Unicode classes, whose sets are bounded by the number of scalar values.
     ///
     /// # Errors
     /// [`Error::Parse`] as [`CharSet::parse`], or [`Error::Budget`] when the budget runs out.
