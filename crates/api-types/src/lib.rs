@@ -19,5 +19,5 @@ mod object;
 pub mod request;
 pub mod response;
 
-pub use endpoints::{ENDPOINTS, Endpoint, Method, openapi};
+pub use endpoints::{ENDPOINTS, EXTENSIONS, Endpoint, Method, openapi};
 pub use error::{ApiError, ErrorBody, ErrorCode};

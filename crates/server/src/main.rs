@@ -1,5 +1,5 @@
 //! `relang-server`: parse the configuration, start the service (or hash a token), report
-//! fatal errors.
+//! fatal errors as one line on standard error, with a non-zero exit code and no backtrace.
 //!
 //! # Allocator policy
 //! glibc's malloc raises its mmap threshold each time a large block is freed, up to 32 MiB,
@@ -9,13 +9,11 @@
 //! glibc reads it only when a process starts, from `GLIBC_TUNABLES`: the server adds it there
 //! and starts itself again, once, unless the environment already sets a threshold.
 
-use std::io::IsTerminal;
 use std::os::unix::process::CommandExt;
+use std::process::ExitCode;
 
 use clap::Parser;
 use server::{Application, Command, Config};
-use tracing_subscriber::EnvFilter;
-use tracing_subscriber::fmt::format::FmtSpan;
 
 /// The glibc tunable of the allocator policy (see the module docs): blocks of 256 KiB and
 /// more are mapped on their own and unmapped when freed.
@@ -42,28 +40,30 @@ fn apply_malloc_policy() {
     eprintln!("relang-server: running without the allocator policy ({MALLOC_POLICY}): {err}");
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
     apply_malloc_policy();
     serve()
 }
 
 #[actix_web::main]
-async fn serve() -> anyhow::Result<()> {
-    let config = Config::parse();
+async fn serve() -> ExitCode {
+    match run(Config::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("relang-server: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
     if config.command == Some(Command::HashToken) {
         println!("{}", server::hash_token(std::io::stdin().lock())?);
         return Ok(());
     }
-    // One line per request when its span closes: method, path, status and latency.
-    tracing_subscriber::fmt()
-        .with_span_events(FmtSpan::CLOSE)
-        .with_ansi(std::io::stdout().is_terminal())
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .init();
+    server::init_logging(config.log_format);
     let app = Application::build(&config)?;
-    tracing::info!(address = %app.local_addr(), "relang-server listening");
-    app.run().await?;
-    Ok(())
+    let (address, playground) = (app.local_addr(), app.playground_url());
+    tracing::info!(%address, %playground, "relang-server listening");
+    Ok(app.run().await?)
 }

@@ -10,6 +10,7 @@ mod generate;
 mod isolation;
 mod limits;
 mod malformed;
+mod operation;
 mod parsing_limits;
 mod playground;
 mod python_client;
