@@ -190,12 +190,13 @@ pub const ENDPOINTS: [Endpoint; 20] = [
 struct Schemas;
 
 /// The statuses an endpoint can fail with, and what they mean.
-const ERROR_STATUSES: [(&str, &str); 9] = [
-    ("400", "Invalid request or budget exceeded; see errorCode."),
+const ERROR_STATUSES: [(&str, &str); 10] = [
+    ("400", "Invalid request, budget exceeded or answer too large; see errorCode."),
     ("401", "Missing, malformed or unknown token."),
     ("403", "Quota exceeded."),
     ("404", "Unknown path."),
     ("405", "Wrong method."),
+    ("408", "The body did not arrive in time."),
     ("413", "Body too large."),
     ("429", "Rate limited; see Retry-After."),
     ("500", "A bug."),

@@ -46,6 +46,12 @@ pub enum ErrorCode {
     /// Every engine thread is busy and the queue is full; not in the v1 contract, which has
     /// no overload code (`Retry-After: <seconds>` header).
     Overloaded,
+    /// The answer would be larger than the server sends (`--response-limit`), such as the
+    /// DOT text of a huge automaton; not in the v1 contract, which has no such code.
+    ResponseTooLarge,
+    /// The body did not arrive within the server's time for it
+    /// (`--client-request-timeout-ms`); not in the v1 contract, which has no such code.
+    RequestTimeout,
     /// A bug; never for bad input.
     InternalError,
 }
@@ -63,11 +69,13 @@ impl ErrorCode {
             | ErrorCode::InvalidNumberOfStringsToGenerate
             | ErrorCode::RegexSyntaxError
             | ErrorCode::FairSyntaxError
-            | ErrorCode::BadRequest => 400,
+            | ErrorCode::BadRequest
+            | ErrorCode::ResponseTooLarge => 400,
             ErrorCode::MissingOrMalformedToken | ErrorCode::InvalidToken => 401,
             ErrorCode::QuotaExceeded => 403,
             ErrorCode::NotFound => 404,
             ErrorCode::MethodNotAllowed => 405,
+            ErrorCode::RequestTimeout => 408,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::RateLimited => 429,
             ErrorCode::InternalError => 500,
@@ -167,6 +175,8 @@ mod tests {
             (ErrorCode::RateLimited, 429, "RateLimited"),
             (ErrorCode::InternalError, 500, "InternalError"),
             (ErrorCode::Overloaded, 503, "Overloaded"),
+            (ErrorCode::ResponseTooLarge, 400, "ResponseTooLarge"),
+            (ErrorCode::RequestTimeout, 408, "RequestTimeout"),
         ];
         for (code, status, name) in cases {
             assert_eq!(code.status(), status, "{code:?}");

@@ -15,6 +15,7 @@
 
 mod endpoints;
 mod error;
+mod object;
 pub mod request;
 pub mod response;
 

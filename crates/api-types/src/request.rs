@@ -118,8 +118,10 @@ pub struct RequestOptions {
     /// The schema version the client expects; only 1 is accepted.
     pub schema_version: Option<i64>,
     /// How to return terms.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub response: Option<ResponseOptions>,
     /// Compute limits for this request.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub execution: Option<ExecutionOptions>,
 }
 
@@ -129,6 +131,7 @@ pub struct ResponseOptions {
     /// `any` (default), `regex` or `fair`.
     pub format: Option<String>,
     /// Options for `fair` output.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub fair: Option<FairOptions>,
 }
 
@@ -229,8 +232,10 @@ impl RequestOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 pub struct TermRequest {
     /// The term.
+    #[serde(deserialize_with = "crate::object::object")]
     pub term: Term,
     /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub options: Option<RequestOptions>,
 }
 
@@ -286,8 +291,10 @@ impl MatchRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 pub struct TwoTermsRequest {
     /// Exactly two terms.
+    #[serde(deserialize_with = "crate::object::objects")]
     pub terms: Vec<Term>,
     /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub options: Option<RequestOptions>,
 }
 
@@ -307,8 +314,10 @@ impl TwoTermsRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 pub struct MultiTermsRequest {
     /// Between 2 and the caller's `maxTermsCount` terms.
+    #[serde(deserialize_with = "crate::object::objects")]
     pub terms: Vec<Term>,
     /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub options: Option<RequestOptions>,
 }
 
@@ -354,6 +363,7 @@ where
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 pub struct RepeatRequest {
     /// The term to repeat.
+    #[serde(deserialize_with = "crate::object::object")]
     pub term: Term,
     /// Fewest repetitions, at least 0.
     pub min: i64,
@@ -361,6 +371,7 @@ pub struct RepeatRequest {
     #[serde(default)]
     pub max: Option<i64>,
     /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub options: Option<RequestOptions>,
 }
 
@@ -409,6 +420,7 @@ fn count_field(field: &str, value: i64, min: u32, max: i64) -> Result<u32, ApiEr
 #[serde(rename_all = "camelCase")]
 pub struct GenerateStringsRequest {
     /// The term whose strings to generate.
+    #[serde(deserialize_with = "crate::object::object")]
     pub term: Term,
     /// How many strings, 1..=100.
     pub limit: i64,
@@ -435,6 +447,7 @@ pub struct GenerateStringsRequest {
     /// A character class every generated character must be in.
     pub charset: Option<String>,
     /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub options: Option<RequestOptions>,
 }
 
@@ -574,6 +587,30 @@ mod tests {
         let err = result.unwrap_err();
         assert_eq!(err.code(), code, "{err}");
         assert!(err.message().contains(message_part), "{err}");
+    }
+
+    /// Issue 17: `serde`'s structs also read an array of their fields in order; the wire
+    /// has objects only, at every level.
+    #[test]
+    fn r17_arrays_are_not_objects() {
+        let from_str = |body: &str| serde_json::from_str::<MultiTermsRequest>(body);
+        let term = r#"{"type":"regex","value":"a|b"}"#;
+        assert!(from_str(&format!(r#"{{"terms":[{term}],"options":null}}"#)).is_ok());
+        let arrays = [
+            r#"{"terms":[["regex","a|b"]]}"#.to_owned(),
+            format!(r#"{{"terms":[{term}],"options":[1]}}"#),
+            format!(r#"{{"terms":[{term}],"options":{{"execution":[30]}}}}"#),
+            format!(r#"{{"terms":[{term}],"options":{{"response":["any",[true]]}}}}"#),
+            format!(r#"{{"terms":[{term}],"options":{{"response":{{"fair":[true]}}}}}}"#),
+        ];
+        for body in arrays {
+            let err = from_str(&body).unwrap_err();
+            assert!(err.to_string().contains("expected a JSON object"), "{body}: {err}");
+        }
+        let single = serde_json::from_str::<TermRequest>(r#"{"term":["regex","a|b"]}"#);
+        assert!(single.unwrap_err().to_string().contains("expected a JSON object"));
+        let options = serde_json::from_str::<TermRequest>(&format!(r#"{{"term":{term}}}"#));
+        assert_eq!(options.unwrap().options, None);
     }
 
     fn term_request(options: serde_json::Value) -> Result<(TermInput, Options), ApiError> {

@@ -7,6 +7,10 @@
 //!   operation that can grow takes `&Budget` and checks it inside its loops, so an
 //!   exponential blow-up stops with a [`BudgetError`] instead of a hang or OOM.
 //! - [`Operation`] names the engine step that ran out, for error messages.
+//! - [`Cancellation`] stops the work of every budget made with it
+//!   ([`Budget::with_cancellation`]) once it is cancelled or dropped: a server drops it when
+//!   the request is answered, so an engine thread never goes on computing an answer nobody
+//!   waits for.
 //!
 //! # Invariants
 //! - Checking is cheap (a clock read or a comparison), so loops check at least once per state
@@ -29,6 +33,8 @@
 //! ```
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The default deadline of [`Budget::default`].
@@ -82,6 +88,8 @@ pub struct Budget {
     deadline: Option<Instant>,
     /// Stops work like the deadline, but is not time the operation may plan with.
     interrupt: Option<Instant>,
+    /// Stops work like the deadline once its [`Cancellation`] is cancelled or dropped.
+    cancel: Option<CancelToken>,
     max_states: usize,
     max_memory: usize,
 }
@@ -109,6 +117,7 @@ impl Budget {
         Budget {
             deadline: Instant::now().checked_add(timeout),
             interrupt: None,
+            cancel: None,
             max_states: DEFAULT_MAX_STATES,
             max_memory: DEFAULT_MAX_MEMORY,
         }
@@ -126,7 +135,13 @@ impl Budget {
     /// assert_eq!(budget.max_states(), usize::MAX);
     /// ```
     pub fn unlimited() -> Self {
-        Budget { deadline: None, interrupt: None, max_states: usize::MAX, max_memory: usize::MAX }
+        Budget {
+            deadline: None,
+            interrupt: None,
+            cancel: None,
+            max_states: usize::MAX,
+            max_memory: usize::MAX,
+        }
     }
 
     /// Returns this budget with the deadline replaced by `deadline`.
@@ -150,6 +165,24 @@ impl Budget {
     /// result as from a run without the interrupt.
     pub fn with_interrupt(self, at: Instant) -> Self {
         Budget { interrupt: Some(at), ..self }
+    }
+
+    /// Returns this budget, also stopping (as if its deadline had passed) once
+    /// `cancellation` is cancelled or dropped.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, BudgetError, Cancellation, Operation};
+    ///
+    /// let cancellation = Cancellation::new();
+    /// let budget = Budget::unlimited().with_cancellation(&cancellation);
+    /// assert_eq!(budget.check_time(Operation::Minimize), Ok(()));
+    /// drop(cancellation);
+    /// let err = budget.check_time(Operation::Minimize);
+    /// assert_eq!(err, Err(BudgetError::Timeout { op: Operation::Minimize }));
+    /// ```
+    pub fn with_cancellation(self, cancellation: &Cancellation) -> Self {
+        Budget { cancel: Some(cancellation.token()), ..self }
     }
 
     /// Returns this budget with at most `max_states` states per automaton.
@@ -226,6 +259,9 @@ impl Budget {
     /// assert_eq!(err, Err(BudgetError::Timeout { op: Operation::Parse }));
     /// ```
     pub fn check_time(&self, op: Operation) -> Result<(), BudgetError> {
+        if self.cancel.is_some_and(|token| token.is_cancelled()) {
+            return Err(BudgetError::Timeout { op });
+        }
         match self.deadline.into_iter().chain(self.interrupt).min() {
             Some(stop) if Instant::now() >= stop => Err(BudgetError::Timeout { op }),
             _ => Ok(()),
@@ -287,6 +323,92 @@ impl Budget {
         self.check_time(op)
     }
 }
+
+/// Cancels the work of every [`Budget`] made with it ([`Budget::with_cancellation`]) when
+/// [`cancel`](Cancellation::cancel) is called or when it is dropped: their next
+/// [`check_time`](Budget::check_time) fails with [`BudgetError::Timeout`].
+///
+/// A budget stays `Copy`: it holds a slot shared with the cancellation and the slot's
+/// generation at the time. Cancelling moves the slot to a new generation, never back, so a
+/// slot can serve a later cancellation once this one is dropped (slots are kept for reuse:
+/// as many exist as cancellations were ever alive at once).
+///
+/// # Example
+/// ```
+/// use langcore::{Budget, Cancellation, Error, Language};
+///
+/// let cancellation = Cancellation::new();
+/// let budget = Budget::default().with_cancellation(&cancellation);
+/// let language = Language::from_regex("(a|b)*a(a|b){12}")?;
+/// cancellation.cancel();
+/// assert!(matches!(language.cardinality(&budget), Err(Error::Budget(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Cancellation {
+    token: CancelToken,
+}
+
+/// Slots of dropped cancellations, ready for reuse.
+static FREE_SLOTS: Mutex<Vec<&'static AtomicU64>> = Mutex::new(Vec::new());
+
+impl Cancellation {
+    /// A cancellation not cancelled yet.
+    pub fn new() -> Self {
+        let free = FREE_SLOTS.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        // A slot lives as long as the process, since budgets may outlive their cancellation;
+        // dropped cancellations give theirs back, so the slots number at most the peak of
+        // cancellations alive at once.
+        let slot = free.unwrap_or_else(|| Box::leak(Box::new(AtomicU64::new(0))));
+        Cancellation { token: CancelToken { slot, generation: slot.load(Ordering::Acquire) } }
+    }
+
+    /// Cancels every budget made with this cancellation.
+    pub fn cancel(&self) {
+        if !self.token.is_cancelled() {
+            self.token.slot.fetch_add(1, Ordering::Release);
+        }
+    }
+
+    fn token(&self) -> CancelToken {
+        self.token
+    }
+}
+
+impl Default for Cancellation {
+    fn default() -> Self {
+        Cancellation::new()
+    }
+}
+
+impl Drop for Cancellation {
+    fn drop(&mut self) {
+        self.cancel();
+        FREE_SLOTS.lock().unwrap_or_else(PoisonError::into_inner).push(self.token.slot);
+    }
+}
+
+/// What a budget holds of a [`Cancellation`]: its slot and the generation it started at.
+#[derive(Clone, Copy, Debug)]
+struct CancelToken {
+    slot: &'static AtomicU64,
+    generation: u64,
+}
+
+impl CancelToken {
+    fn is_cancelled(self) -> bool {
+        self.slot.load(Ordering::Acquire) != self.generation
+    }
+}
+
+/// Tokens are equal when they stop together: the same slot and generation.
+impl PartialEq for CancelToken {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.slot, other.slot) && self.generation == other.generation
+    }
+}
+
+impl Eq for CancelToken {}
 
 /// The engine step that was running when a budget ran out.
 ///
@@ -473,6 +595,27 @@ mod tests {
             budget.check_time(Operation::Product),
             Err(BudgetError::Timeout { op: Operation::Product })
         );
+    }
+
+    /// Issue 17: work went on for seconds after its request was answered. A dropped
+    /// cancellation stops its budgets; a later one reusing the slot stops neither the old
+    /// budgets from stopping nor its own from running.
+    #[test]
+    fn r17_cancelled_budgets_stop_and_slots_are_reused_safely() {
+        let first = Cancellation::new();
+        let old = Budget::unlimited().with_cancellation(&first);
+        assert_eq!(old.check_time(Operation::Determinize), Ok(()));
+        drop(first);
+        let timeout = Err(BudgetError::Timeout { op: Operation::Determinize });
+        assert_eq!(old.check_time(Operation::Determinize), timeout);
+        let second = Cancellation::new();
+        let new = Budget::unlimited().with_cancellation(&second);
+        assert_eq!(new.check_time(Operation::Determinize), Ok(()));
+        assert_eq!(old.check_time(Operation::Determinize), timeout);
+        second.cancel();
+        second.cancel();
+        assert_eq!(new.check_time(Operation::Determinize), timeout);
+        assert_ne!(old, new);
     }
 
     #[test]

@@ -166,7 +166,8 @@ mod witness;
 
 pub use analysis::Cardinality;
 pub use budget::{
-    Budget, BudgetError, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT, Operation,
+    Budget, BudgetError, Cancellation, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT,
+    Operation,
 };
 pub use dfa::Dfa;
 pub use dialect::{Dialect, UnknownDialect};

@@ -30,7 +30,7 @@ use regex_syntax::ast::{self, AssertionKind, Ast};
 use regex_syntax::hir::{Hir, HirKind};
 
 use crate::alphabet::CharSet;
-use crate::budget::{Budget, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::error::Error;
 
 /// The deepest nesting of groups and repetitions a pattern may have.
@@ -55,30 +55,55 @@ const TREE_BYTES_PER_PATTERN_BYTE: usize = 320;
 /// Bytes the HIR of one Unicode or Perl class (`\w`, `\p{L}`) may take: each becomes a
 /// table of ranges, about 6 KiB for `\w`.
 const UNICODE_CLASS_BYTES: usize = 8 << 10;
+/// Bytes one Unicode or Perl class may take under case folding (`(?i)\PL`): folding adds
+/// the case variants of every range and sorts them again, measured at about 37 KiB.
+const FOLDED_CLASS_BYTES: usize = 48 << 10;
 
 /// Parses `pattern` in the relang dialect.
 ///
 /// # Budgets
-/// `regex-syntax` cannot be interrupted, so the memory limit is charged before each pass
-/// ([`Operation::Parse`]): the pattern's length times [`TREE_BYTES_PER_PATTERN_BYTE`] before
-/// parsing, plus [`UNICODE_CLASS_BYTES`] per Unicode class before translating, which is what
-/// keeps a megabyte of `\w` from taking gigabytes. The deadline is checked between passes.
+/// `regex-syntax` cannot be interrupted, so the memory limit is charged before anything is
+/// built ([`Operation::Parse`], [`charge`]): the pattern's length times
+/// [`TREE_BYTES_PER_PATTERN_BYTE`] for the trees, plus [`class_bytes`] for the tables of
+/// its Unicode classes, which is what keeps a megabyte of `\w` from taking gigabytes. A
+/// refused pattern allocates nothing, so it leaves nothing behind either. The deadline is
+/// checked between passes.
 pub(crate) fn parse(pattern: &str, budget: &Budget) -> Result<Hir, Error> {
     if is_empty_class(pattern) {
         return Ok(Hir::fail());
     }
-    let tree_bytes = pattern.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
-    budget.check_memory(Operation::Parse, tree_bytes)?;
+    charge(pattern, budget)?;
     let ast = parse_ast(pattern)?;
-    let n_unicode_classes = if needs_walk(pattern) {
-        ast::visit(&ast, AstCheck { pattern, start: start_offset(pattern), n_unicode_classes: 0 })?
-    } else {
-        0
-    };
-    let class_bytes = n_unicode_classes.saturating_mul(UNICODE_CLASS_BYTES);
-    budget.check_memory(Operation::Parse, tree_bytes.saturating_add(class_bytes))?;
+    if needs_walk(pattern) {
+        ast::visit(&ast, AstCheck { pattern, start: start_offset(pattern) })?;
+    }
     budget.check_time(Operation::Parse)?;
     Ok(translate(pattern, &ast)?)
+}
+
+/// Charges what parsing and translating `pattern` may take to the memory limit, before
+/// any of it is built.
+fn charge(pattern: &str, budget: &Budget) -> Result<(), BudgetError> {
+    let tree_bytes = pattern.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
+    budget.check_memory(Operation::Parse, tree_bytes.saturating_add(class_bytes(pattern)))
+}
+
+/// An upper bound, from the text alone, of what the Unicode and Perl classes of `pattern`
+/// take once translated: [`UNICODE_CLASS_BYTES`] per class, [`FOLDED_CLASS_BYTES`] once an
+/// `i` flag is written anywhere (flags apply only after they are set, so this never
+/// undercharges). Every such class is written as a backslash and one of `pPwWdDsS`, so
+/// counting those counts them all, and an escaped backslash before such a letter at worst
+/// overcharges.
+fn class_bytes(pattern: &str) -> usize {
+    let bytes = pattern.as_bytes();
+    let n_classes =
+        bytes.windows(2).filter(|pair| pair[0] == b'\\' && b"pPwWdDsS".contains(&pair[1])).count();
+    let folds = pattern.match_indices("(?").any(|(at, _)| {
+        let flags = pattern[at + 2..].bytes().take_while(|&b| b.is_ascii_alphabetic() || b == b'-');
+        flags.take_while(|&b| b != b'-').any(|b| b == b'i')
+    });
+    let cost = if folds { FOLDED_CLASS_BYTES } else { UNICODE_CLASS_BYTES };
+    n_classes.saturating_mul(cost)
 }
 
 /// Whether `left` and `right` are the same expression once groups are ignored (a group
@@ -200,34 +225,22 @@ fn start_offset(pattern: &str) -> usize {
     offset
 }
 
-/// Rejects every assertion that is not one of the permitted boundary anchors, and counts
-/// the Unicode and Perl classes.
+/// Rejects every assertion that is not one of the permitted boundary anchors.
 struct AstCheck<'p> {
     pattern: &'p str,
     /// The offset a start anchor must have, see [`start_offset`].
     start: usize,
-    n_unicode_classes: usize,
 }
 
 impl ast::Visitor for AstCheck<'_> {
-    type Output = usize;
+    type Output = ();
     type Err = ParseError;
 
-    fn finish(self) -> Result<usize, ParseError> {
-        Ok(self.n_unicode_classes)
-    }
-
-    fn visit_class_set_item_pre(&mut self, item: &ast::ClassSetItem) -> Result<(), ParseError> {
-        if matches!(item, ast::ClassSetItem::Unicode(_) | ast::ClassSetItem::Perl(_)) {
-            self.n_unicode_classes += 1;
-        }
+    fn finish(self) -> Result<(), ParseError> {
         Ok(())
     }
 
     fn visit_pre(&mut self, ast: &Ast) -> Result<(), ParseError> {
-        if matches!(ast, Ast::ClassUnicode(_) | Ast::ClassPerl(_)) {
-            self.n_unicode_classes += 1;
-        }
         let Ast::Assertion(assertion) = ast else { return Ok(()) };
         let span = &assertion.span;
         let what = match assertion.kind {
@@ -380,10 +393,10 @@ impl CharSet {
     }
 
     /// [`CharSet::parse`] under `budget` ([`Operation::Parse`]): the syntax tree's memory
-    /// (as much per byte of `class` as for a pattern) is charged and the deadline checked
-    /// before parsing; the set's own memory is charged and the deadline checked again after
-    /// it. Parsing cannot be interrupted, but it is linear in `class` except for Unicode
-    /// classes, whose sets are bounded by the number of scalar values.
+    /// and the tables of its Unicode classes (as for a pattern) are charged and the deadline
+    /// checked before parsing; the set's own memory is charged and the deadline checked
+    /// again after it. Parsing cannot be interrupted, but it is linear in `class` except for
+    /// Unicode classes, whose sets are bounded by the number of scalar values.
     ///
     /// # Errors
     /// [`Error::Parse`] as [`CharSet::parse`], or [`Error::Budget`] when the budget runs out.
@@ -401,7 +414,7 @@ impl CharSet {
     /// ```
     pub fn parse_with(class: &str, budget: &Budget) -> Result<CharSet, Error> {
         let tree_bytes = class.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
-        budget.check_memory(Operation::Parse, tree_bytes)?;
+        charge(class, budget)?;
         budget.check_time(Operation::Parse)?;
         let set = CharSet::parse(class)?;
         let set_bytes = set.ranges().len().saturating_mul(size_of::<(char, char)>());
@@ -414,7 +427,6 @@ impl CharSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::budget::BudgetError;
 
     /// [`super::parse`] under the default budget, for patterns the budget never refuses.
     fn parse(pattern: &str) -> Result<Hir, ParseError> {
@@ -457,6 +469,43 @@ mod tests {
         let classes = "\\w[\\pL]".repeat(64);
         assert!(matches!(super::parse(&classes, &budget), Err(Error::Budget(_))));
         assert!(super::parse(&"\\w".repeat(8), &budget).is_ok());
+    }
+
+    /// Case folding multiplies what a class costs (issue 17: `(?i)\PL` repeated took about
+    /// 37 KiB each, and 13,500 of them half a gigabyte, under a charge of 8 KiB each).
+    #[test]
+    fn r17_folded_classes_are_charged_as_folded() {
+        let budget = Budget::default().with_max_memory(1 << 20);
+        let folded = format!("(?i){}", "\\PL".repeat(24));
+        let err = super::parse(&folded, &budget).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Budget(BudgetError::TooMuchMemory { op: Operation::Parse, limit: 1 << 20 })
+        );
+        assert!(super::parse(&format!("(?i:a){}", "\\PL".repeat(24)), &budget).is_err());
+        // The same classes unfolded, or with folding turned off, still fit.
+        assert!(super::parse(&"\\PL".repeat(24), &budget).is_ok());
+        assert!(super::parse(&format!("(?-i){}", "\\PL".repeat(24)), &budget).is_ok());
+        assert_eq!(class_bytes("\\w[\\pL]\\d(?s:a)"), 3 * UNICODE_CLASS_BYTES);
+        assert_eq!(class_bytes("(?s-i)\\w(?mi:a)\\s"), 2 * FOLDED_CLASS_BYTES);
+    }
+
+    /// A charset is charged like a pattern (issue 17: a charset of 100,000 `\p{L}` took
+    /// over a second with a 50 ms deadline, uncharged).
+    #[test]
+    fn r17_charsets_are_charged_and_timed() {
+        let budget = Budget::default().with_max_memory(1 << 20);
+        let many = format!("[{}]", "\\p{L}".repeat(200));
+        let err = CharSet::parse_with(&many, &budget).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Budget(BudgetError::TooMuchMemory { op: Operation::Parse, limit: 1 << 20 })
+        );
+        assert_eq!(CharSet::parse_with("[a-c]", &budget).unwrap(), parse_class("[a-c]").unwrap());
+        let expired = Budget::unlimited().with_deadline(std::time::Instant::now());
+        let err = CharSet::parse_with("\\p{L}", &expired).unwrap_err();
+        assert_eq!(err, Error::Budget(BudgetError::Timeout { op: Operation::Parse }));
+        assert!(matches!(CharSet::parse_with("a|b", &budget), Err(Error::Parse(_))));
     }
 
     #[track_caller]

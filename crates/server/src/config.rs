@@ -75,6 +75,24 @@ pub struct Config {
     #[arg(long, env = "RELANG_BODY_LIMIT", default_value_t = 1 << 20)]
     pub body_limit: usize,
 
+    /// The largest response body, in bytes: a larger answer (the DOT text of a huge automaton,
+    /// a long pattern) gets 400 `ResponseTooLarge` instead.
+    #[arg(long, env = "RELANG_RESPONSE_LIMIT", default_value_t = 16 << 20,
+          value_parser = clap::value_parser!(u64).range(1024..))]
+    pub response_limit: u64,
+
+    /// How long a client has to send a request's head, and then its body, in milliseconds: a
+    /// late head gets 408 and a closed connection, a late body 408 `RequestTimeout`.
+    #[arg(long, env = "RELANG_CLIENT_REQUEST_TIMEOUT_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub client_request_timeout_ms: u64,
+
+    /// The most connections open at once; past it the server stops accepting until one
+    /// closes (new clients wait in the kernel's listen queue).
+    #[arg(long, env = "RELANG_MAX_CONNECTIONS", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: u64,
+
     /// The secret that signs FAIR values (at least 32 bytes). Without it, a fixed, public
     /// development key is used: fine on a laptop, never in production.
     #[arg(long, env = "RELANG_FAIR_KEY", hide_env_values = true)]
@@ -168,7 +186,17 @@ impl Config {
             .try_fold(keyring, |keyring, key| keyring.with_verifying_key(key.as_bytes()))
     }
 
-    /// The scheduler's long lane (threads, 0 resolved to the number of cores, and queue) and slice.
+    /// How long a request's head, then its body, may take to arrive.
+    pub(crate) fn client_request_timeout(&self) -> Duration {
+        Duration::from_millis(self.client_request_timeout_ms)
+    }
+
+    /// The largest response body, in bytes.
+    pub(crate) fn response_limit(&self) -> usize {
+        usize::try_from(self.response_limit).unwrap_or(usize::MAX)
+    }
+
+    /// The scheduler's lanes: threads (0 resolved to the number of cores), queue and slice.
     pub(crate) fn scheduler(&self) -> SchedulerConfig {
         let threads = match self.engine_threads {
             0 => std::thread::available_parallelism().map_or(2, usize::from),

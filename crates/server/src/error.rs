@@ -4,13 +4,13 @@ use std::fmt;
 use std::time::Duration;
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::RETRY_AFTER;
+use actix_web::http::header::{RETRY_AFTER, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
 use api_types::{ApiError, ErrorCode};
 use langcore::Operation;
 
-/// A failed request, as actix sees it: an [`ApiError`] with its status and envelope, and for
-/// 429 the `Retry-After` header.
+/// A failed request, as actix sees it: an [`ApiError`] with its status and envelope, for 429
+/// and 503 the `Retry-After` header, and for 401 the `WWW-Authenticate` challenge of RFC 6750.
 #[derive(Debug)]
 pub(crate) struct HttpError {
     error: ApiError,
@@ -86,7 +86,20 @@ impl ResponseError for HttpError {
         if let Some(seconds) = self.retry_after {
             response.insert_header((RETRY_AFTER, seconds));
         }
+        if let Some(challenge) = bearer_challenge(self.error.code()) {
+            response.insert_header((WWW_AUTHENTICATE, challenge));
+        }
         response.json(self.error.to_body())
+    }
+}
+
+/// The `WWW-Authenticate` value a 401 with `code` carries (RFC 6750, section 3): a plain
+/// challenge when no usable token was sent, `invalid_token` when an unknown one was.
+fn bearer_challenge(code: ErrorCode) -> Option<&'static str> {
+    match code {
+        ErrorCode::MissingOrMalformedToken => Some("Bearer realm=\"relang\""),
+        ErrorCode::InvalidToken => Some("Bearer realm=\"relang\", error=\"invalid_token\""),
+        _ => None,
     }
 }
 

@@ -14,6 +14,7 @@ mod runner;
 mod scheduler;
 mod startup;
 mod state;
+mod transport;
 mod wire;
 
 pub use auth::hash_token;

@@ -9,8 +9,8 @@
 //! 3. checks everything else the request carries ([`Body::check`]: FAIR values decoded,
 //!    the charset parsed under the budget), still before any engine work is queued;
 //! 4. runs the question on the [`Scheduler`](crate::scheduler::Scheduler) under the budget;
-//! 5. answers with its value in the success envelope; a timeout's message says how long the
-//!    budget was.
+//! 5. answers with its value in the success envelope, within the response limit
+//!    ([`AppState::respond`]); a timeout's message says how long the budget was.
 
 use std::sync::Arc;
 
@@ -20,14 +20,15 @@ use api_types::request::{
     GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest, Options, RepeatRange,
     RepeatRequest, RequestLimits, TermInput, TermRequest, TwoTermsRequest,
 };
-use api_types::response::{Success, TermOutput};
+use api_types::response::TermOutput;
 use fair_codec::FairCodec;
-use langcore::{Budget, GenerateOptions, Language};
+use langcore::{Budget, BudgetError, GenerateOptions, Language};
 use serde::Serialize;
 
 use crate::auth::Caller;
 use crate::error::HttpError;
 use crate::state::AppState;
+use crate::transport::text_within;
 use crate::wire::{self, Term, generate_options};
 
 /// What every engine handler returns.
@@ -170,6 +171,8 @@ pub(crate) struct Job<'a> {
     pub(crate) budget: &'a Budget,
     options: &'a Options,
     codec: &'a FairCodec,
+    /// The largest response body, in bytes.
+    response_limit: usize,
 }
 
 impl Job<'_> {
@@ -186,6 +189,15 @@ impl Job<'_> {
     /// `language` in the form the request's options ask for.
     pub(crate) fn output(&self, language: &Language) -> Result<TermOutput, HttpError> {
         wire::output(language, self.options, self.codec, self.budget)
+    }
+
+    /// Runs `write`, which builds a text charged to the budget's memory limit, stopping it
+    /// at the response limit ([`text_within`]): 400 `ResponseTooLarge` past it.
+    pub(crate) fn text_within_response_limit(
+        &self,
+        write: impl FnOnce(&Budget) -> Result<String, BudgetError>,
+    ) -> Result<String, HttpError> {
+        text_within(self.response_limit, self.budget, write)
     }
 
     /// `language`'s minimal DFA as a deterministic FAIR, whatever the options ask for.
@@ -212,13 +224,17 @@ where
     let answer = async {
         let checked = B::check(valid, &state.codec, &budget)?;
         let codec = Arc::clone(&state.codec);
+        let response_limit = state.response_limit;
         state
             .scheduler
             .run(budget, move |budget| {
-                question(&checked, &Job { budget, options: &options, codec: &codec })
+                question(
+                    &checked,
+                    &Job { budget, options: &options, codec: &codec, response_limit },
+                )
             })
             .await
     };
     let answer = answer.await.map_err(|err| err.with_time_budget(caller.timeout(&options)))?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+    state.respond(answer)
 }

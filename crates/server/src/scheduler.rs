@@ -24,14 +24,17 @@
 //! # Invariants
 //! At most `threads` jobs run and at most `queue_depth` wait in the long lane; a job that
 //! finds its queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
-//! waiting without bound. A worker computes for at most `MAX_SLICES` slices per request.
+//! waiting without bound. A worker computes for at most `MAX_SLICES` slices per request. A
+//! job's budget is cancelled ([`Cancellation`]) as soon as its request is answered or
+//! dropped, so no job computes past its answer for longer than it takes to reach its next
+//! budget check.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use api_types::ErrorCode;
-use langcore::Budget;
+use langcore::{Budget, Cancellation};
 use thread_priority::{
     NormalThreadSchedulePolicy, ThreadPriority, ThreadPriorityOsValue, ThreadSchedulePolicy,
 };
@@ -114,6 +117,9 @@ impl Scheduler {
         T: Send + 'static,
         F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
+        // Dropped with this future: when the request is answered, or when it is dropped.
+        let cancellation = Cancellation::new();
+        let budget = budget.with_cancellation(&cancellation);
         let mut slices = 0;
         loop {
             let interrupt = Instant::now() + self.slice;
@@ -372,5 +378,40 @@ mod tests {
         }
         let err = scheduler.run(Budget::unlimited(), |_| -> Result<(), _> { panic!("boom") });
         assert_eq!(err.await.unwrap_err().code(), ErrorCode::InternalError);
+    }
+
+    /// Issue 17: a long-lane job answered at its deadline went on computing for seconds. Its
+    /// budget is cancelled with the answer: the job stops at its next check.
+    #[actix_web::test]
+    async fn r17_a_job_stops_when_its_request_is_answered() {
+        let scheduler = scheduler(Duration::ZERO);
+        let budget = Budget::unlimited().with_deadline(Instant::now() + Duration::from_millis(50));
+        let (stopped, stopped_at) = oneshot::channel();
+        let stopped = Mutex::new(Some(stopped));
+        let res = scheduler
+            .run(budget, move |budget| {
+                let started = Instant::now();
+                budget.check_time(langcore::Operation::Parse).map_err(HttpError::from)?;
+                // Past the deadline, as a step that checks its budget rarely; then checks
+                // without the deadline until something stops it.
+                std::thread::sleep(Duration::from_millis(200));
+                let unlimited = budget.with_deadline(Instant::now() + Duration::from_secs(60));
+                while unlimited.check_time(langcore::Operation::Parse).is_ok() {
+                    if started.elapsed() > Duration::from_secs(10) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                if let Some(stopped) = stopped.lock().unwrap().take() {
+                    let _ = stopped.send(Instant::now());
+                }
+                Ok(())
+            })
+            .await;
+        let answered = Instant::now();
+        assert_eq!(res.unwrap_err().code(), ErrorCode::TimeoutExceeded);
+        let stopped_at = stopped_at.await.unwrap();
+        let late = stopped_at.saturating_duration_since(answered);
+        assert!(late < Duration::from_millis(300), "the job went on for {late:?}");
     }
 }

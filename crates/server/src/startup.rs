@@ -15,6 +15,7 @@ use crate::error::HttpError;
 use crate::logging::log_request;
 use crate::routes;
 use crate::state::AppState;
+use crate::transport::body_error;
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -43,12 +44,20 @@ impl Application {
             TcpListener::bind(config.bind).map_err(|err| bind_error(config.bind, err))?;
         let local_addr = listener.local_addr()?;
         let service = configure_with(state.clone(), config.body_limit);
+        let body_timeout = config.client_request_timeout();
         let mut server = HttpServer::new(move || {
             App::new().wrap(from_fn(log_request)).configure(service.clone())
         });
-        if config.workers > 0 {
-            server = server.workers(config.workers);
-        }
+        let workers = match config.workers {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            workers => workers,
+        };
+        // actix bounds connections per worker; the flag bounds them for the whole server.
+        let max_connections = usize::try_from(config.max_connections).unwrap_or(usize::MAX);
+        server = server
+            .workers(workers)
+            .max_connections(max_connections.div_ceil(workers).max(1))
+            .client_request_timeout(body_timeout);
         let server = server.listen(listener)?.run();
         let hangups = signal(SignalKind::hangup())?;
         Ok(Application { server, local_addr, state, hangups })
@@ -152,12 +161,17 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
     cfg.default_service(web::to(routes::not_found::not_found));
 }
 
-/// Bad bodies get the contract's envelope: 413 when too large, `InvalidJson` otherwise.
+/// Bad bodies get the contract's envelope: 413 when too large, 408 `RequestTimeout` when
+/// late, `InvalidJson` otherwise (see [`body_error`]).
 fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
     let code = match &err {
         JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => {
             ErrorCode::PayloadTooLarge
         }
+        JsonPayloadError::Payload(payload) => match body_error(payload) {
+            Some(err) => return err.into(),
+            None => ErrorCode::InvalidJson,
+        },
         _ => ErrorCode::InvalidJson,
     };
     HttpError::new(code, err.to_string()).into()

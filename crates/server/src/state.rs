@@ -8,6 +8,7 @@ use langcore::graph::GraphLimits;
 
 use crate::auth::Auth;
 use crate::config::{Config, ConfigError};
+use crate::error::HttpError;
 use crate::scheduler::Scheduler;
 
 /// Shared by all handlers through `web::Data`.
@@ -18,9 +19,24 @@ pub(crate) struct AppState {
     /// Also registered on its own, for the [`Caller`](crate::auth::Caller) extractor;
     /// reloaded on SIGHUP.
     pub(crate) auth: web::Data<Auth>,
+    /// The largest response body, in bytes ([`crate::transport::respond`]).
+    pub(crate) response_limit: usize,
+    /// How long a request body may take to arrive ([`crate::transport::guard_body`]).
+    pub(crate) body_timeout: std::time::Duration,
 }
 
 impl AppState {
+    /// 200 with `answer` in the success envelope, within the response limit.
+    ///
+    /// # Errors
+    /// 400 `ResponseTooLarge` past the limit.
+    pub(crate) fn respond<T: serde::Serialize>(
+        &self,
+        answer: T,
+    ) -> Result<actix_web::HttpResponse, HttpError> {
+        crate::transport::respond(answer, self.response_limit)
+    }
+
     pub(crate) fn new(config: &Config) -> Result<AppState, ConfigError> {
         let max_states = usize::try_from(config.max_states).unwrap_or(usize::MAX);
         // A FAIR may not carry a bigger automaton than a request may build; token limits
@@ -32,6 +48,8 @@ impl AppState {
             scheduler: Scheduler::new(config.scheduler()),
             codec: Arc::new(FairCodec::new(keyring).with_limits(fair_limits)),
             auth: web::Data::new(Auth::new(config)?),
+            response_limit: config.response_limit(),
+            body_timeout: config.client_request_timeout(),
         })
     }
 }

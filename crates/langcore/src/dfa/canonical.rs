@@ -10,6 +10,13 @@
 //!
 //! Each step is linear in the table size, after Hopcroft's O(k·n·log n).
 //!
+//! # Budgets
+//! The peak is charged to the memory limit ([`Operation::Minimize`]) before anything is
+//! allocated: [`BYTES_PER_TRANSITION`] per transition of the input, for the input table, its
+//! `u32` copy and Hopcroft's predecessor table, live together; plus
+//! [`BYTES_PER_STATE`] per state for the partition. The later steps (quotient, column keys,
+//! renumbered table: at most 12 bytes per transition beside the input's 4) stay under it.
+//!
 //! # Invariants
 //! The result depends only on the language: two DFAs of the same language give equal results.
 
@@ -20,10 +27,22 @@ use crate::alphabet::{CharSet, ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
 
+/// Bytes per transition live at the peak of minimization: the input table (4), its `u32`
+/// copy (4), and the predecessor table of `minimize.rs` (an 8-byte offset and a 4-byte
+/// source).
+const BYTES_PER_TRANSITION: usize = 20;
+/// Bytes per state of the refinable partition (seven `u32` arrays) and the block ids.
+const BYTES_PER_STATE: usize = 32;
+
 pub(super) fn minimize(dfa: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
     let n_classes = dfa.classes.len();
-    let raw_table: Vec<u32> = dfa.table.iter().map(|id| id.index() as u32).collect();
-    let block_of = minimize::equivalence_classes(n_classes, &raw_table, &dfa.accepting, budget)?;
+    let peak = dfa.table.len().saturating_mul(BYTES_PER_TRANSITION);
+    let peak = peak.saturating_add(dfa.accepting.len().saturating_mul(BYTES_PER_STATE));
+    budget.check_memory(Operation::Minimize, peak)?;
+    let block_of = {
+        let raw_table: Vec<u32> = dfa.table.iter().map(|id| id.index() as u32).collect();
+        minimize::equivalence_classes(n_classes, &raw_table, &dfa.accepting, budget)?
+    };
     let quotient = Quotient::new(dfa, &block_of);
     let (classes, old_to_new) = merge_classes(dfa, &quotient, budget)?;
     renumber(&quotient, classes, &old_to_new, budget)
@@ -131,4 +150,42 @@ fn renumber(
     }
     let accepting = order.iter().map(|&state| quotient.accepting[state as usize]).collect();
     Ok(Dfa::from_parts(classes, table, accepting).into_canonical())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Budget, BudgetError, Dfa, Nfa, Operation};
+
+    /// A literal of `n` distinct characters: n + 2 states, n + 1 classes, so a table that
+    /// grows with the square of the pattern.
+    fn distinct_literal(n: u32) -> String {
+        (0..n).filter_map(|idx| char::from_u32(0x100 + 2 * idx)).collect()
+    }
+
+    /// Issue 17: minimization's copies and predecessor table (16 bytes per transition beside
+    /// the input's 4) were not charged, so a DFA whose table fit the limit took five times it.
+    #[test]
+    fn r17_minimization_charges_its_peak() {
+        let nfa = Nfa::from_regex(&distinct_literal(300)).unwrap();
+        let budget = Budget::default().with_max_memory(1 << 20);
+        let subsets = Dfa::determinize(&nfa, &budget).unwrap();
+        assert_eq!(
+            subsets.minimize(&budget),
+            Err(BudgetError::TooMuchMemory { op: Operation::Minimize, limit: 1 << 20 })
+        );
+        let roomy = Budget::default().with_max_memory(4 << 20);
+        assert_eq!(subsets.minimize(&roomy).unwrap().n_states(), 302);
+    }
+
+    /// Issue 17: the subsets of the construction were not charged, only its table.
+    #[test]
+    fn r17_determinization_charges_its_subsets() {
+        let nfa = Nfa::from_regex("(a|b)*a(a|b){12}").unwrap();
+        let budget = Budget::default().with_max_memory(512 << 10);
+        assert_eq!(
+            Dfa::determinize(&nfa, &budget).map(|dfa| dfa.n_states()),
+            Err(BudgetError::TooMuchMemory { op: Operation::Determinize, limit: 512 << 10 })
+        );
+        assert!(Dfa::determinize(&nfa, &Budget::default().with_max_memory(8 << 20)).is_ok());
+    }
 }

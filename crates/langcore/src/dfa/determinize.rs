@@ -27,9 +27,12 @@
 //! string.
 //!
 //! # Budgets
-//! Every new DFA state is checked against the state limit, the memory limit (its row of the
-//! table) and the deadline ([`Operation::Determinize`]); every processed state is checked
-//! against the deadline, which bounds the time between checks by the work of one state.
+//! Every new DFA state is checked against the state limit, the memory limit and the deadline
+//! ([`Operation::Determinize`]); every processed state is checked against the deadline,
+//! which bounds the time between checks by the work of one state. The memory charged is
+//! everything the walk holds: the table with the new state's row, and every subset found so
+//! far, kept twice (in discovery order and as a lookup key) with its hash-table entry
+//! ([`SUBSET_OVERHEAD_BYTES`]).
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -40,6 +43,10 @@ use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::{ClosureScratch, Nfa};
 use crate::state_id::StateId;
 use crate::witness::{BoolOp, Discovery, shortest_witness};
+
+/// Bytes one subset costs beyond its states, in its two copies and the lookup table: two
+/// boxed-slice headers, the table's entry and its spare capacity (the table doubles).
+const SUBSET_OVERHEAD_BYTES: usize = 96;
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
     let n_important = (0..nfa.n_states())
@@ -173,6 +180,8 @@ struct Subsets<'n> {
     closure: Vec<StateId>,
     /// Each DFA state adds this many transitions to the table.
     n_classes: usize,
+    /// What `sets` and `ids` hold, charged as they grow.
+    subset_bytes: usize,
 }
 
 impl<'n> Subsets<'n> {
@@ -185,6 +194,7 @@ impl<'n> Subsets<'n> {
             scratch: ClosureScratch::new(nfa.n_states()),
             closure: Vec::new(),
             n_classes,
+            subset_bytes: 0,
         }
     }
 
@@ -208,7 +218,10 @@ impl<'n> Subsets<'n> {
         let table_bytes = (self.sets.len() + 1)
             .saturating_mul(self.n_classes)
             .saturating_mul(size_of::<StateId>());
-        budget.check_memory(Operation::Determinize, table_bytes)?;
+        let subset_bytes = self.closure.len().saturating_mul(2 * size_of::<StateId>());
+        let subset_bytes = self.subset_bytes.saturating_add(subset_bytes + SUBSET_OVERHEAD_BYTES);
+        budget.check_memory(Operation::Determinize, table_bytes.saturating_add(subset_bytes))?;
+        self.subset_bytes = subset_bytes;
         let set: Box<[StateId]> = self.closure.as_slice().into();
         self.sets.push(set.clone());
         self.ids.insert(set, id);

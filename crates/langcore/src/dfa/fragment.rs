@@ -25,7 +25,7 @@
 //! # Budgets
 //! Copies are checked through the builder, one state at a time. Trimming is linear in the
 //! table of a DFA that already exists; [`Fragment::within`] checks the deadline once per
-//! kept state, for callers that hold one.
+//! kept state, for callers that hold one, and charges its labels to the memory limit.
 
 use super::Dfa;
 use super::trim::Trim;
@@ -82,6 +82,9 @@ impl Fragment {
         let mut order = vec![dfa.start()];
         let mut states = Vec::new();
         let mut next_to_visit = 0;
+        // The labels are copies of the classes' ranges, one per move: charged as they grow
+        // (`\p{L}{9000}` makes 9,000 labels of 5 KB each).
+        let mut label_bytes = 0_usize;
         while let Some(&dfa_state) = order.get(next_to_visit) {
             budget.check_time(op)?;
             // Edges come by smallest character, which numbers new targets; the moves are
@@ -99,6 +102,11 @@ impl Fragment {
                     (label, target_index)
                 })
                 .collect();
+            let bytes = moves
+                .iter()
+                .map(|(label, _)| size_of::<(CharSet, usize)>() + size_of_val(label.ranges()));
+            label_bytes = label_bytes.saturating_add(bytes.sum());
+            budget.check_memory(op, label_bytes)?;
             moves.sort_unstable_by_key(|&(_, target_index)| target_index);
             states.push(FragmentState { accepting: dfa.is_accepting(dfa_state), moves });
             next_to_visit += 1;
@@ -172,9 +180,22 @@ impl Fragment {
 mod tests {
     use super::Fragment;
     use crate::alphabet::CharSet;
-    use crate::budget::{Budget, Operation};
+    use crate::budget::{Budget, BudgetError, Operation};
     use crate::dfa::Dfa;
     use crate::nfa::{Nfa, NfaBuilder, State};
+
+    /// Issue 17: the labels of a fragment (a copy of the ranges per move) were not charged,
+    /// so the DOT text of `\p{L}{9000}` allocated 45 MB of them past any limit.
+    #[test]
+    fn r17_labels_are_charged() {
+        let dfa = Dfa::from_regex("\\p{L}{300}").unwrap();
+        let budget = Budget::default().with_max_memory(1 << 20);
+        let err = Fragment::within(&dfa, &budget, Operation::Dot).map(|_| ()).unwrap_err();
+        assert_eq!(err, BudgetError::TooMuchMemory { op: Operation::Dot, limit: 1 << 20 });
+        let roomy = Budget::default().with_max_memory(4 << 20);
+        let fragment = Fragment::within(&dfa, &roomy, Operation::Dot).unwrap().unwrap();
+        assert_eq!(fragment.n_states(), 301);
+    }
 
     /// The NFA of one copy of `fragment` before an accepting state.
     fn embed_once(fragment: &Fragment) -> Nfa {

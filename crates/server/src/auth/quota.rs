@@ -11,8 +11,9 @@
 //! Fixed windows aligned to the calendar (months) or to the Unix epoch (seconds), so every
 //! replica computes the same window from its clock alone. Counting is one atomic increment
 //! per request: `INCR` plus `EXPIREAT` in a `MULTI` block on Redis, a mutex-guarded map in
-//! memory. Every counted request increments, refused ones included, so the check is one
-//! round trip.
+//! memory. A refused request gives its increment back (`DECR`), so it consumes no quota: a
+//! client that keeps calling past its quota does not push the count up, and a raised
+//! `maxRequestsCount` (after a reload) admits requests at once.
 //!
 //! # Invariants
 //! A window's Redis key names the period and the window (`relang:quota:month:24322:<digest>`),
@@ -174,6 +175,10 @@ impl QuotaCounter {
         if used <= max_requests {
             return Ok(());
         }
+        match &self.store {
+            Store::Memory(tallies) => refund_in_memory(tallies, digest, window),
+            Store::Redis(redis) => redis.refund(&self.key(digest, window)).await?,
+        }
         Err(HttpError::new(
             ErrorCode::QuotaExceeded,
             format!(
@@ -211,7 +216,27 @@ fn count_in_memory(
     tally.used
 }
 
+/// Takes back one request of the token's count in `window`, which a refused request added.
+fn refund_in_memory(
+    tallies: &Mutex<HashMap<TokenDigest, Tally>>,
+    digest: &TokenDigest,
+    window: Window,
+) {
+    let mut tallies = tallies.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(tally) = tallies.get_mut(digest).filter(|tally| tally.window == window.index) {
+        tally.used = tally.used.saturating_sub(1);
+    }
+}
+
 impl RedisStore {
+    /// `DECR key`: takes back the increment of a refused request.
+    async fn refund(&self, key: &str) -> Result<(), HttpError> {
+        let mut connection = self.connection().await?;
+        let _: i64 =
+            redis::cmd("DECR").arg(key).query_async(&mut connection).await.map_err(unavailable)?;
+        Ok(())
+    }
+
     /// `INCR key` and `EXPIREAT key` in one transaction; the new count.
     async fn count(&self, key: &str, window: Window) -> Result<u64, HttpError> {
         let expires_at = i64::try_from(window.ends_at + KEY_GRACE_SECS).unwrap_or(i64::MAX);
@@ -288,6 +313,21 @@ mod tests {
     fn second_windows_start_at_the_epoch() {
         assert_eq!(seconds(60).window(119), Window { index: 1, ends_at: 120 });
         assert_eq!(seconds(60).window(120), Window { index: 2, ends_at: 180 });
+    }
+
+    /// A refused request consumes no quota: once the limit is raised (a tokens file reload),
+    /// the next request fits however many were refused before.
+    #[actix_web::test]
+    async fn r17_refused_requests_consume_no_quota() {
+        let counter = QuotaCounter::in_memory(QuotaPeriod::Month);
+        let digest = TokenDigest::of("secret");
+        counter.charge(&digest, 1).await.unwrap();
+        for _ in 0..5 {
+            let err = counter.charge(&digest, 1).await.unwrap_err();
+            assert_eq!(err.code(), ErrorCode::QuotaExceeded);
+        }
+        counter.charge(&digest, 2).await.unwrap();
+        assert!(counter.charge(&digest, 2).await.is_err());
     }
 
     #[test]

@@ -39,9 +39,15 @@ async fn deterministic(state: State, caller: Caller, body: One) -> Answer {
     run(state, caller, body, |term, job| Ok(Boolean::new(term.is_deterministic(job.budget)?))).await
 }
 
+/// The DOT text stops growing at the response limit: a 52-byte request may not make the
+/// engine write 126 MB that would only be refused.
 async fn dot(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| Ok(Text::new(job.language(term)?.to_dot(job.budget)?)))
-        .await
+    run(state, caller, body, |term, job| {
+        let language = job.language(term)?;
+        let dfa = language.to_dfa(job.budget)?;
+        Ok(Text::new(job.text_within_response_limit(|budget| dfa.to_dot(budget))?))
+    })
+    .await
 }
 
 async fn pattern(state: State, caller: Caller, body: One) -> Answer {

@@ -1,9 +1,12 @@
-//! `GET /healthz` (liveness for load balancers and scripts) and `GET /openapi.json`.
+//! `GET /healthz` and `HEAD /healthz` (liveness for load balancers and scripts) and
+//! `GET /openapi.json`.
 
 use actix_web::{HttpResponse, web};
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/healthz", web::get().to(healthz)).route("/openapi.json", web::get().to(openapi));
+    cfg.route("/healthz", web::get().to(healthz))
+        .route("/healthz", web::head().to(healthz))
+        .route("/openapi.json", web::get().to(openapi));
 }
 
 async fn healthz() -> HttpResponse {

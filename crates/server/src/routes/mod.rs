@@ -11,14 +11,25 @@ pub(crate) mod health;
 pub(crate) mod not_found;
 pub(crate) mod playground;
 
+use actix_web::dev::Service;
 use actix_web::{HttpRequest, web};
 use api_types::ErrorCode;
 
 use crate::error::HttpError;
+use crate::state::AppState;
+use crate::transport::guard_body;
 
-/// Registers `route` (a method and its handler) as the only method of `path`.
+/// Registers `route` (a method and its handler) as the only method of `path`. Its request
+/// body is guarded ([`guard_body`]): late, too deep or not an object, it is refused before
+/// it is parsed.
 pub(crate) fn register(cfg: &mut web::ServiceConfig, path: &'static str, route: actix_web::Route) {
-    cfg.service(resource(path).route(route));
+    cfg.service(resource(path).route(route).wrap_fn(|mut req, srv| {
+        let timeout = req.app_data::<web::Data<AppState>>().map(|state| state.body_timeout);
+        if let Some(timeout) = timeout {
+            guard_body(&mut req, timeout);
+        }
+        srv.call(req)
+    }));
 }
 
 fn resource(path: &'static str) -> actix_web::Resource {

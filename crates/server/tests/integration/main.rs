@@ -9,6 +9,7 @@ mod dialects;
 mod e2e;
 mod generate;
 mod isolation;
+mod limits;
 mod malformed;
 mod nfa_first;
 mod operation;

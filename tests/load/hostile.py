@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Issue 17's hostile client against a running relang-server, one attack at a time.
+
+Usage: tests/load/hostile.py URL PID [SLOW_CONNECTIONS]
+(tests/load/hostile.sh builds a release server, starts it and runs this.)
+
+For each attack it prints the server's RSS before, its peak (VmHWM, reset is not possible,
+so attacks run in increasing order of what they may take) and after, and the latency of a
+small request sent while the attack is under way. Standard library only.
+"""
+
+import json
+import re
+import socket
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+def rss_mib(pid, key):
+    status = open(f"/proc/{pid}/status").read()
+    return int(re.search(key + r":\s+(\d+)", status).group(1)) // 1024
+
+
+def post(url, path, body, timeout=60):
+    req = urllib.request.Request(url + path, json.dumps(body).encode(),
+                                 {"Content-Type": "application/json"})
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as res:
+            status, data = res.status, res.read()
+    except urllib.error.HTTPError as err:
+        status, data = err.code, err.read()
+    return status, json.loads(data or b"null"), time.monotonic() - started
+
+
+def regex(pattern):
+    return {"type": "regex", "value": pattern}
+
+
+def small_latency_ms(url):
+    _, _, seconds = post(url, "/v1/analyze/length", {"term": regex("abc")})
+    return round(seconds * 1000, 1)
+
+
+def slow_bodies(url, n):
+    """n connections that announce 100 bytes and send 8: each must get 408 and close."""
+    host, port = url.removeprefix("http://").split(":")
+    conns = []
+    for _ in range(n):
+        conn = socket.create_connection((host, int(port)))
+        conn.sendall(b"POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"term\":")
+        conns.append(conn)
+    latency = small_latency_ms(url)
+    answered = 0
+    for conn in conns:
+        conn.settimeout(30)
+        try:
+            if conn.recv(64).startswith(b"HTTP/1.1 408"):
+                answered += 1
+        except OSError:
+            pass
+        conn.close()
+    return f"{answered}/{n} got 408", latency
+
+
+def concurrently(url, n, path, body, read=True):
+    results = []
+
+    def one():
+        if read:
+            status, data, _ = post(url, path, body)
+            results.append((status, (data or {}).get("errorCode")))
+        else:
+            results.append(post(url, path, body)[0])
+
+    threads = [threading.Thread(target=one) for _ in range(n)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.2)
+    latency = small_latency_ms(url)
+    for thread in threads:
+        thread.join()
+    return str(sorted(set(map(str, results)))), latency
+
+
+def main():
+    url, pid = sys.argv[1], int(sys.argv[2])
+    n_slow = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+    letters = "".join(chr(0x100 + 2 * i) for i in range(1000))
+    issue_term = {"term": regex(f"({letters}){{33}}"), "options": {"execution": {"timeout": 30000}}}
+    attacks = [
+        ("slow bodies", lambda: slow_bodies(url, n_slow)),
+        ("13,500 (?i)\\PL x 6", lambda: concurrently(
+            url, 6, "/v1/analyze/empty", {"term": regex("(?i)\\PL" * 13500)})),
+        ("DOT of \\p{L}{9000} x 6", lambda: concurrently(
+            url, 6, "/v1/analyze/dot", {"term": regex("\\p{L}{9000}")})),
+        ("1,000 distinct x 33, determinize x 6", lambda: concurrently(
+            url, 6, "/v1/compute/determinize", issue_term)),
+    ]
+    for _ in range(20):
+        small_latency_ms(url)
+    print("| attack | outcome | small request during (ms) | RSS before / peak / after (MiB) |")
+    print("|---|---|---|---|")
+    for name, attack in attacks:
+        before = rss_mib(pid, "VmRSS")
+        outcome, latency = attack()
+        time.sleep(1)
+        print(f"| {name} | {outcome} | {latency} | {before} / {rss_mib(pid, 'VmHWM')} / "
+              f"{rss_mib(pid, 'VmRSS')} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
