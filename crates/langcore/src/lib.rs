@@ -172,12 +172,12 @@ pub use budget::{
 pub use dfa::Dfa;
 pub use dialect::{Dialect, UnknownDialect};
 pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
-pub use error::Error;
+pub use error::{Error, ParseError};
 pub use language::Language;
 pub use language::matching::Membership;
 pub use nfa::Nfa;
 pub use state_id::StateId;
-pub use syntax::{NEST_LIMIT, ParseError};
+pub use syntax::NEST_LIMIT;
 
 /// The README's examples, run as doctests so they cannot go stale.
 #[cfg(doctest)]

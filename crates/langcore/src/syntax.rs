@@ -24,14 +24,13 @@
 //!   pass over the HIR.
 
 use std::fmt;
-use std::ops::Range;
 
 use regex_syntax::ast::{self, AssertionKind, Ast};
 use regex_syntax::hir::{Hir, HirKind};
 
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::error::Error;
+use crate::error::{Error, ParseError};
 
 /// The deepest nesting of groups and repetitions a pattern may have.
 ///
@@ -266,106 +265,12 @@ impl ast::Visitor for AstCheck<'_> {
     }
 }
 
-/// A pattern that is not valid in the relang dialect, with the span that is at fault.
-///
-/// # Example
-/// ```
-/// use langcore::alphabet::CharSet;
-///
-/// // The error points at the bracket that is never closed.
-/// let err = CharSet::parse("[a-z").unwrap_err();
-/// assert_eq!(err.span(), 0..1);
-/// assert!(err.to_string().ends_with("(at 0..1: `[`)"));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    message: String,
-    span: Range<usize>,
-    snippet: String,
-    /// Whether the pattern is valid but its construct is not regular or not supported.
-    unsupported: bool,
-}
-
+/// Errors at a span of `regex-syntax`'s AST.
 impl ParseError {
     fn new(pattern: &str, message: impl fmt::Display, span: &ast::Span) -> ParseError {
         ParseError::at(pattern, message, span.start.offset..span.end.offset)
     }
-
-    /// A syntax error at byte range `span` of `pattern`.
-    pub(crate) fn at(pattern: &str, message: impl fmt::Display, span: Range<usize>) -> ParseError {
-        let snippet = snippet(pattern, &span);
-        ParseError { message: message.to_string(), snippet, span, unsupported: false }
-    }
-
-    /// A valid construct at `span` that relang cannot read exactly (not regular, or not
-    /// supported yet): the message says which.
-    pub(crate) fn unsupported_at(
-        pattern: &str,
-        message: impl fmt::Display,
-        span: Range<usize>,
-    ) -> ParseError {
-        ParseError { unsupported: true, ..ParseError::at(pattern, message, span) }
-    }
-
-    /// Whether this error is about a construct relang does not read (see
-    /// [`ParseError::unsupported_at`]) rather than about invalid syntax.
-    pub(crate) fn is_unsupported(&self) -> bool {
-        self.unsupported
-    }
-
-    /// What is wrong, without the position.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Error, Language};
-    ///
-    /// let Err(Error::Parse(err)) = Language::from_regex("(a+)\\1") else { panic!() };
-    /// assert!(err.message().ends_with("is not regular"));
-    /// ```
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The byte range of the pattern at fault.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Error, Language};
-    ///
-    /// let pattern = "(a|b)+(?>b)";
-    /// let Err(Error::Parse(err)) = Language::from_regex(pattern) else { panic!() };
-    /// assert_eq!(&pattern[err.span()], "(?>");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn span(&self) -> Range<usize> {
-        self.span.clone()
-    }
 }
-
-/// The text at `span`, shortened to a readable length.
-fn snippet(pattern: &str, span: &Range<usize>) -> String {
-    const MAX_CHARS: usize = 40;
-    let text = pattern.get(span.clone()).unwrap_or_default();
-    if text.chars().count() <= MAX_CHARS {
-        text.to_owned()
-    } else {
-        let mut short: String = text.chars().take(MAX_CHARS).collect();
-        short.push('…');
-        short
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at {}..{}", self.message, self.span.start, self.span.end)?;
-        if !self.snippet.is_empty() {
-            write!(f, ": `{}`", self.snippet)?;
-        }
-        f.write_str(")")
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Parsing a single class, for callers that hold a [`CharSet`].
 impl CharSet {
@@ -509,7 +414,7 @@ mod tests {
     }
 
     #[track_caller]
-    fn check_rejected(pattern: &str, message_part: &str, span: Range<usize>) {
+    fn check_rejected(pattern: &str, message_part: &str, span: std::ops::Range<usize>) {
         let err = parse(pattern).unwrap_err();
         assert!(err.message().contains(message_part), "{pattern}: {err}");
         assert_eq!(err.span(), span, "{pattern}: {err}");

@@ -31,7 +31,7 @@ use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dialect::Dialect;
 use crate::error::Error;
-use crate::syntax::ParseError;
+use crate::error::ParseError;
 
 /// The most combinations of strings that backreferences may expand to.
 pub(super) const MAX_BACKREF_CHOICES: usize = 4_096;
