@@ -25,6 +25,7 @@ mod minimize;
 use crate::alphabet::{ClassId, Classes};
 use crate::analysis::{self, Cardinality};
 use crate::budget::{Budget, BudgetError};
+use crate::dialect::Dialect;
 use crate::dot;
 use crate::enumerate::{self, GenerateOptions};
 use crate::error::Error;
@@ -753,14 +754,14 @@ impl Dfa {
 
     // Conversions.
 
-    /// A short pattern for the language, valid in our dialect and in Python's `re`.
+    /// A short pattern for the language, exact in our dialect (the contract's).
     ///
     /// The pattern is found by state elimination on the minimal DFA (and on that of the
     /// reversed language) in several cost-guided orders, simplified algebraically and then by
     /// verified rewrites; the shortest wins. It is printable ASCII: metacharacters are
-    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`, the full set
-    /// `[\s\S]`, with plain groups and no anchors. The empty language is `[]` (which Python's
-    /// `re` does not accept: callers special-case it) and {""} is the empty pattern.
+    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`; sets take their
+    /// shortest spelling (`\w`, `[^\s>]`, `\p{Greek}`, `[\pL--a]`), the full set is `.`;
+    /// plain groups and no anchors. The empty language is `[]` and {""} is the empty pattern.
     ///
     /// # Errors
     /// When the deadline of `budget` passes before a first pattern is found (later, the best
@@ -780,7 +781,31 @@ impl Dfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pattern(&self, budget: &Budget) -> Result<String, BudgetError> {
-        to_regex::to_pattern(self, budget)
+        self.to_pattern_in(Dialect::Rust, budget)
+    }
+
+    /// A pattern for the language, exact and valid in `dialect` (see
+    /// [`to_pattern`](Dfa::to_pattern), which is this in [`Dialect::Rust`]). Character
+    /// sets are spelled with what `dialect` reads the same way everywhere: in Python, ranges
+    /// only; in JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
+    ///
+    /// # Errors
+    /// As [`to_pattern`](Dfa::to_pattern).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Dialect};
+    ///
+    /// let budget = Budget::default();
+    /// let digits = Dfa::from_regex(r"\d+")?;
+    /// assert_eq!(digits.to_pattern_in(Dialect::Rust, &budget)?, r"\d+");
+    /// let ascii = Dfa::from_regex("[0-9]+")?;
+    /// assert_eq!(ascii.to_pattern_in(Dialect::Js, &budget)?, r"\d+");
+    /// assert_eq!(ascii.to_pattern_in(Dialect::Python, &budget)?, "[0-9]+");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, BudgetError> {
+        to_regex::to_pattern(self, dialect, budget)
     }
 
     /// The Graphviz DOT text of the minimal automaton: canonical state numbers, accepting

@@ -29,10 +29,12 @@ use self::term::{MAX_DEPTH, Node, Term};
 use crate::analysis::Cardinality;
 use crate::budget::{Budget, Operation};
 use crate::dfa::{Dfa, determinize};
+use crate::dialect::Dialect;
 use crate::enumerate::GenerateOptions;
 use crate::error::Error;
 use crate::ops::product::BoolOp;
 use crate::syntax;
+use crate::to_regex;
 
 /// A regular language over Unicode scalar values.
 ///
@@ -90,7 +92,9 @@ impl Language {
     /// assert!(matches!(err, Error::Budget(BudgetError::TooMuchMemory { .. })));
     /// ```
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Language, Error> {
-        Ok(Language::new(Term::Pattern(syntax::parse(pattern, budget)?)))
+        let mut node = Node::new(Term::Pattern(syntax::parse(pattern, budget)?));
+        node.source = Some(pattern.into());
+        Ok(Language(Arc::new(node)))
     }
 
     /// The language of `dfa`, minimized now when it is not minimal yet.
@@ -652,11 +656,11 @@ impl Language {
         self.to_dfa(budget)?.generate(options, budget)
     }
 
-    /// A short pattern for the language, valid in the relang dialect and in Python's `re`
-    /// (see [`Dfa::to_pattern`]).
+    /// A short pattern for the language, exact in our dialect (see
+    /// [`Language::to_pattern_in`]).
     ///
     /// # Errors
-    /// When building the DFA or converting exceeds `budget`.
+    /// When converting exceeds `budget`.
     ///
     /// # Example
     /// ```
@@ -669,7 +673,38 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pattern(&self, budget: &Budget) -> Result<String, Error> {
-        Ok(self.to_dfa(budget)?.to_pattern(budget)?)
+        self.to_pattern_in(Dialect::Rust, budget)
+    }
+
+    /// A short pattern for the language, exact and valid in `dialect`. The shortest of: the
+    /// pattern of the minimal DFA ([`Dfa::to_pattern_in`]); the language as built, its
+    /// pattern normalized and unions, concatenations and repetitions written with their
+    /// operands' patterns; in [`Dialect::Rust`], a pattern's own text. So a pattern never
+    /// comes back longer, and a language whose automaton is too large to convert still gets
+    /// its structural pattern.
+    ///
+    /// # Errors
+    /// When building the DFA or converting exceeds `budget` and no structural pattern
+    /// exists (for intersections and differences, say).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dialect, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let literal = Language::from_regex(&"0123456789".repeat(400))?;
+    /// assert_eq!(literal.to_pattern(&budget)?.len(), 4000);
+    /// let words = Language::from_regex(r"\w+@\w+")?;
+    /// assert_eq!(words.to_pattern_in(Dialect::Rust, &budget)?, r"\w+@\w+");
+    /// let either = Language::from_regex("[a-c]+")?.union(&Language::from_regex("x{9}")?, &budget)?;
+    /// assert_eq!(either.to_pattern_in(Dialect::Python, &budget)?, "[a-c]+|x{9}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, Error> {
+        let source = self.0.source.as_deref();
+        to_regex::term_to_pattern(&term::shape(self), source, dialect, budget, |budget| {
+            self.to_dfa(budget)
+        })
     }
 
     /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]).
