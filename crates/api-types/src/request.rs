@@ -114,7 +114,7 @@ pub struct Options {
 
 /// The caller's limits that validation enforces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct RequestLimits {
     /// The most terms one request may carry.
     pub max_terms: usize,
     /// The largest `execution.timeout`, in milliseconds.
@@ -122,7 +122,10 @@ pub struct Limits {
 }
 
 impl RequestOptions {
-    fn validate(options: Option<RequestOptions>, limits: &Limits) -> Result<Options, ApiError> {
+    fn validate(
+        options: Option<RequestOptions>,
+        limits: &RequestLimits,
+    ) -> Result<Options, ApiError> {
         let options = options.unwrap_or_default();
         if let Some(version) = options.schema_version
             && version != SCHEMA_VERSION
@@ -179,7 +182,7 @@ impl TermRequest {
     ///
     /// # Errors
     /// The contract's error for the first rule broken.
-    pub fn validate(self, limits: &Limits) -> Result<(TermInput, Options), ApiError> {
+    pub fn validate(self, limits: &RequestLimits) -> Result<(TermInput, Options), ApiError> {
         let options = RequestOptions::validate(self.options, limits)?;
         Ok((self.term.validate()?, options))
     }
@@ -199,7 +202,7 @@ impl TwoTermsRequest {
     ///
     /// # Errors
     /// The contract's error for the first rule broken.
-    pub fn validate(self, limits: &Limits) -> Result<([TermInput; 2], Options), ApiError> {
+    pub fn validate(self, limits: &RequestLimits) -> Result<([TermInput; 2], Options), ApiError> {
         let options = RequestOptions::validate(self.options, limits)?;
         let [first, second] = check_term_count(self.terms, 2, 2)?;
         Ok(([first, second], options))
@@ -220,7 +223,7 @@ impl MultiTermsRequest {
     ///
     /// # Errors
     /// The contract's error for the first rule broken.
-    pub fn validate(self, limits: &Limits) -> Result<(Vec<TermInput>, Options), ApiError> {
+    pub fn validate(self, limits: &RequestLimits) -> Result<(Vec<TermInput>, Options), ApiError> {
         let options = RequestOptions::validate(self.options, limits)?;
         let terms = check_term_count(self.terms, 2, limits.max_terms)?;
         Ok((terms, options))
@@ -281,7 +284,10 @@ impl RepeatRequest {
     ///
     /// # Errors
     /// The contract's error for the first rule broken.
-    pub fn validate(self, limits: &Limits) -> Result<(TermInput, RepeatRange, Options), ApiError> {
+    pub fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<(TermInput, RepeatRange, Options), ApiError> {
         let options = RequestOptions::validate(self.options, limits)?;
         let min = count_field("min", self.min, 0, u32::MAX.into())?;
         let max = self.max.map(|max| count_field("max", max, 0, u32::MAX.into())).transpose()?;
@@ -344,7 +350,7 @@ pub enum PathOrder {
 
 /// The order of the strings within one path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CharacterOrder {
+pub enum CharOrder {
     /// Positions count up from the low end of each set.
     #[default]
     Ascending,
@@ -366,7 +372,7 @@ pub struct GenerateParams {
     /// Path order.
     pub path_order: PathOrder,
     /// Character order.
-    pub character_order: CharacterOrder,
+    pub character_order: CharOrder,
     /// Seed of the shuffled orders.
     pub seed: u64,
     /// A character class restricting the characters, if any.
@@ -385,7 +391,7 @@ impl GenerateStringsRequest {
     /// The contract's error for the first rule broken.
     pub fn validate(
         self,
-        limits: &Limits,
+        limits: &RequestLimits,
     ) -> Result<(TermInput, GenerateParams, Options), ApiError> {
         let options = RequestOptions::validate(self.options, limits)?;
         if !(1..=MAX_GENERATE_LIMIT).contains(&self.limit) {
@@ -421,8 +427,8 @@ impl GenerateStringsRequest {
             }
         };
         let character_order = match self.character_order.as_deref() {
-            None | Some("ascending") => CharacterOrder::Ascending,
-            Some("shuffled") => CharacterOrder::Shuffled,
+            None | Some("ascending") => CharOrder::Ascending,
+            Some("shuffled") => CharOrder::Shuffled,
             Some(other) => {
                 return Err(ApiError::bad_request(format!(
                     "unknown characterOrder {other:?}: expected \"ascending\" or \"shuffled\""
@@ -450,7 +456,7 @@ mod tests {
 
     use super::*;
 
-    const LIMITS: Limits = Limits { max_terms: 10, max_timeout_ms: 5_000 };
+    const LIMITS: RequestLimits = RequestLimits { max_terms: 10, max_timeout_ms: 5_000 };
 
     fn parse<T: DeserializeOwned>(body: serde_json::Value) -> T {
         serde_json::from_value(body).unwrap()
@@ -587,7 +593,7 @@ mod tests {
                 min_length: 0,
                 max_length: 100,
                 path_order: PathOrder::Sweep,
-                character_order: CharacterOrder::Ascending,
+                character_order: CharOrder::Ascending,
                 seed: 0,
                 charset: None,
             }
@@ -603,7 +609,7 @@ mod tests {
         );
         assert_eq!(
             (params.path_order, params.character_order),
-            (PathOrder::Shuffled, CharacterOrder::Shuffled)
+            (PathOrder::Shuffled, CharOrder::Shuffled)
         );
         for limit in [0, 101] {
             check_error(

@@ -50,7 +50,7 @@ pub use generation::{
 };
 #[cfg(feature = "peer")]
 pub use generation::{build_peer_term, generate_peer, generate_peer_from};
-pub use outcome::{Language, Outcome, assert_expected, mismatch};
+pub use outcome::{EngineLanguage, Outcome, assert_expected, mismatch};
 #[cfg(feature = "peer")]
 pub use peer::run_peer;
 pub use relang::{apply_relang, build_relang_terms, run_relang};

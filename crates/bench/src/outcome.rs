@@ -1,8 +1,8 @@
 //! What an engine answered for a workload, and the check against the expected answer.
 //!
 //! # Overview
-//! - [`Outcome`]: an engine's answer: yes/no, a [`Count`], or a [`Language`].
-//! - [`Language`]: a resulting language, asked about strings with its engine's own
+//! - [`Outcome`]: an engine's answer: yes/no, a [`Count`], or an [`EngineLanguage`].
+//! - [`EngineLanguage`]: a resulting language, asked about strings with its engine's own
 //!   membership test.
 //! - [`mismatch`] describes how an outcome differs from a workload's expectation;
 //!   [`assert_expected`] panics with that description, which fails a test or a bench run.
@@ -19,12 +19,12 @@ pub enum Outcome {
     /// A number of strings.
     Count(Count),
     /// A language.
-    Language(Language),
+    Language(EngineLanguage),
 }
 
 /// A language computed by one of the engines.
 #[derive(Debug)]
-pub enum Language {
+pub enum EngineLanguage {
     /// relang's language (a term, built when first asked).
     Relang(langcore::Language),
     /// regexsolver's term (a regular expression or an automaton).
@@ -32,18 +32,18 @@ pub enum Language {
     Peer(regexsolver::Term),
 }
 
-impl Language {
+impl EngineLanguage {
     /// Whether `input` is in the language, by the engine's own membership test.
     ///
     /// # Errors
     /// When an engine fails to build the automaton it matches with.
     pub fn matches(&self, input: &str) -> Result<bool, String> {
         match self {
-            Language::Relang(language) => {
+            EngineLanguage::Relang(language) => {
                 language.matches(input, &Budget::unlimited()).map_err(|err| err.to_string())
             }
             #[cfg(feature = "peer")]
-            Language::Peer(term) => term.matches(input).map_err(|err| err.to_string()),
+            EngineLanguage::Peer(term) => term.matches(input).map_err(|err| err.to_string()),
         }
     }
 }

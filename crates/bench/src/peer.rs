@@ -11,7 +11,7 @@ use regexsolver::Term;
 use regexsolver::cardinality::Cardinality;
 use regexsolver::error::EngineError;
 
-use crate::outcome::{Language, Outcome};
+use crate::outcome::{EngineLanguage, Outcome};
 use crate::workload::{Count, Operation, Workload};
 
 /// Runs `workload` on regexsolver.
@@ -29,7 +29,7 @@ fn try_run(workload: &Workload) -> Result<Outcome, EngineError> {
         .iter()
         .map(|pattern| Term::from_pattern(pattern))
         .collect::<Result<Vec<_>, _>>()?;
-    let language = |term| Outcome::Language(Language::Peer(term));
+    let language = |term| Outcome::Language(EngineLanguage::Peer(term));
     let outcome = match (workload.operation(), terms.as_slice()) {
         (Operation::Intersection, [first, rest @ ..]) => language(first.intersection(rest)?),
         (Operation::Union, [first, rest @ ..]) => language(first.union(rest)?),

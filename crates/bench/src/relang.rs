@@ -1,15 +1,16 @@
-//! Workloads run on relang's [`Language`] API, end to end from the pattern strings.
+//! Workloads run on relang's [`Language`](langcore::Language) API, end to end from the
+//! pattern strings.
 //!
-//! Every term is [`Language::from_regex`] (parse); the operation then does what relang does
-//! for it: union, concatenation and repetition stay terms, intersection, difference and
-//! complement build the operands' canonical minimal DFAs and their product, equivalence and
-//! inclusion walk both terms in one NFA, and counting builds the minimal DFA. The two phases
-//! are also available apart, [`build_relang_terms`] and [`apply_relang`], so a bench can tell
-//! which one is slow.
+//! Every term is [`Language::from_regex`](langcore::Language::from_regex) (parse); the
+//! operation then does what relang does for it: union, concatenation and repetition stay
+//! terms, intersection, difference and complement build the operands' canonical minimal DFAs
+//! and their product, equivalence and inclusion walk both terms in one NFA, and counting
+//! builds the minimal DFA. The two phases are also available apart, [`build_relang_terms`]
+//! and [`apply_relang`], so a bench can tell which one is slow.
 
 use langcore::{Budget, Cardinality, Error};
 
-use crate::outcome::{Language, Outcome};
+use crate::outcome::{EngineLanguage, Outcome};
 use crate::workload::{Count, Operation, Workload};
 
 /// Runs `workload` on relang under `budget`: [`build_relang_terms`], then [`apply_relang`].
@@ -50,7 +51,7 @@ fn try_apply(
 ) -> Result<Outcome, Error> {
     use langcore::Language as L;
     let operands: Vec<&L> = terms.iter().collect();
-    let language = |language| Outcome::Language(Language::Relang(language));
+    let language = |language| Outcome::Language(EngineLanguage::Relang(language));
     let outcome = match (operation, terms) {
         (Operation::Intersection, _) => language(L::intersection_all(&operands, budget)?),
         (Operation::Union, _) => language(L::union_all(&operands, budget)?),

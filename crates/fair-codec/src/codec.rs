@@ -2,8 +2,8 @@
 //!
 //! # Overview
 //! - [`FairCodec`] encodes a [`Graph`] and decodes text back into one, with a [`Keyring`] and
-//!   [`Limits`].
-//! - [`Limits`]: the longest text accepted and the [`GraphLimits`] of the automaton.
+//!   [`DecodeLimits`].
+//! - [`DecodeLimits`]: the longest text accepted and the [`GraphLimits`] of the automaton.
 //!
 //! # Invariants
 //! - Decoding checks, in order: the text length, base64, the length of the bytes, the version,
@@ -21,7 +21,7 @@ use crate::payload::Payload;
 
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u8 = 1;
-/// The default of [`Limits::max_text_len`]: 4 MiB of text.
+/// The default of [`DecodeLimits::max_text_len`]: 4 MiB of text.
 pub const DEFAULT_MAX_TEXT_LEN: usize = 4 << 20;
 
 /// The header's flag for a deterministic automaton; the other bits are zero.
@@ -34,26 +34,26 @@ const HEADER_LEN: usize = 2;
 /// The default is bounded: [`DEFAULT_MAX_TEXT_LEN`] bytes of text and
 /// [`GraphLimits::default`] for the automaton.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct DecodeLimits {
     max_text_len: usize,
     graph: GraphLimits,
 }
 
-impl Default for Limits {
+impl Default for DecodeLimits {
     fn default() -> Self {
-        Limits { max_text_len: DEFAULT_MAX_TEXT_LEN, graph: GraphLimits::default() }
+        DecodeLimits { max_text_len: DEFAULT_MAX_TEXT_LEN, graph: GraphLimits::default() }
     }
 }
 
-impl Limits {
+impl DecodeLimits {
     /// Returns these limits with texts of at most `max_text_len` bytes.
     pub fn with_max_text_len(self, max_text_len: usize) -> Self {
-        Limits { max_text_len, ..self }
+        DecodeLimits { max_text_len, ..self }
     }
 
     /// Returns these limits with `graph` as the limits of the decoded automaton.
     pub fn with_graph_limits(self, graph: GraphLimits) -> Self {
-        Limits { graph, ..self }
+        DecodeLimits { graph, ..self }
     }
 
     /// The longest text accepted, in bytes.
@@ -73,17 +73,17 @@ impl Limits {
 #[derive(Clone, Debug)]
 pub struct FairCodec {
     keyring: Keyring,
-    limits: Limits,
+    limits: DecodeLimits,
 }
 
 impl FairCodec {
-    /// A codec with `keyring` and the default [`Limits`].
+    /// A codec with `keyring` and the default [`DecodeLimits`].
     pub fn new(keyring: Keyring) -> FairCodec {
-        FairCodec { keyring, limits: Limits::default() }
+        FairCodec { keyring, limits: DecodeLimits::default() }
     }
 
     /// Returns this codec with `limits` for decoding.
-    pub fn with_limits(self, limits: Limits) -> FairCodec {
+    pub fn with_limits(self, limits: DecodeLimits) -> FairCodec {
         FairCodec { limits, ..self }
     }
 
@@ -93,14 +93,14 @@ impl FairCodec {
     }
 
     /// The decoding limits.
-    pub fn limits(&self) -> &Limits {
+    pub fn limits(&self) -> &DecodeLimits {
         &self.limits
     }
 
     /// The FAIR text of `graph`, signed with the keyring's signing key. The deterministic flag
     /// is [`Graph::is_deterministic`]. The same graph and key always give the same text.
     ///
-    /// Encoding does not check [`Limits`]: a graph larger than a decoder's limits encodes,
+    /// Encoding does not check [`DecodeLimits`]: a graph larger than a decoder's limits encodes,
     /// and that decoder rejects it.
     ///
     /// # Panics

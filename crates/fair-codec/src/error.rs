@@ -22,7 +22,7 @@ pub enum DecodeErrorKind {
     TooLong {
         /// The text's length in bytes.
         len: usize,
-        /// The limit, [`Limits::max_text_len`](crate::Limits::max_text_len).
+        /// The limit, [`DecodeLimits::max_text_len`](crate::DecodeLimits::max_text_len).
         limit: usize,
     },
     /// The text is not URL-safe base64 without padding (or has non-zero trailing bits).

@@ -16,7 +16,7 @@
 //! - [`FairCodec`]: [`encode`](FairCodec::encode) a graph, [`decode`](FairCodec::decode) text.
 //! - [`Keyring`]: one signing key and older verifying keys, for rotation;
 //!   [`Keyring::development`] for tests and local runs.
-//! - [`Limits`]: the longest text and the largest automaton a decoder accepts.
+//! - [`DecodeLimits`]: the longest text and the largest automaton a decoder accepts.
 //! - [`DecodeError`] and [`DecodeErrorKind`]: which check failed; [`KeyError`]: a key too
 //!   short.
 //!
@@ -75,7 +75,7 @@
 //! [`DEVELOPMENT_KEY`]; the tests decode them all, and the file only ever grows.
 //!
 //! # Decoding checks
-//! In order, each a [`DecodeErrorKind`]: text length ([`Limits::max_text_len`]), base64,
+//! In order, each a [`DecodeErrorKind`]: text length ([`DecodeLimits::max_text_len`]), base64,
 //! byte length, version, MAC (constant-time, against every key of the keyring), flags,
 //! payload structure (sequence lengths are never trusted: nothing is reserved beyond a small
 //! constant before items are read), counts against [`GraphLimits`](langcore::graph::GraphLimits)
@@ -89,6 +89,6 @@ mod error;
 mod keyring;
 mod payload;
 
-pub use codec::{DEFAULT_MAX_TEXT_LEN, FORMAT_VERSION, FairCodec, Limits};
+pub use codec::{DEFAULT_MAX_TEXT_LEN, DecodeLimits, FORMAT_VERSION, FairCodec};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use keyring::{DEVELOPMENT_KEY, KeyError, Keyring, MIN_KEY_LEN};

@@ -1,9 +1,11 @@
-//! Work budgets: the deadline and state limit that every growing engine loop checks.
+//! Work budgets: the four limits that every growing engine loop checks.
 //!
 //! # Overview
-//! - [`Budget`] is a small `Copy` value: an optional deadline and a maximum number of
-//!   automaton states. Every operation that can grow takes `&Budget` and checks it inside its
-//!   loops, so an exponential blow-up stops with a [`BudgetError`] instead of a hang or OOM.
+//! - [`Budget`] is a small `Copy` value of four limits: an optional deadline, an optional
+//!   interrupt (stops work like the deadline, but is not time an operation may plan with),
+//!   a maximum number of automaton states and a maximum number of bytes of tables. Every
+//!   operation that can grow takes `&Budget` and checks it inside its loops, so an
+//!   exponential blow-up stops with a [`BudgetError`] instead of a hang or OOM.
 //! - [`Operation`] names the engine step that ran out, for error messages.
 //!
 //! # Invariants
@@ -59,7 +61,8 @@ pub const DEFAULT_MAX_STATES: usize = 100_000;
 /// ```
 pub const DEFAULT_MAX_MEMORY: usize = 256 << 20;
 
-/// Limits on the work of one engine call: a deadline and a maximum automaton size.
+/// Limits on the work of one engine call: a deadline, an interrupt, a maximum automaton
+/// size and a maximum memory for tables.
 ///
 /// # Example
 /// ```
@@ -111,7 +114,8 @@ impl Budget {
         }
     }
 
-    /// A budget with no deadline and no state limit, for trusted input only.
+    /// A budget with no deadline, no interrupt, no state limit and no memory limit, for
+    /// trusted input only.
     ///
     /// # Example
     /// ```

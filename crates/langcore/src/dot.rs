@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::Fragment;
+use crate::dfa::fragment::Fragment;
 
 /// What every graph starts with: layout, default shape, the start arrow.
 const HEADER: &str = "digraph dfa {
@@ -67,6 +67,28 @@ pub(crate) fn to_dot(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> 
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+impl Dfa {
+    /// The Graphviz DOT text of the minimal automaton: canonical state numbers, accepting
+    /// states as double circles, the dead state left out, one edge per pair of states
+    /// labelled with its character set. Equivalent DFAs give identical text.
+    ///
+    /// # Errors
+    /// When minimization exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let dot = Dfa::from_regex("ab*")?.to_dot(&Budget::default())?;
+    /// assert!(dot.contains("1 [shape=doublecircle];"));
+    /// assert!(dot.contains(r#"1 -> 1 [label="b"];"#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_dot(&self, budget: &Budget) -> Result<String, BudgetError> {
+        to_dot(self, budget)
+    }
 }
 
 #[cfg(test)]

@@ -148,6 +148,7 @@ mod ops;
 mod state_id;
 mod syntax;
 mod to_regex;
+mod witness;
 
 pub use analysis::Cardinality;
 pub use budget::{

@@ -32,7 +32,6 @@ use regex_syntax::hir::{Hir, HirKind};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, Operation};
 use crate::error::Error;
-use crate::nfa::class_set;
 
 /// The deepest nesting of groups and repetitions a pattern may have.
 ///
@@ -137,7 +136,7 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
     }
     let hir = translate(class, &ast)?;
     match hir.kind() {
-        HirKind::Class(set) => Ok(class_set(set)),
+        HirKind::Class(set) => Ok(CharSet::from_hir_class(set)),
         HirKind::Literal(literal) => {
             let mut chars = std::str::from_utf8(&literal.0).unwrap_or_default().chars();
             match (chars.next(), chars.next()) {
@@ -332,6 +331,63 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// Parsing a single class, for callers that hold a [`CharSet`].
+impl CharSet {
+    /// The set that one character class of the pattern dialect denotes: a bracketed class
+    /// (`[a-z]`, `[^\x00-\x1f]`, `[]` for the empty set), a Unicode or Perl class
+    /// (`\p{Greek}`, `\d`, `\w`), `.` for every character, or a single literal character.
+    /// This is how the `charset` of string generation is given.
+    ///
+    /// # Errors
+    /// A [`ParseError`] for invalid syntax, and for anything that is not exactly one class,
+    /// even a pattern that denotes a set of single characters such as `a|b`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    ///
+    /// assert_eq!(CharSet::parse("[a-f0-9]")?, CharSet::from_ranges([('0', '9'), ('a', 'f')]));
+    /// assert!(CharSet::parse(r"\p{Greek}")?.contains('λ'));
+    /// assert_eq!(CharSet::parse("x")?, CharSet::singleton('x'));
+    /// assert!(CharSet::parse("[a-z]+").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse(class: &str) -> Result<CharSet, ParseError> {
+        parse_class(class)
+    }
+
+    /// [`CharSet::parse`] under `budget` ([`Operation::Parse`]): the syntax tree's memory
+    /// (as much per byte of `class` as for a pattern) is charged and the deadline checked
+    /// before parsing; the set's own memory is charged and the deadline checked again after
+    /// it. Parsing cannot be interrupted, but it is linear in `class` except for Unicode
+    /// classes, whose sets are bounded by the number of scalar values.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] as [`CharSet::parse`], or [`Error::Budget`] when the budget runs out.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::alphabet::CharSet;
+    /// use langcore::{Budget, Error};
+    ///
+    /// let budget = Budget::unlimited();
+    /// assert_eq!(CharSet::parse_with("[a-c]", &budget)?, CharSet::range('a', 'c'));
+    /// let small = Budget::unlimited().with_max_memory(1_000);
+    /// assert!(matches!(CharSet::parse_with("[a-z0-9_]", &small), Err(Error::Budget(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_with(class: &str, budget: &Budget) -> Result<CharSet, Error> {
+        let tree_bytes = class.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
+        budget.check_memory(Operation::Parse, tree_bytes)?;
+        budget.check_time(Operation::Parse)?;
+        let set = CharSet::parse(class)?;
+        let set_bytes = set.ranges().len().saturating_mul(size_of::<(char, char)>());
+        budget.check_memory(Operation::Parse, tree_bytes.saturating_add(set_bytes))?;
+        budget.check_time(Operation::Parse)?;
+        Ok(set)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,6 +399,26 @@ mod tests {
             Error::Parse(err) => err,
             other => panic!("{pattern}: {other}"),
         })
+    }
+
+    #[test]
+    fn charset_parse_with_agrees_with_parse_and_obeys_the_budget() {
+        let unlimited = Budget::unlimited();
+        for class in ["[a-f0-9]", r"\p{Greek}", ".", "x", "[]"] {
+            assert_eq!(
+                CharSet::parse_with(class, &unlimited).unwrap(),
+                CharSet::parse(class).unwrap()
+            );
+        }
+        assert!(matches!(CharSet::parse_with("a|b", &unlimited), Err(Error::Parse(_))));
+        let tight = Budget::unlimited().with_max_memory(TREE_BYTES_PER_PATTERN_BYTE * 3);
+        let err = CharSet::parse_with("[ab]", &tight).unwrap_err();
+        assert!(matches!(err, Error::Budget(err) if err.operation() == Operation::Parse));
+        // Fits before parsing, but `\w`'s hundreds of ranges do not.
+        let words = Budget::unlimited().with_max_memory(TREE_BYTES_PER_PATTERN_BYTE * 2 + 64);
+        assert!(matches!(CharSet::parse_with(r"\w", &words), Err(Error::Budget(_))));
+        let expired = Budget::unlimited().with_deadline(std::time::Instant::now());
+        assert!(matches!(CharSet::parse_with("[ab]", &expired), Err(Error::Budget(_))));
     }
 
     #[test]

@@ -6,13 +6,14 @@
 
 use std::fmt;
 use std::net::SocketAddr;
+use std::num::NonZeroU64;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use fair_codec::{KeyError, Keyring};
 
-use crate::auth::QuotaPeriod;
-use crate::engine::EngineConfig;
+use crate::scheduler::SchedulerConfig;
 
 /// How to run the server. Every flag can also be set through its environment variable.
 #[derive(Clone, Debug, clap::Parser)]
@@ -161,17 +162,48 @@ impl Config {
             .try_fold(keyring, |keyring, key| keyring.with_verifying_key(key.as_bytes()))
     }
 
-    /// The engine's lanes: threads (0 resolved to the number of cores), queue and slice.
-    pub(crate) fn engine(&self) -> EngineConfig {
+    /// The scheduler's lanes: threads (0 resolved to the number of cores), queue and slice.
+    pub(crate) fn scheduler(&self) -> SchedulerConfig {
         let threads = match self.engine_threads {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
             threads => threads,
         };
-        EngineConfig {
+        SchedulerConfig {
             threads,
             queue_depth: self.engine_queue_depth,
             quick: Duration::from_millis(self.engine_quick_ms),
         }
+    }
+}
+
+/// How long a token's `maxRequestsCount` lasts before it renews.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuotaPeriod {
+    /// A calendar month in UTC: counts renew at 00:00 UTC on the first of every month.
+    Month,
+    /// Fixed windows of this many seconds, counted from the Unix epoch (`86400`: UTC days).
+    Seconds(NonZeroU64),
+}
+
+impl fmt::Display for QuotaPeriod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuotaPeriod::Month => f.write_str("month"),
+            QuotaPeriod::Seconds(period) => write!(f, "{period}"),
+        }
+    }
+}
+
+impl FromStr for QuotaPeriod {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<QuotaPeriod, String> {
+        if text == "month" {
+            return Ok(QuotaPeriod::Month);
+        }
+        text.parse::<NonZeroU64>()
+            .map(QuotaPeriod::Seconds)
+            .map_err(|_| format!("expected `month` or a positive number of seconds, got {text:?}"))
     }
 }
 
@@ -191,9 +223,9 @@ mod tests {
             (100_000, 10, 1 << 20)
         );
         assert_eq!(config.check(), Ok(()));
-        assert!(config.engine().threads >= 1);
-        assert_eq!(config.engine().queue_depth, 128);
-        assert_eq!(config.engine().quick, Duration::from_millis(1));
+        assert!(config.scheduler().threads >= 1);
+        assert_eq!(config.scheduler().queue_depth, 128);
+        assert_eq!(config.scheduler().quick, Duration::from_millis(1));
     }
 
     #[test]
@@ -276,5 +308,15 @@ mod tests {
         ])
         .unwrap();
         assert!(config.check().unwrap_err().contains("above the maximum"));
+    }
+
+    #[test]
+    fn periods_parse_and_print() {
+        assert_eq!("month".parse(), Ok(QuotaPeriod::Month));
+        assert_eq!("86400".parse(), Ok(QuotaPeriod::Seconds(NonZeroU64::new(86_400).unwrap())));
+        assert_eq!(QuotaPeriod::Seconds(NonZeroU64::new(86_400).unwrap()).to_string(), "86400");
+        for bad in ["0", "-1", "monthly", ""] {
+            assert!(bad.parse::<QuotaPeriod>().is_err(), "{bad}");
+        }
     }
 }

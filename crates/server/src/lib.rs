@@ -7,15 +7,16 @@
 
 mod auth;
 mod config;
-mod engine;
 mod error;
 mod routes;
+mod runner;
+mod scheduler;
 mod startup;
 mod state;
-mod terms;
+mod wire;
 
-pub use auth::{QuotaPeriod, hash_token};
-pub use config::{Command, Config, ConfigError};
+pub use auth::hash_token;
+pub use config::{Command, Config, ConfigError, QuotaPeriod};
 pub use startup::{Application, service};
 
 /// The Rust snippets of docs/getting-started.md, run as doctests so they stay true.

@@ -103,7 +103,7 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
         .limit(body_limit)
         .content_type_required(false)
         .error_handler(json_error);
-    cfg.app_data(state).app_data(json);
+    cfg.app_data(state.auth.clone()).app_data(state).app_data(json);
     routes::health::configure(cfg);
     routes::account::configure(cfg);
     routes::analyze::configure(cfg);

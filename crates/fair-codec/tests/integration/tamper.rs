@@ -3,7 +3,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use fair_codec::{DecodeErrorKind, FORMAT_VERSION, FairCodec, Keyring, Limits};
+use fair_codec::{DecodeErrorKind, DecodeLimits, FORMAT_VERSION, FairCodec, Keyring};
 use langcore::{Budget, Dfa, Nfa};
 
 use crate::support::{TAG_LEN, codec, open, seal};
@@ -107,7 +107,7 @@ fn empty_huge_and_non_base64_texts_are_rejected() {
         &DecodeErrorKind::UnsupportedVersion { found: 0, supported: 1 }
     );
     let small = FairCodec::new(Keyring::development())
-        .with_limits(Limits::default().with_max_text_len(100));
+        .with_limits(DecodeLimits::default().with_max_text_len(100));
     let long_value = codec.encode(&Dfa::from_regex("\\w{3}").unwrap().to_graph());
     assert!(matches!(
         small.decode(&long_value).unwrap_err().kind(),

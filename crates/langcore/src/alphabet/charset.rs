@@ -26,7 +26,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::syntax::ParseError;
+use regex_syntax::hir::Class;
 
 /// The first surrogate code point: scalar values from here on have rank `value - SURROGATE_LEN`.
 const SURROGATE_START: u32 = 0xD800;
@@ -184,27 +184,21 @@ impl CharSet {
         CharSet { ranges: out }
     }
 
-    /// The set that one character class of the pattern dialect denotes: a bracketed class
-    /// (`[a-z]`, `[^\x00-\x1f]`, `[]` for the empty set), a Unicode or Perl class
-    /// (`\p{Greek}`, `\d`, `\w`), `.` for every character, or a single literal character.
-    /// This is how the `charset` of string generation is given.
-    ///
-    /// # Errors
-    /// A [`ParseError`] for invalid syntax, and for anything that is not exactly one class,
-    /// even a pattern that denotes a set of single characters such as `a|b`.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::alphabet::CharSet;
-    ///
-    /// assert_eq!(CharSet::parse("[a-f0-9]")?, CharSet::from_ranges([('0', '9'), ('a', 'f')]));
-    /// assert!(CharSet::parse(r"\p{Greek}")?.contains('λ'));
-    /// assert_eq!(CharSet::parse("x")?, CharSet::singleton('x'));
-    /// assert!(CharSet::parse("[a-z]+").is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn parse(class: &str) -> Result<CharSet, ParseError> {
-        crate::syntax::parse_class(class)
+    /// The characters of a `regex-syntax` HIR class. Byte classes only occur for ASCII in
+    /// UTF-8 mode.
+    pub(crate) fn from_hir_class(class: &Class) -> CharSet {
+        match class {
+            Class::Unicode(class) => CharSet::from_ranges(
+                class.ranges().iter().map(|range| (range.start(), range.end())),
+            ),
+            Class::Bytes(class) => {
+                CharSet::from_ranges(
+                    class.ranges().iter().filter(|range| range.start().is_ascii()).map(|range| {
+                        (char::from(range.start()), char::from(range.end().min(0x7F)))
+                    }),
+                )
+            }
+        }
     }
 
     /// The canonical ranges: sorted, disjoint, non-adjacent (U+D7FF and U+E000 are adjacent).

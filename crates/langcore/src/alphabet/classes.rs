@@ -36,7 +36,7 @@
 use std::ops::Range;
 
 use super::charset::{CharSet, pred, succ};
-use crate::{Budget, BudgetError, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 
 /// How many intervals the refinement visits between two deadline checks.
 const CHECK_INTERVAL: u32 = 4096;

@@ -10,8 +10,8 @@
 //! # Budgets
 //! None: the work is linear in the DFA's table, which was bounded when the DFA was built.
 
-use super::{Trim, reachable};
 use crate::dfa::Dfa;
+use crate::dfa::trim::{Trim, reachable};
 
 /// Whether the language has no strings at all.
 pub(crate) fn is_empty(dfa: &Dfa) -> bool {
@@ -28,6 +28,50 @@ pub(crate) fn is_empty_string(dfa: &Dfa) -> bool {
 pub(crate) fn is_total(dfa: &Dfa) -> bool {
     let reachable = reachable(dfa);
     dfa.states().all(|state| !reachable[state.index()] || dfa.is_accepting(state))
+}
+
+impl Dfa {
+    /// Whether the language has no strings at all.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("[]")?.is_empty());
+    /// assert!(!Dfa::from_regex("")?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        is_empty(self)
+    }
+
+    /// Whether the language is exactly `{""}`, the empty string alone.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("(a{0})*")?.is_empty_string());
+    /// assert!(!Dfa::from_regex("a?")?.is_empty_string());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_empty_string(&self) -> bool {
+        is_empty_string(self)
+    }
+
+    /// Whether the language holds every string.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert!(Dfa::from_regex("(a|[^a])*")?.is_total());
+    /// assert!(!Dfa::from_regex("a*|[^a]*")?.is_total(), "\"ab\" is in neither branch");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_total(&self) -> bool {
+        is_total(self)
+    }
 }
 
 #[cfg(test)]

@@ -28,9 +28,9 @@ use std::mem;
 
 use num_bigint::BigUint;
 
-use super::Trim;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::trim::Trim;
 
 /// The number of strings in a language.
 ///
@@ -103,6 +103,31 @@ pub(crate) fn cardinality(dfa: &Dfa, budget: &Budget) -> Result<Cardinality, Bud
 /// The bytes of the digits of `count`, in 64-bit words.
 pub(crate) fn heap_bytes(count: &BigUint) -> usize {
     usize::try_from(count.bits().div_ceil(64) * 8).unwrap_or(usize::MAX)
+}
+
+impl Dfa {
+    /// The number of strings in the language, exactly, or [`Cardinality::Infinite`].
+    ///
+    /// Counts are big integers: `.{3}` has 1,112,064³ strings.
+    ///
+    /// # Errors
+    /// When the deadline of `budget` passes, or the counts kept at one time would exceed its
+    /// memory limit (deep finite languages over large classes have huge counts).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Cardinality, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Dfa::from_regex("(ab|cd){0,3}")?.cardinality(&budget)?.to_string(), "15");
+    /// let three_chars = Dfa::from_regex(".{3}")?.cardinality(&budget)?;
+    /// assert_eq!(three_chars.to_string(), "1375274358112518144");
+    /// assert_eq!(Dfa::from_regex("(ab)*")?.cardinality(&budget)?, Cardinality::Infinite);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cardinality(&self, budget: &Budget) -> Result<Cardinality, BudgetError> {
+        cardinality(self, budget)
+    }
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@
 //! # Budgets
 //! None: the work is linear in the DFA's table, which was bounded when the DFA was built.
 
-use super::Trim;
 use crate::dfa::Dfa;
+use crate::dfa::trim::Trim;
 use crate::state_id::StateId;
 
 /// The shortest and the longest length of an accepted string: `(None, None)` for the empty
@@ -64,6 +64,24 @@ fn longest(dfa: &Dfa, trim: &Trim) -> Option<usize> {
             .unwrap_or(0);
     }
     Some(longest_from[dfa.start().index()])
+}
+
+impl Dfa {
+    /// The lengths, in characters, of the shortest and the longest accepted string:
+    /// `(None, None)` for the empty language, and no longest for an infinite one.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// assert_eq!(Dfa::from_regex("ab|c{3,5}")?.length(), (Some(2), Some(5)));
+    /// assert_eq!(Dfa::from_regex("(ab)*c")?.length(), (Some(1), None));
+    /// assert_eq!(Dfa::from_regex("[]")?.length(), (None, None));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn length(&self) -> (Option<usize>, Option<usize>) {
+        length(self)
+    }
 }
 
 #[cfg(test)]

@@ -1,24 +1,13 @@
 //! Questions about the language of a DFA: emptiness, universality, lengths and size.
 //!
 //! # Overview
-//! One file per family of questions, each a free function that a [`Dfa`] method delegates to:
+//! One file per family of questions, each with the [`Dfa`](crate::Dfa) methods it answers:
 //! - `basic.rs`: `is_empty`, `is_empty_string`, `is_total`.
 //! - `length.rs`: the shortest and longest accepted lengths.
 //! - `cardinality.rs`: [`Cardinality`], the exact number of accepted strings.
 //!
-//! This file holds what they share: [`reachable`] and [`Trim`], the part of the DFA that
-//! matters for the language.
-//!
-//! # Algorithm
-//! A state is *useful* when it is reachable from the start and can reach an accepting state;
-//! the useful states and the moves between them (the *trim*) carry the whole language.
-//! [`Trim::new`] finds them with a breadth-first search forward from the start and one
-//! backward from the reachable accepting states, and groups the moves of each useful state by
-//! target: one [`Edge`] per distinct useful target, weighted by the number of characters
-//! leading there. O(states × classes) time, and O(states + edges) memory, which is at most
-//! the size of the DFA's own table. The language is infinite exactly when the trim has a
-//! cycle; [`Trim::topological_order`] (Kahn's algorithm, O(states + edges)) finds an order
-//! or reports the cycle.
+//! All read the language off the trim of the DFA (`dfa/trim.rs`): the useful states and
+//! the edges between them. The language is infinite exactly when the trim has a cycle.
 //!
 //! # Invariants
 //! - Nothing assumes a minimal DFA: unreachable states, equivalent states and several dead
@@ -30,195 +19,21 @@ mod basic;
 mod cardinality;
 mod length;
 
-pub(crate) use basic::{is_empty, is_empty_string, is_total};
 pub use cardinality::Cardinality;
-pub(crate) use cardinality::{cardinality, heap_bytes};
-pub(crate) use length::length;
-
-use crate::dfa::Dfa;
-use crate::state_id::StateId;
-
-/// Which states can be reached from the start, by breadth-first search.
-fn reachable(dfa: &Dfa) -> Vec<bool> {
-    let mut seen = vec![false; dfa.n_states()];
-    seen[dfa.start().index()] = true;
-    let mut queue = vec![dfa.start()];
-    let mut next = 0;
-    while let Some(&state) = queue.get(next) {
-        next += 1;
-        for (class, _) in dfa.classes().iter() {
-            let target = dfa.next_state(state, class);
-            if !std::mem::replace(&mut seen[target.index()], true) {
-                queue.push(target);
-            }
-        }
-    }
-    seen
-}
-
-/// The moves from one state to `target`, grouped: any of `n_chars` characters (the sizes of
-/// all classes that lead there, summed) goes there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Edge {
-    target: StateId,
-    /// At least 1 and at most 1,112,064, the size of the alphabet.
-    n_chars: u64,
-}
-
-/// Rows of items indexed by state, stored flat: row `s` is `items[offsets[s]..offsets[s + 1]]`.
-struct Adjacency<T> {
-    offsets: Vec<usize>,
-    items: Vec<T>,
-}
-
-impl<T> Adjacency<T> {
-    fn new() -> Self {
-        Adjacency { offsets: vec![0], items: Vec::new() }
-    }
-
-    /// Closes the current row, which holds the items pushed since the previous call.
-    fn end_row(&mut self) {
-        self.offsets.push(self.items.len());
-    }
-
-    fn row(&self, state: StateId) -> &[T] {
-        &self.items[self.offsets[state.index()]..self.offsets[state.index() + 1]]
-    }
-}
-
-/// The useful states of a DFA (reachable and co-reachable) and the edges between them.
-pub(crate) struct Trim {
-    useful: Vec<bool>,
-    /// The edges of each state; empty for useless states.
-    edges: Adjacency<Edge>,
-}
-
-impl Trim {
-    pub(crate) fn new(dfa: &Dfa) -> Trim {
-        let reachable = reachable(dfa);
-        let all_edges = grouped_edges(dfa, &reachable);
-        let predecessors = predecessors(&all_edges, dfa.n_states());
-        // Backwards from the reachable accepting states; predecessors only lists reachable
-        // sources, so every state found is reachable as well.
-        let mut useful: Vec<bool> =
-            dfa.states().map(|state| reachable[state.index()] && dfa.is_accepting(state)).collect();
-        let mut queue: Vec<StateId> = dfa.states().filter(|state| useful[state.index()]).collect();
-        while let Some(state) = queue.pop() {
-            for &source in predecessors.row(state) {
-                if !std::mem::replace(&mut useful[source.index()], true) {
-                    queue.push(source);
-                }
-            }
-        }
-        let mut edges = Adjacency::new();
-        for state in dfa.states() {
-            if useful[state.index()] {
-                let row = all_edges.row(state).iter().filter(|edge| useful[edge.target.index()]);
-                edges.items.extend(row);
-            }
-            edges.end_row();
-        }
-        Trim { useful, edges }
-    }
-
-    pub(crate) fn is_useful(&self, state: StateId) -> bool {
-        self.useful[state.index()]
-    }
-
-    /// The moves from `state` to useful states, one per distinct target.
-    fn edges(&self, state: StateId) -> &[Edge] {
-        self.edges.row(state)
-    }
-
-    /// For each state, the number of useful states with an edge to it.
-    fn in_degrees(&self) -> Vec<usize> {
-        let mut in_degrees = vec![0; self.useful.len()];
-        for edge in &self.edges.items {
-            in_degrees[edge.target.index()] += 1;
-        }
-        in_degrees
-    }
-
-    /// The useful states with every edge going forward in the order (Kahn's algorithm), or
-    /// `None` when the useful states have a cycle, that is when the language is infinite.
-    /// Requires `start` to be useful; it comes first, as every useful state is reachable
-    /// from it.
-    fn topological_order(&self, start: StateId) -> Option<Vec<StateId>> {
-        let mut in_degrees = self.in_degrees();
-        if in_degrees[start.index()] != 0 {
-            return None;
-        }
-        let mut order = vec![start];
-        let mut next = 0;
-        while let Some(&state) = order.get(next) {
-            next += 1;
-            for edge in self.edges(state) {
-                let in_degree = &mut in_degrees[edge.target.index()];
-                *in_degree -= 1;
-                if *in_degree == 0 {
-                    order.push(edge.target);
-                }
-            }
-        }
-        let n_useful = self.useful.iter().filter(|&&useful| useful).count();
-        (order.len() == n_useful).then_some(order)
-    }
-}
-
-/// The moves of every reachable state, one edge per distinct target in order of first
-/// appearance, weighted by the summed sizes of the classes leading there.
-fn grouped_edges(dfa: &Dfa, reachable: &[bool]) -> Adjacency<Edge> {
-    let class_sizes: Vec<u64> = dfa.classes().iter().map(|(_, class)| class.len()).collect();
-    // Classes are never empty, so 0 marks a target not yet seen from the current state.
-    let mut n_chars_to = vec![0; dfa.n_states()];
-    let mut targets = Vec::new();
-    let mut edges = Adjacency::new();
-    for state in dfa.states() {
-        if reachable[state.index()] {
-            for ((class, _), &class_size) in dfa.classes().iter().zip(&class_sizes) {
-                let target = dfa.next_state(state, class);
-                if n_chars_to[target.index()] == 0 {
-                    targets.push(target);
-                }
-                n_chars_to[target.index()] += class_size;
-            }
-            for target in targets.drain(..) {
-                let n_chars = std::mem::take(&mut n_chars_to[target.index()]);
-                edges.items.push(Edge { target, n_chars });
-            }
-        }
-        edges.end_row();
-    }
-    edges
-}
-
-/// For each state, the sources of the edges into it (a counting sort of the edges).
-fn predecessors(edges: &Adjacency<Edge>, n_states: usize) -> Adjacency<StateId> {
-    let mut offsets = vec![0; n_states + 1];
-    for edge in &edges.items {
-        offsets[edge.target.index() + 1] += 1;
-    }
-    for state_idx in 0..n_states {
-        offsets[state_idx + 1] += offsets[state_idx];
-    }
-    let mut fill = offsets.clone();
-    let mut items = vec![StateId::from_index(0); edges.items.len()];
-    for source_idx in 0..n_states {
-        let source = StateId::from_index(source_idx);
-        for edge in edges.row(source) {
-            items[fill[edge.target.index()]] = source;
-            fill[edge.target.index()] += 1;
-        }
-    }
-    Adjacency { offsets, items }
-}
+pub(crate) use cardinality::heap_bytes;
 
 #[cfg(test)]
 mod tests {
+    use super::basic::{is_empty, is_empty_string, is_total};
+    use super::cardinality::cardinality;
+    use super::length::length;
     use super::*;
     use crate::alphabet::{CharSet, Classes};
     use crate::budget::Budget;
+    use crate::dfa::Dfa;
+    use crate::dfa::trim::{Edge, Trim, reachable};
     use crate::nfa::Nfa;
+    use crate::state_id::StateId;
 
     /// The canonical minimal DFA of `pattern` and its unminimized subset construction, which
     /// may have equivalent states: every analysis must answer alike on both.
@@ -252,7 +67,7 @@ mod tests {
     fn trim_ignores_unreachable_and_dead_states() {
         let dfa = with_unreachable_states();
         let trim = Trim::new(&dfa);
-        assert_eq!(trim.useful, [true, true, false, false, false]);
+        assert_eq!(trim.useful(), [true, true, false, false, false]);
         let on_a = dfa.classes().class_of('a');
         assert_eq!(
             trim.edges(dfa.start()),

@@ -20,9 +20,9 @@
 //!
 //! For two languages in one NFA, a subset is the union of one subset of each side (the
 //! sides share no state), so the walk is the on-the-fly product of the two subset
-//! constructions. Classes are numbered by smallest member and expanded in that order from
-//! subsets in discovery order, so the first separating subset found is reached by the
-//! shortest, then smallest, separating string (the argument of `ops/product.rs`).
+//! constructions, and a [`Discovery`] for the shortest-witness search of `witness.rs`: the
+//! first separating subset found is reached by the shortest, then smallest, separating
+//! string.
 //!
 //! # Budgets
 //! Every new DFA state is checked against the state limit, the memory limit (its row of the
@@ -32,18 +32,21 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::Dfa;
-use crate::alphabet::{CharSet, ClassId, Classes};
+use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::{ClosureScratch, Nfa};
-use crate::ops::product::BoolOp;
 use crate::state_id::StateId;
+use crate::witness::{BoolOp, Discovery, shortest_witness};
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
     let mut walk = SubsetWalk::new(nfa, budget)?;
     let mut table = Vec::new();
     let mut dfa_state = 0;
     while dfa_state < walk.subsets.sets.len() {
-        walk.expand(dfa_state, budget, |target, _| table.push(target))?;
+        walk.enter(StateId::from_index(dfa_state))?;
+        for class_idx in 0..walk.classes.len() {
+            table.push(walk.step(ClassId::new(class_idx))?.0);
+        }
         dfa_state += 1;
     }
     let accepting = walk
@@ -65,53 +68,19 @@ pub(crate) fn separating_string(
     found: BoolOp,
     budget: &Budget,
 ) -> Result<Option<String>, BudgetError> {
-    let satisfied = |set: &[StateId]| {
-        found.accepts(
-            set.binary_search(&left_accept).is_ok(),
-            set.binary_search(&right_accept).is_ok(),
-        )
-    };
+    let contains = |set: &[StateId], accept: &StateId| set.binary_search(accept).is_ok();
     let mut walk = SubsetWalk::new(nfa, budget)?;
-    if satisfied(&walk.subsets.sets[0]) {
-        return Ok(Some(String::new()));
-    }
-    // How each subset was first reached: its parent and the class taken.
-    let mut parents: Vec<Option<(usize, usize)>> = vec![None];
-    let mut dfa_state = 0;
-    while dfa_state < walk.subsets.sets.len() {
-        let mut hit = None;
-        walk.expand(dfa_state, budget, |target, class_idx| {
-            if target.index() == parents.len() {
-                parents.push(Some((dfa_state, class_idx)));
-                hit = hit.or(Some(target));
-            }
-        })?;
-        // Subsets found while expanding are in class order; take the first that separates.
-        if let Some(first_new) = hit {
-            let sets = &walk.subsets.sets;
-            if let Some(idx) = (first_new.index()..sets.len()).find(|&idx| satisfied(&sets[idx])) {
-                return Ok(Some(spell(&walk.classes, &parents, idx)));
-            }
-        }
-        dfa_state += 1;
-    }
-    Ok(None)
-}
-
-/// The string of smallest class members along the discovery path of subset `idx`.
-fn spell(classes: &Classes, parents: &[Option<(usize, usize)>], mut idx: usize) -> String {
-    let mut reversed = Vec::new();
-    while let Some((parent, class_idx)) = parents[idx] {
-        reversed.extend(classes.class(ClassId::new(class_idx)).and_then(CharSet::first));
-        idx = parent;
-    }
-    reversed.into_iter().rev().collect()
+    shortest_witness(&mut walk, |walk, subset| {
+        let set = &walk.subsets.sets[subset.index()];
+        found.accepts(contains(set, &left_accept), contains(set, &right_accept))
+    })
 }
 
 /// A subset construction in progress: the classes, the subsets found so far, and scratch
 /// space for one expansion.
 struct SubsetWalk<'n> {
     nfa: &'n Nfa,
+    budget: &'n Budget,
     classes: Classes,
     /// For each NFA label, the classes it contains.
     label_classes: Vec<Vec<ClassId>>,
@@ -121,37 +90,46 @@ struct SubsetWalk<'n> {
 
 impl<'n> SubsetWalk<'n> {
     /// The walk with only the start subset found.
-    fn new(nfa: &'n Nfa, budget: &Budget) -> Result<SubsetWalk<'n>, BudgetError> {
+    fn new(nfa: &'n Nfa, budget: &'n Budget) -> Result<SubsetWalk<'n>, BudgetError> {
         let labels: Vec<_> = nfa.labels().iter().collect();
         let (classes, label_classes) = Classes::new(&labels, budget)?;
         let n_classes = classes.len();
         let mut subsets = Subsets::new(nfa, n_classes);
         subsets.intern(&[nfa.start()], budget)?;
         let targets_by_class = vec![Vec::new(); n_classes];
-        Ok(SubsetWalk { nfa, classes, label_classes, subsets, targets_by_class })
+        Ok(SubsetWalk { nfa, budget, classes, label_classes, subsets, targets_by_class })
+    }
+}
+
+impl Discovery for SubsetWalk<'_> {
+    fn classes(&self) -> &Classes {
+        &self.classes
     }
 
-    /// Calls `visit(target, class index)` for each class in ascending order, with the
-    /// subset that `dfa_state` moves to on it (added if new).
-    fn expand(
-        &mut self,
-        dfa_state: usize,
-        budget: &Budget,
-        mut visit: impl FnMut(StateId, usize),
-    ) -> Result<(), BudgetError> {
-        budget.check_time(Operation::Determinize)?;
-        for &nfa_state in &self.subsets.sets[dfa_state] {
+    fn n_found(&self) -> usize {
+        self.subsets.sets.len()
+    }
+
+    /// Gathers the targets of every move of `dfa_state`'s NFA states, by class.
+    fn enter(&mut self, dfa_state: StateId) -> Result<(), BudgetError> {
+        self.budget.check_time(Operation::Determinize)?;
+        for targets in &mut self.targets_by_class {
+            targets.clear();
+        }
+        for &nfa_state in &self.subsets.sets[dfa_state.index()] {
             for &(label, target) in &self.nfa.state(nfa_state).transitions {
                 for class in &self.label_classes[label.index()] {
                     self.targets_by_class[class.index()].push(target);
                 }
             }
         }
-        for (class_idx, targets) in self.targets_by_class.iter_mut().enumerate() {
-            visit(self.subsets.intern(targets, budget)?, class_idx);
-            targets.clear();
-        }
         Ok(())
+    }
+
+    fn step(&mut self, class: ClassId) -> Result<(StateId, bool), BudgetError> {
+        let n_found = self.subsets.sets.len();
+        let target = self.subsets.intern(&self.targets_by_class[class.index()], self.budget)?;
+        Ok((target, self.subsets.sets.len() > n_found))
     }
 }
 

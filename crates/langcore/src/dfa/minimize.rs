@@ -45,7 +45,7 @@
 //! - Every state id, position and block id is below `n_states`, which is checked to fit in a
 //!   `u32`, so the `u32` storage never truncates.
 
-use crate::{Budget, BudgetError, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 
 /// Units of work (splitter states scanned plus predecessors collected) between two reads of
 /// the clock: often enough to stop within microseconds of the deadline, rarely enough that the

@@ -6,7 +6,7 @@
 //! [`GenerateOptions`]. One concept per file:
 //! - `options.rs`: [`GenerateOptions`], [`PathOrder`], [`CharOrder`].
 //! - `count.rs`: [`count::Count`], exact counts that stay machine words while they fit.
-//! - `counts.rs`: the labelled edges of the DFA, and the tables W (strings) and P (paths)
+//! - `tables.rs`: the labelled edges of the DFA, and the tables W (strings) and P (paths)
 //!   per node and remaining length.
 //! - `path.rs`: a path's odometer and the characters it spells in either character order.
 //! - `sweep.rs`: [`PathOrder::Sweep`].
@@ -68,12 +68,13 @@
 //! checks its own operations ([`Operation::Product`], [`Operation::Minimize`]).
 
 mod count;
-mod counts;
 mod options;
 mod path;
 mod rounds;
 mod shuffle;
 mod sweep;
+mod tables;
+
 #[cfg(test)]
 mod tests;
 mod threshold;
@@ -84,7 +85,7 @@ use std::borrow::{Borrow, Cow};
 use std::ops::{RangeInclusive, SubAssign};
 
 use self::count::Count;
-use self::counts::{Cell, Counts, Routes};
+use self::tables::{Cell, Counts, Routes};
 use crate::alphabet::{CharSet, Classes};
 use crate::budget::{Budget, BudgetError};
 use crate::dfa::Dfa;
@@ -100,7 +101,7 @@ pub(crate) fn generate(
     if options.limit() == 0 || options.max_length() < options.min_length() {
         return Ok(Vec::new());
     }
-    let Some(language) = Language::new(dfa, options, budget)? else {
+    let Some(language) = Catalog::new(dfa, options, budget)? else {
         return Ok(Vec::new());
     };
     let strings = match options.path_order() {
@@ -112,18 +113,66 @@ pub(crate) fn generate(
     Ok(strings)
 }
 
-/// The restricted language, ready to page through: its edges, its count tables and the
+impl Dfa {
+    /// One page of the strings of the language, in the order `options` chooses: up to
+    /// `options.limit()` distinct strings, skipping the first `options.offset()`.
+    ///
+    /// Every string is in the language, has a length in `options`' band and only characters
+    /// of its charset; only such strings count for the offset. The order depends only on
+    /// the language (after restriction to the charset) and the options, never on how the
+    /// DFA was built, so pages of any size concatenate without gaps or repeats, and
+    /// equivalent DFAs give identical pages. [`GenerateOptions`], [`PathOrder`](crate::PathOrder)
+    /// and [`CharOrder`](crate::CharOrder) define the orders.
+    ///
+    /// Skipped strings are counted, never built: a page costs count tables up to the length
+    /// it reaches, then a walk down the automaton per page (sweep) or per string (the other
+    /// orders), whatever the offset. In the interleaved orders, offsets past the first round
+    /// (one string per path) also search for their round by counting paths by size.
+    ///
+    /// # Errors
+    /// When building the restricted automaton or the count tables (one big integer per state
+    /// and length up to the longest length generated) exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, CharOrder, Dfa, GenerateOptions, PathOrder};
+    ///
+    /// let budget = Budget::default();
+    /// let words = Dfa::from_regex("[a-z]{8}")?;
+    /// let page = GenerateOptions::default().with_limit(2).with_offset(10_000_000_000);
+    /// // 10^10 is "bgjqzrkq" in base 26, with a..z as the digits.
+    /// assert_eq!(words.generate(&page, &budget)?, ["bgjqzrkq", "bgjqzrkr"]);
+    ///
+    /// let ids = Dfa::from_regex("x[0-9]{2}|y[0-9]")?;
+    /// let first = GenerateOptions::default().with_limit(4);
+    /// assert_eq!(ids.generate(&first, &budget)?, ["y0", "y1", "y2", "y3"]);
+    /// let mixed = first.with_path_order(PathOrder::Interleave);
+    /// assert_eq!(ids.generate(&mixed, &budget)?, ["y0", "x00", "y1", "x01"]);
+    /// let seeded = mixed.with_char_order(CharOrder::Shuffled).with_seed(7);
+    /// assert_eq!(ids.generate(&seeded, &budget)?, ids.generate(&seeded, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn generate(
+        &self,
+        options: &GenerateOptions,
+        budget: &Budget,
+    ) -> Result<Vec<String>, Error> {
+        generate(self, options, budget)
+    }
+}
+
+/// The catalog of a restricted language, ready to page through: its edges, its count tables and the
 /// lengths that hold strings.
-struct Language {
+struct Catalog {
     routes: Routes,
     counts: Counts,
     min_length: usize,
     /// At most the requested maximum and the longest string of the language, and no longer
-    /// than the page needs (see [`Language::new`]).
+    /// than the page needs (see [`Catalog::new`]).
     max_length: usize,
 }
 
-impl Language {
+impl Catalog {
     /// The language of `dfa` restricted to `options`' charset, or `None` when it has no
     /// string in the length band.
     ///
@@ -134,7 +183,7 @@ impl Language {
         dfa: &Dfa,
         options: &GenerateOptions,
         budget: &Budget,
-    ) -> Result<Option<Language>, BudgetError> {
+    ) -> Result<Option<Catalog>, BudgetError> {
         let restricted = match options.charset() {
             Some(charset) if !charset.is_full() => {
                 Cow::Owned(dfa.intersection(&strings_over(charset, budget)?, budget)?)
@@ -178,7 +227,7 @@ impl Language {
             return Ok(None);
         }
         let max_length = counts.max_length();
-        Ok(Some(Language { routes, counts, min_length, max_length }))
+        Ok(Some(Catalog { routes, counts, min_length, max_length }))
     }
 
     /// The lengths generated, ascending.

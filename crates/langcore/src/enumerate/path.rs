@@ -22,9 +22,9 @@
 //! # Budgets
 //! None: callers check the deadline once per string.
 
-use super::counts::{Edge, Routes};
 use super::options::{CharOrder, GenerateOptions};
 use super::shuffle::{Permutation, Shuffles, mix};
+use super::tables::{Edge, Routes};
 use crate::state_id::StateId;
 
 /// The [`Shuffle`] context tag of character orders.

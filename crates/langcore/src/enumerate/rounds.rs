@@ -46,12 +46,12 @@ use std::ops::SubAssign;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::count::Count;
-use super::counts::Edge;
 use super::options::{GenerateOptions, PathOrder};
 use super::path::{Spelling, Step};
 use super::shuffle::Shuffle;
+use super::tables::Edge;
 use super::threshold::Thresholds;
-use super::{Language, STRINGS_PER_CHECK, find_block, page};
+use super::{Catalog, STRINGS_PER_CHECK, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 
 /// The [`Shuffle`] context tag of path orders.
@@ -60,7 +60,7 @@ pub(super) const PATH_ORDER_TAG: u64 = u64::from_be_bytes(*b"\0\0\0paths");
 /// Up to `options.limit()` strings of `language` in interleave or shuffled order, from
 /// `options.offset()`.
 pub(super) fn generate(
-    language: &Language,
+    language: &Catalog,
     options: &GenerateOptions,
     budget: &Budget,
 ) -> Result<Vec<String>, BudgetError> {
@@ -105,7 +105,7 @@ const MAX_SPELLED: usize = 256;
 /// language with fewer paths than the page has strings) meets the same paths again: then
 /// each is spelled once and kept, up to [`MAX_SPELLED`].
 struct Speller<'a> {
-    language: &'a Language,
+    language: &'a Catalog,
     options: &'a GenerateOptions,
     revisits: bool,
     spelled: HashMap<(usize, Count), Spelling>,
@@ -115,7 +115,7 @@ struct Speller<'a> {
 }
 
 impl<'a> Speller<'a> {
-    fn new(language: &'a Language, options: &'a GenerateOptions) -> Speller<'a> {
+    fn new(language: &'a Catalog, options: &'a GenerateOptions) -> Speller<'a> {
         let paths_in_round = language.total(|cell| &cell.paths);
         let revisits =
             paths_in_round < options.limit() as u128 && paths_in_round <= MAX_SPELLED as u128;
@@ -172,7 +172,7 @@ struct Turn {
 impl Turn {
     /// The position at `offset`, or `None` past the last string.
     fn at(
-        language: &Language,
+        language: &Catalog,
         thresholds: &mut Thresholds<'_>,
         offset: u64,
     ) -> Result<Option<Turn>, BudgetError> {
@@ -223,7 +223,7 @@ impl Turn {
     /// next length in the round, or the first path of the next round. `false` at the end.
     fn advance(
         &mut self,
-        language: &Language,
+        language: &Catalog,
         thresholds: &mut Thresholds<'_>,
     ) -> Result<bool, BudgetError> {
         self.index += 1;
@@ -249,7 +249,7 @@ impl Turn {
 /// Sets `steps` to the path of `turn.length` with lexicographic rank `rank` among those with
 /// more than `turn.round` strings.
 fn path_with_rank(
-    language: &Language,
+    language: &Catalog,
     thresholds: &mut Thresholds<'_>,
     turn: &Turn,
     rank: Count,
@@ -268,7 +268,7 @@ fn path_with_rank(
 
 /// [`path_with_rank`] with positions of type `N`, made from counts by `position`.
 fn descend<N, P>(
-    language: &Language,
+    language: &Catalog,
     thresholds: &mut Thresholds<'_>,
     turn: &Turn,
     (mut rank, position): (N, P),

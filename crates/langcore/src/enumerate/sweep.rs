@@ -1,7 +1,7 @@
 //! Sweep order: shortest paths first, lexicographically, each expanded completely.
 //!
 //! # Algorithm
-//! *Finding the string at an offset* (unranking) uses the string counts W of `counts.rs`:
+//! *Finding the string at an offset* (unranking) uses the string counts W of `tables.rs`:
 //! 1. Skip whole lengths: subtract W(start, ℓ) for ℓ = min, min + 1, … while the offset is
 //!    at least that.
 //! 2. Descend from the start. At node `s` with `r` characters to go, the strings starting
@@ -33,16 +33,16 @@
 
 use std::convert::Infallible;
 
-use super::counts::Edge;
 use super::options::GenerateOptions;
 use super::path::{Spelling, Step, Text};
-use super::{Language, STRINGS_PER_CHECK, find_block, page};
+use super::tables::Edge;
+use super::{Catalog, STRINGS_PER_CHECK, find_block, page};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
 
 /// Up to `options.limit()` strings of `language` in sweep order, from `options.offset()`.
 pub(super) fn generate(
-    language: &Language,
+    language: &Catalog,
     options: &GenerateOptions,
     budget: &Budget,
 ) -> Result<Vec<String>, BudgetError> {
@@ -63,7 +63,7 @@ pub(super) fn generate(
 
 /// A position in sweep order: a path, its odometer and the string they spell.
 struct Cursor<'a> {
-    language: &'a Language,
+    language: &'a Catalog,
     options: &'a GenerateOptions,
     steps: Vec<Step>,
     digits: Vec<u64>,
@@ -73,7 +73,7 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     /// The cursor at sweep position `offset`, or `None` past the last string.
-    fn at(language: &'a Language, options: &'a GenerateOptions, offset: u64) -> Option<Self> {
+    fn at(language: &'a Catalog, options: &'a GenerateOptions, offset: u64) -> Option<Self> {
         let routes = &language.routes;
         let mut rest = u128::from(offset);
         let strings_of_length = |&length: &usize| {

@@ -50,7 +50,7 @@ fn product(routes: &Routes, steps: &[Step]) -> u128 {
 fn model(pattern: &str, options: &GenerateOptions) -> Vec<String> {
     // Every length: the tables of a page stop where the page ends.
     let everything = options.clone().with_offset(0).with_limit(usize::MAX);
-    let Some(language) = Language::new(&dfa(pattern), &everything, &Budget::unlimited()).unwrap()
+    let Some(language) = Catalog::new(&dfa(pattern), &everything, &Budget::unlimited()).unwrap()
     else {
         return Vec::new();
     };
@@ -301,7 +301,7 @@ fn counts_are_exact_beyond_128_bits() {
             .with_min_length(length)
             .with_max_length(length)
             .with_limit(usize::MAX);
-        let language = Language::new(&dfa(pattern), &options, &budget).unwrap().unwrap();
+        let language = Catalog::new(&dfa(pattern), &options, &budget).unwrap().unwrap();
         let cell = language.counts.cell(language.routes.start(), length);
         let cut = dfa(pattern).intersection(&dfa(&format!(".{{{length}}}")), &budget).unwrap();
         let crate::Cardinality::Finite(exact) = cut.cardinality(&budget).unwrap() else {

@@ -37,9 +37,9 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 
-use super::Language;
+use super::Catalog;
 use super::count::Count;
-use super::counts::Cell;
+use super::tables::Cell;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::state_id::StateId;
 
@@ -62,7 +62,7 @@ enum Known<'s> {
 
 /// The memoised split of paths by their number of strings.
 pub(super) struct Thresholds<'a> {
-    language: &'a Language,
+    language: &'a Catalog,
     budget: &'a Budget,
     memo: HashMap<Key, AtMost>,
     /// The bytes of `memo` and of the count table, as charged to the budget.
@@ -70,7 +70,7 @@ pub(super) struct Thresholds<'a> {
 }
 
 impl<'a> Thresholds<'a> {
-    pub(super) fn new(language: &'a Language, budget: &'a Budget) -> Thresholds<'a> {
+    pub(super) fn new(language: &'a Catalog, budget: &'a Budget) -> Thresholds<'a> {
         Thresholds { language, budget, memo: HashMap::default(), bytes: language.counts.bytes() }
     }
 

@@ -1,7 +1,7 @@
 //! Conversions between [`Graph`] and the automata: DFA and NFA, both ways.
 //!
 //! # Algorithm
-//! - *DFA to graph*: the trim of `nfa/embed.rs` ([`Fragment`]): states that can still accept,
+//! - *DFA to graph*: the trim of `dfa/fragment.rs` ([`Fragment`]): states that can still accept,
 //!   breadth first from the start, classes with one target merged into one label. The dead
 //!   state and every move into it disappear; the empty language is one state without moves.
 //!   O(states × classes).
@@ -25,8 +25,9 @@ use super::{Graph, GraphError, GraphState};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::fragment::Fragment;
 use crate::error::Error;
-use crate::nfa::{ClosureScratch, Fragment, Nfa, NfaBuilder, State};
+use crate::nfa::{ClosureScratch, Nfa, NfaBuilder, State};
 use crate::state_id::StateId;
 
 pub(crate) fn dfa_to_graph(dfa: &Dfa) -> Graph {
@@ -98,6 +99,86 @@ pub(crate) fn nfa_to_graph(nfa: &Nfa, budget: &Budget) -> Result<Graph, BudgetEr
         states.push(GraphState { accepting, moves });
     }
     Ok(Graph::from_parts(StateId::from_index(0), states))
+}
+
+impl Nfa {
+    /// The NFA of `graph`: the same states and moves, without ε-moves. Infallible: the
+    /// graph's size was checked when it was built.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Nfa};
+    ///
+    /// let graph = Nfa::from_regex("ab|ac")?.to_graph(&Budget::default())?;
+    /// let nfa = Nfa::from_graph(&graph);
+    /// assert!(nfa.matches("ac") && !nfa.matches("a"));
+    /// assert_eq!(Dfa::from_nfa(&nfa, &Budget::default())?, Dfa::from_regex("a[bc]")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_graph(graph: &Graph) -> Nfa {
+        nfa_from_graph(graph)
+    }
+
+    /// The [`Graph`] of this NFA with its ε-moves removed: each kept state has the moves of
+    /// its ε-closure and accepts when the closure does; states that no move reaches are
+    /// dropped, and the start becomes state 0.
+    ///
+    /// # Errors
+    /// When the deadline or the memory limit of `budget` runs out
+    /// ([`Operation::EpsilonRemoval`]); the graph can be quadratic in the NFA.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Nfa};
+    ///
+    /// let graph = Nfa::from_regex("a*b")?.to_graph(&Budget::default())?;
+    /// assert!(graph.n_states() <= Nfa::from_regex("a*b")?.n_states());
+    /// assert!(Nfa::from_graph(&graph).matches("aab"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_graph(&self, budget: &Budget) -> Result<Graph, BudgetError> {
+        nfa_to_graph(self, budget)
+    }
+}
+
+impl Dfa {
+    /// This DFA as a [`Graph`], compact for storage: only states that can still accept,
+    /// numbered breadth first from the start (state 0); no moves into the dead state; the
+    /// classes leading from a state to one target merged into one label. The graph is
+    /// deterministic, and for a canonical DFA it depends only on the language.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::Dfa;
+    ///
+    /// let graph = Dfa::from_regex("[a-z]+@[a-z]+")?.to_graph();
+    /// assert_eq!(graph.n_states(), 4, "no dead state");
+    /// assert_eq!(graph.n_moves(), 5, "one move per target: `[a-z]` loops on two states");
+    /// assert!(graph.is_deterministic());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_graph(&self) -> Graph {
+        dfa_to_graph(self)
+    }
+
+    /// The canonical minimal DFA of a deterministic `graph`, completed with a dead state.
+    ///
+    /// # Errors
+    /// [`Error::Graph`] with [`GraphError::NotDeterministic`](crate::graph::GraphError) when
+    /// a state has two moves on a common character (use [`Nfa::from_graph`] for those), and
+    /// [`Error::Budget`] when determinization or minimization exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let dfa = Dfa::from_regex("(abc|de){2}")?;
+    /// assert_eq!(Dfa::from_graph(&dfa.to_graph(), &Budget::default())?, dfa);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_graph(graph: &Graph, budget: &Budget) -> Result<Dfa, Error> {
+        dfa_from_graph(graph, budget)
+    }
 }
 
 #[cfg(test)]

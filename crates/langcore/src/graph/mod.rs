@@ -47,8 +47,6 @@
 
 mod convert;
 
-pub(crate) use convert::{dfa_from_graph, dfa_to_graph, nfa_from_graph, nfa_to_graph};
-
 use std::fmt;
 
 use crate::alphabet::CharSet;

@@ -32,9 +32,9 @@ use crate::dfa::{Dfa, determinize};
 use crate::dialect::Dialect;
 use crate::enumerate::GenerateOptions;
 use crate::error::Error;
-use crate::ops::product::BoolOp;
 use crate::syntax;
 use crate::to_regex;
+use crate::witness::BoolOp;
 
 /// A regular language over Unicode scalar values.
 ///

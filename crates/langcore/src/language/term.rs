@@ -19,7 +19,8 @@ use regex_syntax::hir::Hir;
 use super::Language;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::{Fragment, Nfa, NfaBuilder, State, compile_hir, compile_repetition};
+use crate::dfa::fragment::Fragment;
+use crate::nfa::{Nfa, NfaBuilder, State, compile_hir, compile_repetition};
 use crate::state_id::StateId;
 use crate::to_regex::Shape;
 

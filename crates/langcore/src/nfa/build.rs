@@ -18,7 +18,7 @@
 //! - Recursion follows the HIR's nesting, which the front end limits to
 //!   [`NEST_LIMIT`](crate::syntax::NEST_LIMIT); long concatenations and alternations are loops.
 
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Hir, HirKind};
 
 use super::{Nfa, NfaBuilder, State};
 use crate::alphabet::CharSet;
@@ -132,22 +132,6 @@ fn compile_loop(
     let body = emit_copy(builder, loop_state)?;
     builder.state_mut(loop_state).epsilons.push(body);
     Ok((loop_state, body))
-}
-
-/// The characters of a HIR class. Byte classes only occur for ASCII in UTF-8 mode.
-pub(crate) fn class_set(class: &Class) -> CharSet {
-    match class {
-        Class::Unicode(class) => {
-            CharSet::from_ranges(class.ranges().iter().map(|range| (range.start(), range.end())))
-        }
-        Class::Bytes(class) => CharSet::from_ranges(
-            class
-                .ranges()
-                .iter()
-                .filter(|range| range.start().is_ascii())
-                .map(|range| (char::from(range.start()), char::from(range.end().min(0x7F)))),
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -11,10 +11,8 @@
 //! - Every `StateId` stored in a state is below the state count.
 
 mod build;
-mod embed;
 
-pub(crate) use build::{class_set, compile as compile_hir, compile_repetition};
-pub(crate) use embed::Fragment;
+pub(crate) use build::{compile as compile_hir, compile_repetition};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -23,7 +21,6 @@ use regex_syntax::hir::{Class, Hir};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::error::Error;
-use crate::graph::{self, Graph};
 use crate::state_id::StateId;
 use crate::syntax;
 
@@ -223,44 +220,6 @@ impl Nfa {
             scratch.stack.extend_from_slice(&self.state(state_id).epsilons);
         }
     }
-
-    /// The NFA of `graph`: the same states and moves, without ε-moves. Infallible: the
-    /// graph's size was checked when it was built.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Dfa, Nfa};
-    ///
-    /// let graph = Nfa::from_regex("ab|ac")?.to_graph(&Budget::default())?;
-    /// let nfa = Nfa::from_graph(&graph);
-    /// assert!(nfa.matches("ac") && !nfa.matches("a"));
-    /// assert_eq!(Dfa::from_nfa(&nfa, &Budget::default())?, Dfa::from_regex("a[bc]")?);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_graph(graph: &Graph) -> Nfa {
-        graph::nfa_from_graph(graph)
-    }
-
-    /// The [`Graph`] of this NFA with its ε-moves removed: each kept state has the moves of
-    /// its ε-closure and accepts when the closure does; states that no move reaches are
-    /// dropped, and the start becomes state 0.
-    ///
-    /// # Errors
-    /// When the deadline or the memory limit of `budget` runs out
-    /// ([`Operation::EpsilonRemoval`]); the graph can be quadratic in the NFA.
-    ///
-    /// # Example
-    /// ```
-    /// use langcore::{Budget, Nfa};
-    ///
-    /// let graph = Nfa::from_regex("a*b")?.to_graph(&Budget::default())?;
-    /// assert!(graph.n_states() <= Nfa::from_regex("a*b")?.n_states());
-    /// assert!(Nfa::from_graph(&graph).matches("aab"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn to_graph(&self, budget: &Budget) -> Result<Graph, BudgetError> {
-        graph::nfa_to_graph(self, budget)
-    }
 }
 
 /// Reusable memory for [`Nfa::closure`]: a visited mark per state that is reset in O(1) by
@@ -353,7 +312,7 @@ impl<'b> NfaBuilder<'b> {
         let label = match self.class_labels.get(&address) {
             Some(&label) => label,
             None => {
-                let set = class_set(class);
+                let set = CharSet::from_hir_class(class);
                 let label = (!set.is_empty()).then(|| self.intern(&set));
                 self.class_labels.insert(address, label);
                 label

@@ -17,7 +17,7 @@
 use super::minimal_dfa_of;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::Fragment;
+use crate::dfa::fragment::Fragment;
 
 /// The canonical minimal DFA of the operands' languages concatenated in order.
 pub(crate) fn concat(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
@@ -35,6 +35,52 @@ pub(crate) fn concat(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetEr
         }
         Ok(entry)
     })
+}
+
+impl Dfa {
+    /// The concatenation of `self` and `other`: a string of `self` followed by one of
+    /// `other`. The result is canonical, like every minimal DFA.
+    ///
+    /// # Errors
+    /// When building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let user = Dfa::from_regex("[a-z]+")?;
+    /// let domain = Dfa::from_regex("@[a-z]+\\.org")?;
+    /// let address = user.concat(&domain, &Budget::default())?;
+    /// assert!(address.matches("ann@example.org"));
+    /// assert_eq!(address, Dfa::from_regex("[a-z]+@[a-z]+\\.org")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat(&self, other: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+        concat(&[self, other], budget)
+    }
+
+    /// The concatenation of all `operands` in order: {""} when there are none, the empty
+    /// language when one of them is empty.
+    ///
+    /// # Errors
+    /// When building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let year = Dfa::from_regex("[0-9]{4}")?;
+    /// let month = Dfa::from_regex("-(0[1-9]|1[0-2])")?;
+    /// let day = Dfa::from_regex("-[0-3][0-9]")?;
+    /// let date = Dfa::concat_all(&[&year, &month, &day], &Budget::default())?;
+    /// assert!(date.matches("2024-02-29"));
+    /// assert!(!date.matches("2024-13-01"));
+    /// assert_eq!(Dfa::concat_all(&[], &Budget::default())?, Dfa::from_regex("")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn concat_all(operands: &[&Dfa], budget: &Budget) -> Result<Dfa, BudgetError> {
+        concat(operands, budget)
+    }
 }
 
 #[cfg(test)]

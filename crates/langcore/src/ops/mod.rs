@@ -9,7 +9,7 @@
 //!   expansion as counted repetition in patterns (`nfa/build.rs`).
 //!
 //! The methods of [`Dfa`] delegate here. Concatenation and repetition copy the trimmed parts of their
-//! operands ([`Fragment`](crate::nfa::Fragment)) into one NFA, back to front as the regex
+//! operands ([`Fragment`](crate::dfa::fragment::Fragment)) into one NFA, back to front as the regex
 //! front end does, and returns that NFA's canonical minimal DFA.
 //!
 //! # Invariants
@@ -20,9 +20,6 @@ pub(crate) mod boolean;
 mod concat;
 pub(crate) mod product;
 mod repeat;
-
-pub(crate) use concat::concat;
-pub(crate) use repeat::repeat;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;

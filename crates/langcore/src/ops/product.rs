@@ -13,12 +13,8 @@
 //! breadth first from the pair of start states, only those reachable ever being created
 //! (on-the-fly product). Cost: O(pairs × product classes).
 //!
-//! Witnesses are the *shortest, then smallest* separating strings. Product classes are
-//! numbered by their smallest character, and the walk expands pairs in discovery order and
-//! classes in ascending order, so pairs are discovered in shortlex order of their discovery
-//! paths. Mapping each class of that path to its smallest character gives a string that
-//! separates the same way (it follows the same states) and is the shortlex minimum of all
-//! separating strings.
+//! Witnesses are the *shortest, then smallest* separating strings: the walk is a
+//! [`Discovery`] for the search in `witness.rs`, which says why.
 //!
 //! # Budgets
 //! Every new pair is checked against the state limit, the table memory and the deadline
@@ -30,28 +26,7 @@ use crate::alphabet::{CharSet, ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::state_id::StateId;
-
-/// How a pair of states accepts, from whether each side accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BoolOp {
-    Union,
-    Intersection,
-    /// Left and not right.
-    Difference,
-    /// Exactly one side: the pairs that tell two languages apart.
-    SymmetricDifference,
-}
-
-impl BoolOp {
-    pub(crate) fn accepts(self, left: bool, right: bool) -> bool {
-        match self {
-            BoolOp::Union => left || right,
-            BoolOp::Intersection => left && right,
-            BoolOp::Difference => left && !right,
-            BoolOp::SymmetricDifference => left != right,
-        }
-    }
-}
+use crate::witness::{BoolOp, Discovery, shortest_witness};
 
 /// The DFA of `left op right`, minimized.
 pub(crate) fn product(
@@ -67,7 +42,7 @@ pub(crate) fn product(
     while let Some(&(left_state, right_state)) = walk.pairs.get(pair_idx) {
         budget.check_time(Operation::Product)?;
         for class_idx in 0..n_classes {
-            let (next, _) = walk.step(left_state, right_state, class_idx)?;
+            let (next, _) = walk.move_pair(left_state, right_state, class_idx)?;
             table.push(next);
         }
         pair_idx += 1;
@@ -89,32 +64,98 @@ pub(crate) fn separating_string(
     found: BoolOp,
     budget: &Budget,
 ) -> Result<Option<String>, BudgetError> {
-    let satisfied =
-        |(l, r): (StateId, StateId)| found.accepts(left.is_accepting(l), right.is_accepting(r));
     let mut walk = PairWalk::new(left, right, budget)?;
-    // How each pair was first reached: its parent pair and the class taken.
-    let mut parents: Vec<Option<(StateId, usize)>> = vec![None];
-    if satisfied(walk.pairs[0]) {
-        return Ok(Some(String::new()));
+    shortest_witness(&mut walk, |walk, pair| {
+        let (l, r) = walk.pairs[pair.index()];
+        found.accepts(left.is_accepting(l), right.is_accepting(r))
+    })
+}
+
+impl Dfa {
+    /// Whether `self` and `other` have the same strings.
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let a = Dfa::from_regex("(a|b)*abb")?;
+    /// assert!(a.is_equivalent(&Dfa::from_regex("[ab]*abb")?, &budget)?);
+    /// assert!(!a.is_equivalent(&Dfa::from_regex("[ab]*bb")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_equivalent(&self, other: &Dfa, budget: &Budget) -> Result<bool, BudgetError> {
+        Ok(self.equivalence_witness(other, budget)?.is_none())
     }
-    let n_classes = walk.classes.classes.len();
-    let mut pair_idx = 0;
-    while let Some(&(left_state, right_state)) = walk.pairs.get(pair_idx) {
-        budget.check_time(Operation::Product)?;
-        let parent = StateId::from_index(pair_idx);
-        for class_idx in 0..n_classes {
-            let (next, is_new) = walk.step(left_state, right_state, class_idx)?;
-            if !is_new {
-                continue;
-            }
-            parents.push(Some((parent, class_idx)));
-            if satisfied(walk.pairs[next.index()]) {
-                return Ok(Some(walk.spell(&parents, next)));
-            }
-        }
-        pair_idx += 1;
+
+    /// The shortest, then smallest, string in exactly one of `self` and `other`, or `None`
+    /// when they are equivalent. Stops at the first difference.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let witness = Dfa::from_regex("a*")?.equivalence_witness(&Dfa::from_regex("a+")?, &budget)?;
+    /// assert_eq!(witness.as_deref(), Some(""));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    pub fn equivalence_witness(
+        &self,
+        other: &Dfa,
+        budget: &Budget,
+    ) -> Result<Option<String>, BudgetError> {
+        separating_string(self, other, BoolOp::SymmetricDifference, budget)
     }
-    Ok(None)
+
+    /// Whether every string of `self` is in `other`.
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let digits = Dfa::from_regex("[0-9]+")?;
+    /// assert!(digits.is_subset(&Dfa::from_regex("\\d+")?, &budget)?);
+    /// assert!(!digits.is_subset(&Dfa::from_regex("[0-9]{1,3}")?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_subset(&self, other: &Dfa, budget: &Budget) -> Result<bool, BudgetError> {
+        Ok(self.subset_witness(other, budget)?.is_none())
+    }
+
+    /// The shortest, then smallest, string in `self` but not in `other`, or `None` when
+    /// `self` is a subset of `other`. Stops at the first such string.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// let words = Dfa::from_regex("[a-z]+")?;
+    /// assert_eq!(words.subset_witness(&Dfa::from_regex("[a-y]*")?, &budget)?.as_deref(), Some("z"));
+    /// assert_eq!(Dfa::from_regex("abc")?.subset_witness(&words, &budget)?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the product walk exceeds `budget`.
+    pub fn subset_witness(
+        &self,
+        other: &Dfa,
+        budget: &Budget,
+    ) -> Result<Option<String>, BudgetError> {
+        separating_string(self, other, BoolOp::Difference, budget)
+    }
 }
 
 /// The common refinement of two DFAs' classes: for each product class, the class of each
@@ -152,6 +193,8 @@ struct PairWalk<'a> {
     classes: PairClasses,
     pairs: Vec<(StateId, StateId)>,
     ids: HashMap<(StateId, StateId), StateId>,
+    /// The pair [`Discovery::step`] moves from.
+    entered: (StateId, StateId),
 }
 
 impl<'a> PairWalk<'a> {
@@ -160,12 +203,12 @@ impl<'a> PairWalk<'a> {
         let start = (left.start(), right.start());
         let pairs = vec![start];
         let ids = HashMap::from_iter([(start, StateId::from_index(0))]);
-        Ok(PairWalk { left, right, budget, classes, pairs, ids })
+        Ok(PairWalk { left, right, budget, classes, pairs, ids, entered: start })
     }
 
     /// The pair reached from `(left_state, right_state)` on product class `class_idx`, and
     /// whether it is new.
-    fn step(
+    fn move_pair(
         &mut self,
         left_state: StateId,
         right_state: StateId,
@@ -187,16 +230,25 @@ impl<'a> PairWalk<'a> {
         self.ids.insert(target, id);
         Ok((id, true))
     }
+}
 
-    /// The string of smallest characters along the discovery path of `pair`.
-    fn spell(&self, parents: &[Option<(StateId, usize)>], pair: StateId) -> String {
-        let mut reversed = Vec::new();
-        let mut current = pair;
-        while let Some((parent, class_idx)) = parents[current.index()] {
-            let class = self.classes.classes.class(ClassId::new(class_idx));
-            reversed.extend(class.and_then(CharSet::first));
-            current = parent;
-        }
-        reversed.into_iter().rev().collect()
+impl Discovery for PairWalk<'_> {
+    fn classes(&self) -> &Classes {
+        &self.classes.classes
+    }
+
+    fn n_found(&self) -> usize {
+        self.pairs.len()
+    }
+
+    fn enter(&mut self, pair: StateId) -> Result<(), BudgetError> {
+        self.budget.check_time(Operation::Product)?;
+        self.entered = self.pairs[pair.index()];
+        Ok(())
+    }
+
+    fn step(&mut self, class: ClassId) -> Result<(StateId, bool), BudgetError> {
+        let (left_state, right_state) = self.entered;
+        self.move_pair(left_state, right_state, class.index())
     }
 }

@@ -18,8 +18,9 @@
 use super::minimal_dfa_of;
 use crate::budget::{Budget, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::fragment::Fragment;
 use crate::error::Error;
-use crate::nfa::{Fragment, NfaBuilder, compile_repetition};
+use crate::nfa::{NfaBuilder, compile_repetition};
 
 /// The canonical minimal DFA of `dfa`'s language repeated `min` to `max` times (`None`:
 /// unbounded).
@@ -41,6 +42,36 @@ pub(crate) fn repeat(dfa: &Dfa, min: u32, max: Option<u32>, budget: &Budget) -> 
         compile_repetition(builder, min, max, accept, &mut emit_copy)
     })?;
     Ok(repeated)
+}
+
+impl Dfa {
+    /// `self` repeated at least `min` and at most `max` times, like the pattern `x{min,max}`;
+    /// `max: None` is unbounded, like `x{min,}`.
+    ///
+    /// Repeating the empty language or {""} is answered at once, whatever the counts; other
+    /// languages are expanded copy by copy, so huge counts run into the budget.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRepetition`] when `min` is greater than `max`, [`Error::Budget`] when
+    /// building the result exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let octet = Dfa::from_regex("[0-9]{1,3}")?;
+    /// let dotted = Dfa::from_regex("\\.[0-9]{1,3}")?.repeat(3, Some(3), &Budget::default())?;
+    /// let address = octet.concat(&dotted, &Budget::default())?;
+    /// assert!(address.matches("192.168.0.1"));
+    /// assert_eq!(address, Dfa::from_regex("[0-9]{1,3}(\\.[0-9]{1,3}){3}")?);
+    ///
+    /// let words = Dfa::from_regex("ab|c")?.repeat(1, None, &Budget::default())?;
+    /// assert_eq!(words, Dfa::from_regex("(ab|c)+")?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn repeat(&self, min: u32, max: Option<u32>, budget: &Budget) -> Result<Dfa, Error> {
+        repeat(self, min, max, budget)
+    }
 }
 
 #[cfg(test)]

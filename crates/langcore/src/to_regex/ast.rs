@@ -27,7 +27,6 @@ use crate::alphabet::CharSet;
 use crate::dialect::Dialect;
 
 use super::class::{self, Spelled};
-use super::render::spell_repeat;
 
 /// The id of an interned node of an [`Exprs`] arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -392,4 +391,56 @@ fn min_char(a: Option<char>, b: Option<char>) -> Option<char> {
 
 fn union_chars(infos: &[&Info]) -> CharSet {
     infos.iter().fold(CharSet::empty(), |acc, info| acc.union(&info.chars))
+}
+
+/// The number of decimal digits of `n`.
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
+/// The shortest spelling of `inner{min,max}`, with its precedence and rendering.
+///
+/// The spelling is `k` literal copies of `inner` followed by a tail for the remaining
+/// `{min - k, max - k}`; `k` runs up to `min` (at most 8: more copies never beat a counted
+/// tail). Ties go to fewer pieces, so `a{0,3}` beats `a?a?a?`, then fewer groups.
+fn spell_repeat(inner: &Info, min: u32, max: Option<u32>) -> (Spelling, Prec, Grouped) {
+    let operand = grouped(inner, Prec::Atom);
+    let copy = grouped(inner, Prec::Seq);
+    let mut best: Option<((usize, u32, usize), Spelling)> = None;
+    for copies in 0..=min.min(8) {
+        let lo = min - copies;
+        let hi = max.map(|max| max - copies);
+        let counted = |extra: usize| operand.size + extra;
+        let (tail, tail_size, tail_pieces) = match (lo, hi) {
+            (0, Some(0)) => (Tail::Nothing, 0, 0),
+            (0, Some(1)) => (Tail::Optional(1), counted(1), 1),
+            (0, None) => (Tail::Star, counted(1), 1),
+            (1, None) => (Tail::Plus, counted(1), 1),
+            (1, Some(1)) => continue, // the same as one more copy
+            (lo, None) => (Tail::AtLeast(lo), counted(3 + digits(lo)), 1),
+            (lo, Some(hi)) if lo == hi => (Tail::Exact(lo), counted(2 + digits(lo)), 1),
+            (lo, Some(hi)) => {
+                let between = counted(3 + digits(lo) + digits(hi));
+                if lo == 0 && hi <= 4 && hi as usize * counted(1) < between {
+                    (Tail::Optional(hi), hi as usize * counted(1), hi)
+                } else {
+                    (Tail::Between(lo, hi), between, 1)
+                }
+            }
+        };
+        let size = (copies as usize).saturating_mul(copy.size).saturating_add(tail_size);
+        let groups = copies as usize * copy.groups + tail_pieces as usize * operand.groups;
+        let key = (size, copies + tail_pieces, groups);
+        if best.is_none_or(|(best_key, _)| key < best_key) {
+            best = Some((key, Spelling { copies, tail }));
+        }
+    }
+    let ((size, pieces, groups), spelling) = best.expect("a counted tail always fits");
+    let tail_depth = if spelling.tail == Tail::Nothing { 0 } else { operand.depth + 1 };
+    if pieces == 1 && spelling.copies == 0 {
+        (spelling, Prec::Quantified, Grouped { size, depth: tail_depth, groups })
+    } else {
+        let copy_depth = if spelling.copies > 0 { copy.depth } else { 0 };
+        (spelling, Prec::Seq, Grouped { size, depth: 1 + tail_depth.max(copy_depth), groups })
+    }
 }

@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use super::ast::{Exprs, NodeId};
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::nfa::Fragment;
+use crate::dfa::fragment::Fragment;
 
 /// The fresh start of a [`Gnfa`].
 const START: usize = 0;

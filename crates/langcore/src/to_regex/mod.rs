@@ -2,7 +2,7 @@
 //! and exact in the output [`Dialect`].
 //!
 //! # Overview
-//! [`to_pattern`] is what [`Dfa::to_pattern_in`] delegates to, [`term_to_pattern`] what
+//! [`to_pattern`] is what [`Dfa::to_pattern_in`] (here) delegates to, [`term_to_pattern`] what
 //! `Language::to_pattern_in` does. The files:
 //! - `ast.rs`: the interned expression arena and the facts kept per node;
 //! - `simplify.rs`: smart constructors that apply algebraic laws as they build;
@@ -81,9 +81,10 @@ pub(crate) use structure::Shape;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::fragment::Fragment;
 use crate::dialect::Dialect;
 use crate::error::Error;
-use crate::nfa::{Fragment, Nfa, NfaBuilder, State};
+use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::syntax::NEST_LIMIT;
 
 /// Trial-removal orders only run on automata with at most this many states.
@@ -123,6 +124,62 @@ pub(crate) fn to_pattern(
         improve(&mut exprs, &mut best, &minimal, budget);
     }
     finish(&exprs, best, budget)
+}
+
+impl Dfa {
+    /// A short pattern for the language, exact in our dialect (the contract's).
+    ///
+    /// The pattern is found by state elimination on the minimal DFA (and on that of the
+    /// reversed language) in several cost-guided orders, simplified algebraically and then by
+    /// verified rewrites; the shortest wins. It is printable ASCII: metacharacters are
+    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`; sets take their
+    /// shortest spelling (`\w`, `[^\s>]`, `\p{Greek}`, `[\pL--a]`), the full set is `.`;
+    /// plain groups and no anchors. The empty language is `[]` and {""} is the empty pattern.
+    ///
+    /// # Errors
+    /// When the deadline of `budget` passes before a first pattern is found (later, the best
+    /// pattern so far is returned instead), when the pattern would exceed the memory limit,
+    /// or, for pathological automata, when it would nest deeper than the dialect allows
+    /// ([`BudgetError::TooDeep`]).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa};
+    ///
+    /// let budget = Budget::default();
+    /// assert_eq!(Dfa::from_regex("(a|b)*abb")?.to_pattern(&budget)?, "[ab]*abb");
+    /// let both = Dfa::from_regex("(abc|de|fg){2,}")?.intersection(&Dfa::from_regex("de.*")?, &budget)?;
+    /// assert_eq!(both.to_pattern(&budget)?, "de(abc|de|fg)+");
+    /// assert_eq!(Dfa::from_regex("[]")?.to_pattern(&budget)?, "[]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern(&self, budget: &Budget) -> Result<String, BudgetError> {
+        self.to_pattern_in(Dialect::Rust, budget)
+    }
+
+    /// A pattern for the language, exact and valid in `dialect` (see
+    /// [`to_pattern`](Dfa::to_pattern), which is this in [`Dialect::Rust`]). Character
+    /// sets are spelled with what `dialect` reads the same way everywhere: in Python, ranges
+    /// only; in JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
+    ///
+    /// # Errors
+    /// As [`to_pattern`](Dfa::to_pattern).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Dialect};
+    ///
+    /// let budget = Budget::default();
+    /// let digits = Dfa::from_regex(r"\d+")?;
+    /// assert_eq!(digits.to_pattern_in(Dialect::Rust, &budget)?, r"\d+");
+    /// let ascii = Dfa::from_regex("[0-9]+")?;
+    /// assert_eq!(ascii.to_pattern_in(Dialect::Js, &budget)?, r"\d+");
+    /// assert_eq!(ascii.to_pattern_in(Dialect::Python, &budget)?, "[0-9]+");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, BudgetError> {
+        to_pattern(self, dialect, budget)
+    }
 }
 
 /// A pattern for the language that `shape` builds, in `dialect`; `source` is the text of a

@@ -33,9 +33,10 @@ use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::nfa::{Nfa, NfaBuilder, State, compile_repetition};
-use crate::ops::product::{BoolOp, separating_string};
+use crate::ops::product::separating_string;
 use crate::state_id::StateId;
 use crate::syntax::NEST_LIMIT;
+use crate::witness::BoolOp;
 
 /// How many witnesses the target's own strings contribute at most.
 const MAX_INITIAL_WITNESSES: usize = 64;

@@ -25,7 +25,6 @@ use super::ast::{Exprs, NodeId};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::nfa::class_set;
 
 /// How a language was built, as far as the conversion can use it.
 #[derive(Debug)]
@@ -83,7 +82,7 @@ pub(super) fn build_hir(
                 .collect();
             exprs.concat(&chars)
         }
-        HirKind::Class(class) => exprs.class(class_set(class)),
+        HirKind::Class(class) => exprs.class(CharSet::from_hir_class(class)),
         HirKind::Capture(capture) => build_hir(exprs, &capture.sub, budget)?,
         HirKind::Concat(items) => {
             budget.check_time(Operation::ToRegex)?;

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use api_types::request::{Limits, Options};
+use api_types::request::{Options, RequestLimits};
 use api_types::response::{AccountLimits, AccountLimitsTag, MAX_SAFE_INTEGER};
 use langcore::Budget;
 
@@ -45,7 +45,7 @@ impl TokenLimits {
 /// The limits that apply to one caller's requests.
 #[derive(Clone, Debug)]
 pub(crate) struct CallerLimits {
-    request: Limits,
+    request: RequestLimits,
     max_states: usize,
     /// Bytes for the large tables of one engine step; the server's for every caller.
     max_memory: usize,
@@ -57,7 +57,7 @@ impl CallerLimits {
     /// `limits`, with requests that give no timeout running for at most `default_timeout_ms`.
     pub(crate) fn new(limits: TokenLimits, default_timeout_ms: u64) -> CallerLimits {
         CallerLimits {
-            request: Limits {
+            request: RequestLimits {
                 max_terms: usize::try_from(limits.max_terms_count).unwrap_or(usize::MAX),
                 max_timeout_ms: limits.max_timeout,
             },
@@ -108,7 +108,7 @@ impl CallerLimits {
     }
 
     /// What request validation enforces: terms and timeout.
-    pub(crate) fn request(&self) -> &Limits {
+    pub(crate) fn request(&self) -> &RequestLimits {
         &self.request
     }
 
@@ -145,7 +145,7 @@ mod tests {
         let token = TokenLimits { max_timeout: 200, ..TokenLimits::unlimited(3, 0, 1_000) };
         let limits = CallerLimits::for_token(token, &server).unwrap();
         assert_eq!(limits.default_timeout, Duration::from_millis(200));
-        assert_eq!(limits.request(), &Limits { max_terms: 3, max_timeout_ms: 200 });
+        assert_eq!(limits.request(), &RequestLimits { max_terms: 3, max_timeout_ms: 200 });
         assert_eq!(limits.budget(&Options::default()).max_states(), 1_000);
         let patient = TokenLimits { max_timeout: 20_000, ..token };
         let limits = CallerLimits::for_token(patient, &server).unwrap();

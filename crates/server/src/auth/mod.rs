@@ -40,19 +40,17 @@ use actix_web::dev::Payload;
 use actix_web::http::header::{AUTHORIZATION, HeaderValue};
 use actix_web::{FromRequest, HttpRequest, web};
 use api_types::ErrorCode;
-use api_types::request::{Limits, Options};
+use api_types::request::{Options, RequestLimits};
 use api_types::response::AccountLimits;
 use arc_swap::ArcSwap;
 use langcore::Budget;
 
 pub(crate) use self::limits::CallerLimits;
 use self::quota::QuotaCounter;
-pub use self::quota::QuotaPeriod;
 pub(crate) use self::tokens::TokensError;
 use self::tokens::{TokenDigest, TokenTable};
 use crate::config::{Config, ConfigError};
 use crate::error::HttpError;
-use crate::state::AppState;
 
 /// Authentication and accounting shared by all requests.
 pub(crate) struct Auth {
@@ -184,7 +182,7 @@ pub(crate) struct Caller(Arc<CallerLimits>);
 
 impl Caller {
     /// What request validation enforces for this caller.
-    pub(crate) fn limits(&self) -> &Limits {
+    pub(crate) fn limits(&self) -> &RequestLimits {
         self.0.request()
     }
 
@@ -205,14 +203,14 @@ pub(crate) struct UnmeteredCaller(pub(crate) Caller);
 
 type CallerFuture<T> = Pin<Box<dyn Future<Output = Result<T, HttpError>>>>;
 
-/// Admits `req` with `metering`, on its own copy of the state and header.
+/// Admits `req` with `metering`, on its own copy of [`Auth`] and the header.
 fn admit(req: &HttpRequest, metering: Metering) -> CallerFuture<Caller> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        let err = HttpError::new(ErrorCode::InternalError, "the route has no application state");
+    let Some(auth) = req.app_data::<web::Data<Auth>>().cloned() else {
+        let err = HttpError::new(ErrorCode::InternalError, "the route has no authentication");
         return Box::pin(ready(Err(err)));
     };
     let header = req.headers().get(AUTHORIZATION).cloned();
-    Box::pin(async move { state.auth.admit(header.as_ref(), metering).await })
+    Box::pin(async move { auth.admit(header.as_ref(), metering).await })
 }
 
 impl FromRequest for Caller {

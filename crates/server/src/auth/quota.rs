@@ -2,8 +2,8 @@
 //! in Redis.
 //!
 //! # Overview
-//! - [`QuotaPeriod`]: how long a token's `maxRequestsCount` lasts (a calendar month in UTC,
-//!   or a fixed number of seconds), and the [`Window`] a moment falls in.
+//! - [`QuotaPeriod::window`]: the [`Window`] of a period (configured in
+//!   [`Config`](crate::config::Config)) that a moment falls in.
 //! - [`QuotaCounter`]: counts one request of a token and answers `QuotaExceeded` once the
 //!   count passes the token's limit.
 //!
@@ -21,9 +21,6 @@
 //! Tokens are never seen here, only their digests.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::num::NonZeroU64;
-use std::str::FromStr;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -32,6 +29,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio::sync::OnceCell;
 
 use crate::auth::tokens::TokenDigest;
+use crate::config::QuotaPeriod;
 use crate::error::HttpError;
 
 const SECONDS_PER_DAY: u64 = 86_400;
@@ -39,15 +37,6 @@ const SECONDS_PER_DAY: u64 = 86_400;
 const KEY_GRACE_SECS: u64 = 3_600;
 /// How long a request waits for Redis before failing.
 const REDIS_TIMEOUT: Duration = Duration::from_secs(1);
-
-/// How long a token's `maxRequestsCount` lasts before it renews.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum QuotaPeriod {
-    /// A calendar month in UTC: counts renew at 00:00 UTC on the first of every month.
-    Month,
-    /// Fixed windows of this many seconds, counted from the Unix epoch (`86400`: UTC days).
-    Seconds(NonZeroU64),
-}
 
 /// One period: the window a moment falls in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,28 +65,6 @@ impl QuotaPeriod {
                 }
             }
         }
-    }
-}
-
-impl fmt::Display for QuotaPeriod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            QuotaPeriod::Month => f.write_str("month"),
-            QuotaPeriod::Seconds(period) => write!(f, "{period}"),
-        }
-    }
-}
-
-impl FromStr for QuotaPeriod {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<QuotaPeriod, String> {
-        if text == "month" {
-            return Ok(QuotaPeriod::Month);
-        }
-        text.parse::<NonZeroU64>()
-            .map(QuotaPeriod::Seconds)
-            .map_err(|_| format!("expected `month` or a positive number of seconds, got {text:?}"))
     }
 }
 
@@ -286,6 +253,8 @@ fn unavailable(err: redis::RedisError) -> HttpError {
 
 #[cfg(test)]
 mod tests {
+    use std::num::NonZeroU64;
+
     use super::*;
 
     fn seconds(period: u64) -> QuotaPeriod {
@@ -319,16 +288,6 @@ mod tests {
     fn second_windows_start_at_the_epoch() {
         assert_eq!(seconds(60).window(119), Window { index: 1, ends_at: 120 });
         assert_eq!(seconds(60).window(120), Window { index: 2, ends_at: 180 });
-    }
-
-    #[test]
-    fn periods_parse_and_print() {
-        assert_eq!("month".parse(), Ok(QuotaPeriod::Month));
-        assert_eq!("86400".parse(), Ok(seconds(86_400)));
-        assert_eq!(seconds(86_400).to_string(), "86400");
-        for bad in ["0", "-1", "monthly", ""] {
-            assert!(bad.parse::<QuotaPeriod>().is_err(), "{bad}");
-        }
     }
 
     #[test]

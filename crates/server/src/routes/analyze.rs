@@ -1,16 +1,14 @@
 //! `/v1/analyze/*`: questions about one or two terms.
 
-use actix_web::{HttpResponse, web};
+use actix_web::web;
 use api_types::request::{TermRequest, TwoTermsRequest};
-use api_types::response::{Boolean, Cardinality, Length, Success, Text};
-use langcore::{Budget, Language};
-use serde::Serialize;
+use api_types::response::{Boolean, Text};
 
 use crate::auth::Caller;
-use crate::error::HttpError;
-use crate::routes::{answer_term, register};
+use crate::routes::register;
+use crate::runner::{Answer, run};
 use crate::state::AppState;
-use crate::terms::{compile, is_deterministic};
+use crate::wire;
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/cardinality", web::post().to(cardinality));
@@ -25,138 +23,69 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/total", web::post().to(total));
 }
 
-/// Answers a question about the language of one term, on an engine thread.
-async fn about_one<T: Serialize + Send + 'static>(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-    question: fn(&Language, &Budget) -> Result<T, HttpError>,
-) -> Result<HttpResponse, HttpError> {
-    answer_term(state, caller, body, move |term, codec, budget| {
-        question(&compile(term, codec, budget)?, budget)
+type State = web::Data<AppState>;
+type One = web::Json<TermRequest>;
+type Two = web::Json<TwoTermsRequest>;
+
+async fn cardinality(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| {
+        Ok(wire::cardinality(job.language(term)?.cardinality(job.budget)?))
     })
     .await
 }
 
-/// Answers a question about the languages of two terms, on an engine thread.
-async fn about_two<T: Serialize + Send + 'static>(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TwoTermsRequest>,
-    question: fn(&Language, &Language, &Budget) -> Result<T, HttpError>,
-) -> Result<HttpResponse, HttpError> {
-    let ([left, right], options) = body.into_inner().validate(caller.limits())?;
-    let codec = state.codec.clone();
-    let answer = state
-        .engine
-        .run(caller.budget(&options), move |budget| {
-            question(&compile(&left, &codec, budget)?, &compile(&right, &codec, budget)?, budget)
-        })
-        .await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+async fn deterministic(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| Ok(Boolean::new(term.is_deterministic(job.budget)?))).await
 }
 
-async fn cardinality(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| {
-        Ok(match language.cardinality(budget)? {
-            langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
-            langcore::Cardinality::Infinite => Cardinality::Infinite,
-        })
-    })
-    .await
-}
-
-async fn deterministic(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    answer_term(state, caller, body, |term, codec, budget| {
-        Ok(Boolean::new(is_deterministic(term, codec, budget)?))
-    })
-    .await
-}
-
-async fn dot(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| Ok(Text::new(language.to_dot(budget)?))).await
-}
-
-async fn pattern(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| Ok(Text::new(language.to_pattern(budget)?)))
+async fn dot(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| Ok(Text::new(job.language(term)?.to_dot(job.budget)?)))
         .await
 }
 
-async fn empty(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| Ok(Boolean::new(language.is_empty(budget)?)))
+async fn pattern(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| Ok(Text::new(job.language(term)?.to_pattern(job.budget)?)))
         .await
 }
 
-async fn empty_string(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| {
-        Ok(Boolean::new(language.is_empty_string(budget)?))
+async fn empty(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| {
+        Ok(Boolean::new(job.language(term)?.is_empty(job.budget)?))
     })
     .await
 }
 
-async fn total(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| Ok(Boolean::new(language.is_total(budget)?)))
+async fn empty_string(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| {
+        Ok(Boolean::new(job.language(term)?.is_empty_string(job.budget)?))
+    })
+    .await
+}
+
+async fn total(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| {
+        Ok(Boolean::new(job.language(term)?.is_total(job.budget)?))
+    })
+    .await
+}
+
+async fn length(state: State, caller: Caller, body: One) -> Answer {
+    run(state, caller, body, |term, job| Ok(wire::length(job.language(term)?.length(job.budget)?)))
         .await
 }
 
-async fn length(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_one(state, caller, body, |language, budget| {
-        let (min, max) = language.length(budget)?;
-        Ok(Length::new(min.map(|len| len as u64), max.map(|len| len as u64)))
+async fn equivalent(state: State, caller: Caller, body: Two) -> Answer {
+    run(state, caller, body, |[left, right], job| {
+        let witness = job.language(left)?.equivalence_witness(&job.language(right)?, job.budget)?;
+        Ok(Boolean::from_witness(witness))
     })
     .await
 }
 
-async fn equivalent(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TwoTermsRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_two(state, caller, body, |left, right, budget| {
-        Ok(Boolean::from_witness(left.equivalence_witness(right, budget)?))
-    })
-    .await
-}
-
-async fn subset(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TwoTermsRequest>,
-) -> Result<HttpResponse, HttpError> {
-    about_two(state, caller, body, |left, right, budget| {
-        Ok(Boolean::from_witness(left.subset_witness(right, budget)?))
+async fn subset(state: State, caller: Caller, body: Two) -> Answer {
+    run(state, caller, body, |[left, right], job| {
+        let witness = job.language(left)?.subset_witness(&job.language(right)?, job.budget)?;
+        Ok(Boolean::from_witness(witness))
     })
     .await
 }

@@ -1,16 +1,13 @@
 //! `/v1/compute/*`: new terms from existing ones, returned in the requested form.
 
-use actix_web::{HttpResponse, web};
-use api_types::request::{MultiTermsRequest, Options, RepeatRequest, TermRequest, TwoTermsRequest};
-use api_types::response::Success;
-use fair_codec::FairCodec;
-use langcore::{Budget, Language};
+use actix_web::web;
+use api_types::request::{MultiTermsRequest, RepeatRequest, TermRequest, TwoTermsRequest};
+use langcore::Language;
 
 use crate::auth::Caller;
-use crate::error::HttpError;
-use crate::routes::{answer_term, register};
+use crate::routes::register;
+use crate::runner::{Answer, run};
 use crate::state::AppState;
-use crate::terms::{compile, fair, output};
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/compute/complement", web::post().to(complement));
@@ -22,111 +19,55 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/compute/union", web::post().to(union));
 }
 
-/// Runs `build` on an engine thread and returns its language in the form `options` ask for.
-async fn compute<F>(
-    state: web::Data<AppState>,
-    caller: Caller,
-    options: Options,
-    build: F,
-) -> Result<HttpResponse, HttpError>
-where
-    F: Fn(&FairCodec, &Budget) -> Result<Language, HttpError> + Send + Sync + 'static,
-{
-    let codec = state.codec.clone();
-    let answer = state
-        .engine
-        .run(caller.budget(&options), move |budget| {
-            output(&build(&codec, budget)?, &options, &codec, budget)
-        })
-        .await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
+type State = web::Data<AppState>;
+type Many = web::Json<MultiTermsRequest>;
+
+/// The languages of the terms as a list of references, for the `*_all` operations.
+fn refs(languages: &[Language]) -> Vec<&Language> {
+    languages.iter().collect()
 }
 
-/// Combines all the terms of a multi-term request with `combine` (union, intersection or
-/// concatenation of the list).
-async fn combine_all(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<MultiTermsRequest>,
-    combine: fn(&[&Language], &Budget) -> Result<Language, langcore::Error>,
-) -> Result<HttpResponse, HttpError> {
-    let (terms, options) = body.into_inner().validate(caller.limits())?;
-    compute(state, caller, options, move |codec, budget| {
-        let languages =
-            terms.iter().map(|term| compile(term, codec, budget)).collect::<Result<Vec<_>, _>>()?;
-        Ok(combine(&languages.iter().collect::<Vec<_>>(), budget)?)
+async fn union(state: State, caller: Caller, body: Many) -> Answer {
+    run(state, caller, body, |terms, job| {
+        job.output(&Language::union_all(&refs(&job.languages(terms)?), job.budget)?)
     })
     .await
 }
 
-async fn union(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<MultiTermsRequest>,
-) -> Result<HttpResponse, HttpError> {
-    combine_all(state, caller, body, Language::union_all).await
-}
-
-async fn intersection(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<MultiTermsRequest>,
-) -> Result<HttpResponse, HttpError> {
-    combine_all(state, caller, body, Language::intersection_all).await
-}
-
-async fn concat(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<MultiTermsRequest>,
-) -> Result<HttpResponse, HttpError> {
-    combine_all(state, caller, body, Language::concat_all).await
-}
-
-async fn difference(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TwoTermsRequest>,
-) -> Result<HttpResponse, HttpError> {
-    let ([left, right], options) = body.into_inner().validate(caller.limits())?;
-    compute(state, caller, options, move |codec, budget| {
-        Ok(compile(&left, codec, budget)?.difference(&compile(&right, codec, budget)?, budget)?)
+async fn intersection(state: State, caller: Caller, body: Many) -> Answer {
+    run(state, caller, body, |terms, job| {
+        job.output(&Language::intersection_all(&refs(&job.languages(terms)?), job.budget)?)
     })
     .await
 }
 
-async fn complement(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    let (term, options) = body.into_inner().validate(caller.limits())?;
-    compute(state, caller, options, move |codec, budget| {
-        Ok(compile(&term, codec, budget)?.complement(budget)?)
+async fn concat(state: State, caller: Caller, body: Many) -> Answer {
+    run(state, caller, body, |terms, job| {
+        job.output(&Language::concat_all(&refs(&job.languages(terms)?), job.budget)?)
     })
     .await
 }
 
-async fn repeat(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<RepeatRequest>,
-) -> Result<HttpResponse, HttpError> {
-    let (term, range, options) = body.into_inner().validate(caller.limits())?;
-    compute(state, caller, options, move |codec, budget| {
-        Ok(compile(&term, codec, budget)?.repeat(range.min, range.max, budget)?)
+async fn difference(state: State, caller: Caller, body: web::Json<TwoTermsRequest>) -> Answer {
+    run(state, caller, body, |[left, right], job| {
+        job.output(&job.language(left)?.difference(&job.language(right)?, job.budget)?)
+    })
+    .await
+}
+
+async fn complement(state: State, caller: Caller, body: web::Json<TermRequest>) -> Answer {
+    run(state, caller, body, |term, job| job.output(&job.language(term)?.complement(job.budget)?))
+        .await
+}
+
+async fn repeat(state: State, caller: Caller, body: web::Json<RepeatRequest>) -> Answer {
+    run(state, caller, body, |(term, range), job| {
+        job.output(&job.language(term)?.repeat(range.min, range.max, job.budget)?)
     })
     .await
 }
 
 /// Always a deterministic FAIR, whatever the requested format: that is what determinize is for.
-async fn determinize(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-) -> Result<HttpResponse, HttpError> {
-    answer_term(state, caller, body, |term, codec, budget| {
-        Ok(fair(compile(term, codec, budget)?.to_dfa(budget)?, codec))
-    })
-    .await
+async fn determinize(state: State, caller: Caller, body: web::Json<TermRequest>) -> Answer {
+    run(state, caller, body, |term, job| job.fair(&job.language(term)?)).await
 }

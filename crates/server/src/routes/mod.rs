@@ -11,17 +11,10 @@ pub(crate) mod health;
 pub(crate) mod not_found;
 pub(crate) mod playground;
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, web};
 use api_types::ErrorCode;
-use api_types::request::{TermInput, TermRequest};
-use api_types::response::Success;
-use fair_codec::FairCodec;
-use langcore::Budget;
-use serde::Serialize;
 
-use crate::auth::Caller;
 use crate::error::HttpError;
-use crate::state::AppState;
 
 /// Registers `route` (a method and its handler) as the only method of `path`.
 pub(crate) fn register(cfg: &mut web::ServiceConfig, path: &'static str, route: actix_web::Route) {
@@ -37,23 +30,4 @@ async fn method_not_allowed(req: HttpRequest) -> Result<&'static str, HttpError>
         ErrorCode::MethodNotAllowed,
         format!("{} is not allowed on {}", req.method(), req.path()),
     ))
-}
-
-/// Validates a one-term request, runs `job` on its term on an engine thread under the
-/// caller's budget, and answers with the result in the success envelope.
-pub(crate) async fn answer_term<T, F>(
-    state: web::Data<AppState>,
-    caller: Caller,
-    body: web::Json<TermRequest>,
-    job: F,
-) -> Result<HttpResponse, HttpError>
-where
-    T: Serialize + Send + 'static,
-    F: Fn(&TermInput, &FairCodec, &Budget) -> Result<T, HttpError> + Send + Sync + 'static,
-{
-    let (term, options) = body.into_inner().validate(caller.limits())?;
-    let codec = state.codec.clone();
-    let answer =
-        state.engine.run(caller.budget(&options), move |budget| job(&term, &codec, budget)).await?;
-    Ok(HttpResponse::Ok().json(Success::new(answer)))
 }

@@ -1,9 +1,9 @@
-//! The one place where engine work runs: off the HTTP workers, in two bounded lanes, under a
-//! budget.
+//! The one place where engine (langcore) work runs: off the HTTP workers, in two bounded
+//! lanes, under a budget.
 //!
 //! # Overview
-//! [`Engine::run`] takes the request's [`Budget`] (made when the request was validated, so
-//! time spent queueing counts too) and runs the job on threads of the engine's own, never on
+//! [`Scheduler::run`] takes the request's [`Budget`] (made when the request was validated, so
+//! time spent queueing counts too) and runs the job on threads of its own, never on
 //! the async workers, in one of two lanes of `threads` threads each:
 //! - the quick lane runs every job first, interrupted after a short slice (`quick`): most
 //!   requests finish there;
@@ -52,22 +52,22 @@ const MAX_QUICK_RUNS: usize = 3;
 
 /// How many threads each lane has, how many jobs may wait for one, and the quick slice.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct EngineConfig {
+pub(crate) struct SchedulerConfig {
     pub(crate) threads: usize,
     pub(crate) queue_depth: usize,
     pub(crate) quick: Duration,
 }
 
-/// Runs engine jobs in a quick and a long lane.
-pub(crate) struct Engine {
+/// Schedules engine jobs in a quick and a long lane.
+pub(crate) struct Scheduler {
     quick_lane: Lane,
     long_lane: Lane,
     quick: Duration,
 }
 
-impl Engine {
-    pub(crate) fn new(config: EngineConfig) -> Engine {
-        Engine {
+impl Scheduler {
+    pub(crate) fn new(config: SchedulerConfig) -> Scheduler {
+        Scheduler {
             quick_lane: Lane::new("quick", config.threads, config.queue_depth, Priority::Normal),
             long_lane: Lane::new("long", config.threads, config.queue_depth, Priority::Low),
             quick: config.quick,
@@ -141,10 +141,10 @@ impl Lane {
         for idx in 0..threads {
             let queue = Arc::clone(&queue);
             let spawned = std::thread::Builder::new()
-                .name(format!("engine-{name}-{idx}"))
+                .name(format!("{name}-lane-{idx}"))
                 .spawn(move || serve(&queue, priority));
             if let Err(err) = spawned {
-                tracing::error!(%err, lane = name, "an engine thread did not start");
+                tracing::error!(%err, lane = name, "a scheduler thread did not start");
             }
         }
         Lane {
@@ -179,7 +179,7 @@ impl Lane {
             drop(admitted);
             let _ = sender.send((res, run));
         });
-        let shut_down = || HttpError::new(ErrorCode::InternalError, "the engine is shutting down");
+        let shut_down = || HttpError::new(ErrorCode::InternalError, "the server is shutting down");
         self.tasks.send(task).map_err(|_| shut_down())?;
         match receiver.await.map_err(|_| shut_down())? {
             (Ok(res), run) => Ok((res, run)),
@@ -214,9 +214,9 @@ enum Lowered {
 /// `SCHED_IDLE`, else nice [`LONG_LANE_NICE`]. Each failure is logged.
 fn lower_priority() -> Lowered {
     let Err(err) = set_idle() else { return Lowered::Idle };
-    tracing::warn!(?err, "an engine thread cannot use SCHED_IDLE; nice instead");
+    tracing::warn!(?err, "a long-lane thread cannot use SCHED_IDLE; nice instead");
     let Err(err) = set_nice() else { return Lowered::Nice };
-    tracing::warn!(%err, "an engine thread keeps the normal CPU priority");
+    tracing::warn!(%err, "a long-lane thread keeps the normal CPU priority");
     Lowered::Unchanged
 }
 
@@ -284,8 +284,8 @@ mod tests {
     #[actix_web::test]
     async fn each_lane_runs_at_its_priority() {
         let policy_in = |quick| async move {
-            let engine = Engine::new(EngineConfig { threads: 1, queue_depth: 1, quick });
-            let policy = engine.run(Budget::unlimited(), |_| Ok(thread_schedule_policy())).await;
+            let scheduler = Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, quick });
+            let policy = scheduler.run(Budget::unlimited(), |_| Ok(thread_schedule_policy())).await;
             policy.unwrap().unwrap()
         };
         let other = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Other);
@@ -298,11 +298,11 @@ mod tests {
     /// request past the deadline.
     #[actix_web::test]
     async fn a_starved_long_lane_job_is_answered_at_its_deadline() {
-        let engine =
-            Engine::new(EngineConfig { threads: 1, queue_depth: 1, quick: Duration::ZERO });
+        let scheduler =
+            Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, quick: Duration::ZERO });
         let started = Instant::now();
         let budget = Budget::unlimited().with_deadline(started + Duration::from_millis(100));
-        let res = engine
+        let res = scheduler
             .run(budget, |budget| {
                 // Out of the quick lane at once (its slice is zero), then asleep in the long.
                 budget.check_time(langcore::Operation::Parse).map_err(HttpError::from)?;

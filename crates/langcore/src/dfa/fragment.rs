@@ -1,15 +1,15 @@
-//! Copies of a [`Dfa`] inside an [`Nfa`] under construction, for operations on whole languages.
+//! Copies of a [`Dfa`] inside an [`Nfa`](crate::Nfa) under construction, for operations on
+//! whole languages.
 //!
 //! # Algorithm
-//! [`Fragment::new`] trims the DFA once: a backward search from the accepting states finds
-//! the states that can still accept (the dead state is not among them), and a breadth-first
-//! search from the start over those states keeps the reachable ones, numbered in visit order
-//! with the start first. For each kept state, the classes that lead to the same kept target
-//! are merged into one label (the union of their sets), so a state has one move per target
-//! rather than one per class. [`Fragment::emit`] then copies the trimmed states into an
-//! [`NfaBuilder`] in the back-to-front style of `build.rs`: the copy continues to a given
-//! state `next`, every accepting state gets an ε-move to it, and an accepting state without
-//! moves *is* `next`.
+//! [`Fragment::new`] reads the trim of the DFA (`dfa/trim.rs`: the states reachable from
+//! the start that can still accept, the dead state not among them, with their moves grouped
+//! by target) and numbers the kept states in breadth-first visit order, the start first.
+//! The classes that lead from a kept state to one target are merged into one label (the
+//! union of their sets), so a state has one move per target rather than one per class.
+//! [`Fragment::emit`] then copies the trimmed states into an [`NfaBuilder`] in the
+//! back-to-front style of `nfa/build.rs`: the copy continues to a given state `next`, every
+//! accepting state gets an ε-move to it, and an accepting state without moves *is* `next`.
 //!
 //! Trimming costs O(n·k) for n states and k classes, once per DFA; each copy costs one NFA
 //! state per kept state (the one merged into `next` aside) and one interned label per move.
@@ -27,13 +27,12 @@
 //! table of a DFA that already exists; [`Fragment::within`] checks the deadline once per
 //! kept state, for callers that hold one.
 
-use std::collections::BTreeMap;
-
-use super::{NfaBuilder, State};
+use super::Dfa;
+use super::trim::Trim;
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::dfa::Dfa;
 use crate::graph::{Graph, GraphState};
+use crate::nfa::{NfaBuilder, State};
 use crate::state_id::StateId;
 
 /// The trimmed part of a DFA, ready to be copied into NFA builders any number of times.
@@ -74,8 +73,8 @@ impl Fragment {
         budget: &Budget,
         op: Operation,
     ) -> Result<Option<Fragment>, BudgetError> {
-        let is_live = live_states(dfa);
-        if !is_live[dfa.start().index()] {
+        let trim = Trim::new(dfa);
+        if !trim.is_useful(dfa.start()) {
             return Ok(None);
         }
         let mut fragment_index: Vec<Option<usize>> = vec![None; dfa.n_states()];
@@ -85,23 +84,22 @@ impl Fragment {
         let mut next_to_visit = 0;
         while let Some(&dfa_state) = order.get(next_to_visit) {
             budget.check_time(op)?;
-            // Keyed by fragment index, so the moves come out in a deterministic order.
-            let mut ranges_by_target: BTreeMap<usize, Vec<(char, char)>> = BTreeMap::new();
-            for (class, set) in dfa.classes().iter() {
-                let target = dfa.next_state(dfa_state, class);
-                if !is_live[target.index()] {
-                    continue;
-                }
-                let target_index = *fragment_index[target.index()].get_or_insert_with(|| {
-                    order.push(target);
-                    order.len() - 1
-                });
-                ranges_by_target.entry(target_index).or_default().extend_from_slice(set.ranges());
-            }
-            let moves = ranges_by_target
-                .into_iter()
-                .map(|(target_index, ranges)| (CharSet::from_ranges(ranges), target_index))
+            // Edges come by smallest character, which numbers new targets; the moves are
+            // then put in order of target, so they come out in a deterministic order.
+            let mut moves: Vec<(CharSet, usize)> = trim
+                .edges_with_classes(dfa_state)
+                .map(|(edge, classes)| {
+                    let target_index =
+                        *fragment_index[edge.target.index()].get_or_insert_with(|| {
+                            order.push(edge.target);
+                            order.len() - 1
+                        });
+                    let sets = classes.iter().filter_map(|&class| dfa.classes().class(class));
+                    let label = CharSet::from_ranges(sets.flat_map(CharSet::ranges).copied());
+                    (label, target_index)
+                })
                 .collect();
+            moves.sort_unstable_by_key(|&(_, target_index)| target_index);
             states.push(FragmentState { accepting: dfa.is_accepting(dfa_state), moves });
             next_to_visit += 1;
         }
@@ -168,26 +166,6 @@ impl Fragment {
         });
         Graph::from_parts(StateId::from_index(0), states.collect())
     }
-}
-
-/// For each state of `dfa`, whether some accepting state is reachable from it.
-fn live_states(dfa: &Dfa) -> Vec<bool> {
-    let mut predecessors: Vec<Vec<StateId>> = vec![Vec::new(); dfa.n_states()];
-    for state in dfa.states() {
-        for (class, _) in dfa.classes().iter() {
-            predecessors[dfa.next_state(state, class).index()].push(state);
-        }
-    }
-    let mut is_live: Vec<bool> = dfa.states().map(|state| dfa.is_accepting(state)).collect();
-    let mut stack: Vec<StateId> = dfa.states().filter(|&state| dfa.is_accepting(state)).collect();
-    while let Some(state) = stack.pop() {
-        for &source in &predecessors[state.index()] {
-            if !std::mem::replace(&mut is_live[source.index()], true) {
-                stack.push(source);
-            }
-        }
-    }
-    is_live
 }
 
 #[cfg(test)]

@@ -1,0 +1,199 @@
+//! The request runner every `/v1` engine handler answers through: validate, budget, schedule,
+//! wrap.
+//!
+//! # Overview
+//! [`run`] takes the admitted [`Caller`], the request [`Body`] and the handler's question (a
+//! plain function of the checked request and its [`Job`]), and:
+//! 1. validates the body against the contract and the caller's limits (api-types);
+//! 2. makes the request's [`Budget`] (its deadline counts from here, queueing included);
+//! 3. checks everything else the request carries ([`Body::check`]: FAIR values decoded,
+//!    the charset parsed under the budget), still before any engine work is queued;
+//! 4. runs the question on the [`Scheduler`](crate::scheduler::Scheduler) under the budget;
+//! 5. answers with its value in the success envelope.
+
+use std::sync::Arc;
+
+use actix_web::{HttpResponse, web};
+use api_types::ApiError;
+use api_types::request::{
+    GenerateParams, GenerateStringsRequest, MultiTermsRequest, Options, RepeatRange, RepeatRequest,
+    RequestLimits, TermInput, TermRequest, TwoTermsRequest,
+};
+use api_types::response::{Success, TermOutput};
+use fair_codec::FairCodec;
+use langcore::{Budget, GenerateOptions, Language};
+use serde::Serialize;
+
+use crate::auth::Caller;
+use crate::error::HttpError;
+use crate::state::AppState;
+use crate::wire::{self, Term, generate_options};
+
+/// What every engine handler returns.
+pub(crate) type Answer = Result<HttpResponse, HttpError>;
+
+/// A request body the runner can check.
+pub(crate) trait Body: Sized {
+    /// The body once validated against the contract.
+    type Valid;
+    /// The body once everything it carries is checked and in the engine's types: what the
+    /// question gets, on a scheduler thread.
+    type Checked: Send + Sync + 'static;
+
+    /// Checks the body against the contract and the caller's `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken.
+    fn validate(self, limits: &RequestLimits) -> Result<(Self::Valid, Options), ApiError>;
+
+    /// Checks the rest of what the request carries, under its `budget`.
+    ///
+    /// # Errors
+    /// `FairSyntaxError` for a FAIR that does not decode, the parse's error for a charset.
+    fn check(
+        valid: Self::Valid,
+        codec: &FairCodec,
+        budget: &Budget,
+    ) -> Result<Self::Checked, HttpError>;
+}
+
+impl Body for TermRequest {
+    type Valid = TermInput;
+    type Checked = Term;
+
+    fn validate(self, limits: &RequestLimits) -> Result<(TermInput, Options), ApiError> {
+        TermRequest::validate(self, limits)
+    }
+
+    fn check(term: TermInput, codec: &FairCodec, _: &Budget) -> Result<Term, HttpError> {
+        Term::check(term, codec)
+    }
+}
+
+impl Body for TwoTermsRequest {
+    type Valid = [TermInput; 2];
+    type Checked = [Term; 2];
+
+    fn validate(self, limits: &RequestLimits) -> Result<([TermInput; 2], Options), ApiError> {
+        TwoTermsRequest::validate(self, limits)
+    }
+
+    fn check(
+        [left, right]: [TermInput; 2],
+        codec: &FairCodec,
+        _: &Budget,
+    ) -> Result<[Term; 2], HttpError> {
+        Ok([Term::check(left, codec)?, Term::check(right, codec)?])
+    }
+}
+
+impl Body for MultiTermsRequest {
+    type Valid = Vec<TermInput>;
+    type Checked = Vec<Term>;
+
+    fn validate(self, limits: &RequestLimits) -> Result<(Vec<TermInput>, Options), ApiError> {
+        MultiTermsRequest::validate(self, limits)
+    }
+
+    fn check(terms: Vec<TermInput>, codec: &FairCodec, _: &Budget) -> Result<Vec<Term>, HttpError> {
+        terms.into_iter().map(|term| Term::check(term, codec)).collect()
+    }
+}
+
+impl Body for RepeatRequest {
+    type Valid = (TermInput, RepeatRange);
+    type Checked = (Term, RepeatRange);
+
+    fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<((TermInput, RepeatRange), Options), ApiError> {
+        let (term, range, options) = RepeatRequest::validate(self, limits)?;
+        Ok(((term, range), options))
+    }
+
+    fn check(
+        (term, range): (TermInput, RepeatRange),
+        codec: &FairCodec,
+        _: &Budget,
+    ) -> Result<(Term, RepeatRange), HttpError> {
+        Ok((Term::check(term, codec)?, range))
+    }
+}
+
+impl Body for GenerateStringsRequest {
+    type Valid = (TermInput, GenerateParams);
+    type Checked = (Term, GenerateOptions);
+
+    fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<((TermInput, GenerateParams), Options), ApiError> {
+        let (term, params, options) = GenerateStringsRequest::validate(self, limits)?;
+        Ok(((term, params), options))
+    }
+
+    fn check(
+        (term, params): (TermInput, GenerateParams),
+        codec: &FairCodec,
+        budget: &Budget,
+    ) -> Result<(Term, GenerateOptions), HttpError> {
+        Ok((Term::check(term, codec)?, generate_options(params, budget)?))
+    }
+}
+
+/// What a question gets beside the checked request, on its scheduler thread.
+pub(crate) struct Job<'a> {
+    /// The request's budget: every engine call takes it.
+    pub(crate) budget: &'a Budget,
+    options: &'a Options,
+    codec: &'a FairCodec,
+}
+
+impl Job<'_> {
+    /// The language of `term`, under the budget.
+    pub(crate) fn language(&self, term: &Term) -> Result<Language, HttpError> {
+        term.language(self.budget)
+    }
+
+    /// The languages of `terms`, under the budget.
+    pub(crate) fn languages(&self, terms: &[Term]) -> Result<Vec<Language>, HttpError> {
+        terms.iter().map(|term| self.language(term)).collect()
+    }
+
+    /// `language` in the form the request's options ask for.
+    pub(crate) fn output(&self, language: &Language) -> Result<TermOutput, HttpError> {
+        wire::output(language, self.options, self.codec, self.budget)
+    }
+
+    /// `language`'s minimal DFA as a deterministic FAIR, whatever the options ask for.
+    pub(crate) fn fair(&self, language: &Language) -> Result<TermOutput, HttpError> {
+        Ok(wire::fair(language.to_dfa(self.budget)?, self.codec))
+    }
+}
+
+/// Answers a request: validates `body` for `caller`, checks what it carries, runs
+/// `question` on the scheduler under the request's budget and wraps its value in the
+/// success envelope (see the module docs).
+pub(crate) async fn run<B, T>(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<B>,
+    question: fn(&B::Checked, &Job<'_>) -> Result<T, HttpError>,
+) -> Answer
+where
+    B: Body,
+    T: Serialize + Send + 'static,
+{
+    let (valid, options) = body.into_inner().validate(caller.limits())?;
+    let budget = caller.budget(&options);
+    let checked = B::check(valid, &state.codec, &budget)?;
+    let codec = Arc::clone(&state.codec);
+    let answer = state
+        .scheduler
+        .run(budget, move |budget| {
+            question(&checked, &Job { budget, options: &options, codec: &codec })
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(Success::new(answer)))
+}

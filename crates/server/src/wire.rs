@@ -1,0 +1,224 @@
+//! Wire to engine and back: every conversion between api-types' checked values and
+//! langcore's, in one place.
+//!
+//! # Overview
+//! - [`Term`]: a term checked before any engine work: a pattern, or a FAIR already decoded
+//!   and verified. [`Term::language`] and [`Term::is_deterministic`] run on a scheduler
+//!   thread, under the request's budget.
+//! - [`generate_options`]: generation parameters to langcore's options, the charset parsed
+//!   under the request's budget.
+//! - [`output`], [`fair`], [`cardinality`], [`length`]: engine results to response values.
+
+use api_types::ErrorCode;
+use api_types::request::{
+    CharOrder, GenerateParams, Options, PathOrder, ResponseFormat, TermInput,
+};
+use api_types::response::{Cardinality, FairMetadata, Length, TermOutput};
+use fair_codec::FairCodec;
+use langcore::alphabet::CharSet;
+use langcore::graph::Graph;
+use langcore::{Budget, Dfa, GenerateOptions, Language, Nfa};
+
+use crate::error::HttpError;
+
+/// A term checked before any engine work: a FAIR is decoded and its signature verified at
+/// once (the codec's limits bound that work); a pattern is parsed by the job, under the
+/// request's budget, as the first step of building its language.
+#[derive(Debug)]
+pub(crate) enum Term {
+    /// A pattern of the relang dialect.
+    Pattern(String),
+    /// The automaton a FAIR carries.
+    Graph(Graph),
+}
+
+impl Term {
+    /// Checks `input`: decodes a FAIR with `codec` (`FairSyntaxError` when it is not one).
+    pub(crate) fn check(input: TermInput, codec: &FairCodec) -> Result<Term, HttpError> {
+        match input {
+            TermInput::Regex(pattern) => Ok(Term::Pattern(pattern)),
+            TermInput::Fair(text) => codec
+                .decode(&text)
+                .map(Term::Graph)
+                .map_err(|err| HttpError::new(ErrorCode::FairSyntaxError, err.to_string())),
+        }
+    }
+
+    /// The term's language: a pattern is parsed (its automaton is built when a question
+    /// needs it), a FAIR's automaton is determinized when it is not deterministic, then
+    /// minimized.
+    pub(crate) fn language(&self, budget: &Budget) -> Result<Language, HttpError> {
+        match self {
+            Term::Pattern(pattern) => Ok(Language::from_regex_with(pattern, budget)?),
+            Term::Graph(graph) => {
+                let dfa = if graph.is_deterministic() {
+                    Dfa::from_graph(graph, budget)?
+                } else {
+                    Dfa::from_nfa(&Nfa::from_graph(graph), budget)?
+                };
+                Ok(Language::from_dfa(&dfa, budget)?)
+            }
+        }
+    }
+
+    /// Whether the term's automaton is deterministic: for a FAIR, the automaton it carries;
+    /// for a pattern, its position automaton (the NFA without ε-moves), deterministic exactly
+    /// when the pattern is one-unambiguous (`abc`, `a*b` yes; `ab|ac`, `(a|b)*abb` no).
+    pub(crate) fn is_deterministic(&self, budget: &Budget) -> Result<bool, HttpError> {
+        match self {
+            Term::Pattern(pattern) => {
+                Ok(Nfa::from_regex_with(pattern, budget)?.to_graph(budget)?.is_deterministic())
+            }
+            Term::Graph(graph) => Ok(graph.is_deterministic()),
+        }
+    }
+}
+
+/// langcore's generation options for checked wire parameters; the charset is parsed here,
+/// under `budget` (`RegexSyntaxError` when it is not one character class).
+pub(crate) fn generate_options(
+    params: GenerateParams,
+    budget: &Budget,
+) -> Result<GenerateOptions, HttpError> {
+    let charset =
+        params.charset.as_deref().map(|class| CharSet::parse_with(class, budget)).transpose()?;
+    Ok(GenerateOptions::default()
+        .with_limit(params.limit)
+        .with_offset(params.offset)
+        .with_min_length(params.min_length as usize)
+        .with_max_length(params.max_length as usize)
+        .with_path_order(match params.path_order {
+            PathOrder::Sweep => langcore::PathOrder::Sweep,
+            PathOrder::Interleave => langcore::PathOrder::Interleave,
+            PathOrder::Shuffled => langcore::PathOrder::Shuffled,
+        })
+        .with_char_order(match params.character_order {
+            CharOrder::Ascending => langcore::CharOrder::Ascending,
+            CharOrder::Shuffled => langcore::CharOrder::Shuffled,
+        })
+        .with_seed(params.seed)
+        .with_charset(charset))
+}
+
+/// `language` in the form `options` ask for: a pattern for `regex`, a FAIR of its minimal
+/// DFA otherwise (it needs no conversion, so it is the cheapest faithful form for `any`).
+pub(crate) fn output(
+    language: &Language,
+    options: &Options,
+    codec: &FairCodec,
+    budget: &Budget,
+) -> Result<TermOutput, HttpError> {
+    match options.format {
+        ResponseFormat::Regex => Ok(TermOutput::Regex { value: language.to_pattern(budget)? }),
+        ResponseFormat::Any | ResponseFormat::Fair => Ok(fair(language.to_dfa(budget)?, codec)),
+    }
+}
+
+/// `dfa` as a deterministic FAIR.
+pub(crate) fn fair(dfa: &Dfa, codec: &FairCodec) -> TermOutput {
+    TermOutput::Fair {
+        value: codec.encode(&dfa.to_graph()),
+        metadata: FairMetadata { deterministic: true },
+    }
+}
+
+/// A language's number of strings as the response gives it (a decimal string when finite).
+pub(crate) fn cardinality(cardinality: langcore::Cardinality) -> Cardinality {
+    match cardinality {
+        langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
+        langcore::Cardinality::Infinite => Cardinality::Infinite,
+    }
+}
+
+/// The shortest and longest lengths of a language's strings (`None`: no string, or no
+/// longest one) as the response gives them.
+pub(crate) fn length((min, max): (Option<usize>, Option<usize>)) -> Length {
+    Length::new(min.map(|len| len as u64), max.map(|len| len as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use api_types::request::GenerateStringsRequest;
+    use fair_codec::Keyring;
+    use serde_json::json;
+
+    use super::*;
+
+    fn codec() -> FairCodec {
+        FairCodec::new(Keyring::development())
+    }
+
+    fn params(body: serde_json::Value) -> GenerateParams {
+        let request: GenerateStringsRequest = serde_json::from_value(body).unwrap();
+        let limits = api_types::request::RequestLimits { max_terms: 10, max_timeout_ms: 1_000 };
+        request.validate(&limits).unwrap().1
+    }
+
+    #[test]
+    fn fair_terms_are_decoded_when_checked() {
+        let codec = codec();
+        let dfa =
+            Language::from_regex("a|b").unwrap().to_dfa(&Budget::unlimited()).unwrap().clone();
+        let text = codec.encode(&dfa.to_graph());
+        let term = Term::check(TermInput::Fair(text.clone()), &codec).unwrap();
+        assert!(matches!(&term, Term::Graph(graph) if graph.is_deterministic()));
+        let language = term.language(&Budget::unlimited()).unwrap();
+        let same = Language::from_regex("[ab]").unwrap();
+        assert_eq!(language.equivalence_witness(&same, &Budget::unlimited()).unwrap(), None);
+        let flipped = if text.as_bytes()[12] == b'A' { "B" } else { "A" };
+        let forged = format!("{}{flipped}{}", &text[..12], &text[13..]);
+        let err = Term::check(TermInput::Fair(forged), &codec).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::FairSyntaxError);
+    }
+
+    #[test]
+    fn patterns_are_deterministic_when_one_unambiguous() {
+        let deterministic = |pattern: &str| {
+            let term = Term::check(TermInput::Regex(pattern.to_owned()), &codec()).unwrap();
+            term.is_deterministic(&Budget::unlimited()).unwrap()
+        };
+        assert!(deterministic("abc") && deterministic("a*b"));
+        assert!(!deterministic("ab|ac") && !deterministic("(a|b)*abb"));
+    }
+
+    #[test]
+    fn generation_parameters_become_langcore_options() {
+        let body = json!({
+            "term": { "type": "regex", "value": "a" }, "limit": 7, "offset": 3, "minLength": 1,
+            "maxLength": 9, "pathOrder": "interleave", "characterOrder": "shuffled", "seed": 5,
+            "charset": "[a-c]",
+        });
+        let options = generate_options(params(body), &Budget::unlimited()).unwrap();
+        let expected = GenerateOptions::default()
+            .with_limit(7)
+            .with_offset(3)
+            .with_min_length(1)
+            .with_max_length(9)
+            .with_path_order(langcore::PathOrder::Interleave)
+            .with_char_order(langcore::CharOrder::Shuffled)
+            .with_seed(5)
+            .with_charset(Some(CharSet::range('a', 'c')));
+        assert_eq!(options, expected);
+    }
+
+    /// The charset is parsed under the request's budget: a bad class is a syntax error, and
+    /// a budget already spent stops the parse.
+    #[test]
+    fn the_charset_is_parsed_under_the_budget() {
+        let with_charset = |charset: &str| {
+            params(
+                json!({ "term": { "type": "regex", "value": "a" }, "limit": 1, "charset": charset }),
+            )
+        };
+        let err = generate_options(with_charset("a|b"), &Budget::unlimited()).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::RegexSyntaxError);
+        let spent = Budget::unlimited().with_deadline(Instant::now());
+        let err = generate_options(with_charset("[a-z]"), &spent).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::TimeoutExceeded);
+        let small = Budget::unlimited().with_max_memory(1_000);
+        let err = generate_options(with_charset(&"a".repeat(100)), &small).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::AutomatonTooManyStates);
+    }
+}
