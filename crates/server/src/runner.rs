@@ -4,7 +4,8 @@
 //! # Overview
 //! [`run`] takes the admitted [`Caller`], the request [`Body`] and the handler's question (a
 //! plain function of the checked request and its [`Job`]), and:
-//! 1. validates the body against the contract and the caller's limits (api-types);
+//! 1. validates the body against the contract and the caller's limits (api-types), and the
+//!    dialect of pattern output ([`wire::output_dialect`]);
 //! 2. makes the request's [`Budget`] (its deadline counts from here, queueing included);
 //! 3. checks everything else the request carries ([`Body::check`]: FAIR values decoded,
 //!    the charset parsed under the budget), still before any engine work is queued;
@@ -21,7 +22,7 @@ use api_types::request::{
 };
 use api_types::response::{Success, TermOutput};
 use fair_codec::FairCodec;
-use langcore::{Budget, GenerateOptions, Language};
+use langcore::{Budget, Dialect, GenerateOptions, Language};
 use serde::Serialize;
 
 use crate::auth::Caller;
@@ -147,6 +148,8 @@ pub(crate) struct Job<'a> {
     /// The request's budget: every engine call takes it.
     pub(crate) budget: &'a Budget,
     options: &'a Options,
+    /// The dialect of pattern output.
+    dialect: Dialect,
     codec: &'a FairCodec,
 }
 
@@ -163,7 +166,12 @@ impl Job<'_> {
 
     /// `language` in the form the request's options ask for.
     pub(crate) fn output(&self, language: &Language) -> Result<TermOutput, HttpError> {
-        wire::output(language, self.options, self.codec, self.budget)
+        wire::output(language, self.options, self.dialect, self.codec, self.budget)
+    }
+
+    /// A pattern for `language` in the dialect the request's options ask for.
+    pub(crate) fn pattern(&self, language: &Language) -> Result<String, HttpError> {
+        Ok(language.to_pattern_in(self.dialect, self.budget)?)
     }
 
     /// `language`'s minimal DFA as a deterministic FAIR, whatever the options ask for.
@@ -186,13 +194,14 @@ where
     T: Serialize + Send + 'static,
 {
     let (valid, options) = body.into_inner().validate(caller.limits())?;
+    let dialect = wire::output_dialect(&options)?;
     let budget = caller.budget(&options);
     let checked = B::check(valid, &state.codec, &budget)?;
     let codec = Arc::clone(&state.codec);
     let answer = state
         .scheduler
         .run(budget, move |budget| {
-            question(&checked, &Job { budget, options: &options, codec: &codec })
+            question(&checked, &Job { budget, options: &options, dialect, codec: &codec })
         })
         .await?;
     Ok(HttpResponse::Ok().json(Success::new(answer)))
