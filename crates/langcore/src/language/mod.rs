@@ -158,6 +158,16 @@ impl Language {
         Language(Arc::new(Node::new(term)))
     }
 
+    /// The result of a product: the candidate operand whose (built) automaton is `dfa`,
+    /// when there is one, so that the result keeps how that operand was written (its
+    /// pattern, for [`Language::to_pattern`]); a language of `dfa` otherwise.
+    fn same_or_built(dfa: Dfa, candidates: &[&Language]) -> Language {
+        match candidates.iter().find(|candidate| candidate.0.built() == Some(&dfa)) {
+            Some(same) => (*same).clone(),
+            None => Language::built(dfa),
+        }
+    }
+
     /// A language from its canonical minimal DFA.
     fn built(dfa: Dfa) -> Language {
         Language::new(Term::Automaton(dfa))
@@ -372,7 +382,8 @@ impl Language {
     pub fn intersection_all(operands: &[&Language], budget: &Budget) -> Result<Language, Error> {
         let dfas =
             operands.iter().map(|operand| operand.to_dfa(budget)).collect::<Result<Vec<_>, _>>()?;
-        Ok(Language::built(Dfa::intersection_all(&dfas, budget)?))
+        let product = Dfa::intersection_all(&dfas, budget)?;
+        Ok(Language::same_or_built(product, operands))
     }
 
     /// The strings of `self` that are not in `other`.
@@ -391,7 +402,8 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn difference(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
-        Ok(Language::built(self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?))
+        let product = self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?;
+        Ok(Language::same_or_built(product, &[self]))
     }
 
     /// Every string over all Unicode scalar values that is not in `self`.
