@@ -204,7 +204,10 @@ pub(crate) fn term_to_pattern<'a>(
     let structural = match structure::build(&mut exprs, shape, budget, &mut leaf) {
         Ok(node) => node,
         // An automaton leaf too large to convert: the whole language may be small.
-        Err(_) => return Ok(to_pattern(minimal(budget)?, dialect, budget)?),
+        Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => {
+            return Ok(to_pattern(minimal(budget)?, dialect, budget)?);
+        }
+        Err(err) => return Err(err.into()),
     };
     let verbatim = source.filter(|source| dialect == Dialect::Rust && is_plain_rust(source));
     let mut best = structural;
