@@ -25,7 +25,7 @@ RUST_LOG="warn,relang_server=info" target/release/relang-server --bind 127.0.0.1
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do
-    addr=$(sed -n 's/.*relang-server listening address=\([0-9.:]*\).*/\1/p' "$log")
+    addr=$(sed -n 's/.*relang-server listening address="\([0-9.:]*\)".*/\1/p' "$log")
     [[ -n $addr ]] && break
     sleep 0.1
 done

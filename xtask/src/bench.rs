@@ -6,11 +6,17 @@
 //! are criterion's median point estimates (`target/criterion/<group>/<id>/new/
 //! estimates.json`); rows follow the workload files (`bench/workloads.toml`,
 //! `bench/generate_workloads.toml`), so a table names every workload or the task fails.
-//! `--from-existing` rewrites the tables without running anything.
+//! `--from-existing` renders the tables without running anything.
+//!
+//! The document changes only with `--write`: a run on another machine prints its tables
+//! and leaves the committed numbers alone. While the suites run, each finished benchmark
+//! prints `benchmark K of N` (N counted beforehand with criterion's `--list`).
 
 use std::fmt::Write;
 use std::fs;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
@@ -30,9 +36,12 @@ pub struct Args {
     /// Build the benches without running them; the tables are left alone.
     #[arg(long, conflicts_with = "from_existing")]
     no_run: bool,
-    /// Run nothing: rewrite the tables from the results criterion already has.
+    /// Run nothing: render the tables from the results criterion already has.
     #[arg(long)]
     from_existing: bool,
+    /// Rewrite the tables of docs/benchmarks.md (without it they are only printed).
+    #[arg(long, conflicts_with = "no_run")]
+    write: bool,
     /// Passed on to criterion, after `--` (a filter, `--measurement-time 1`, ...).
     #[arg(last = true)]
     criterion_args: Vec<String>,
@@ -95,36 +104,95 @@ impl Table {
     }
 }
 
-/// Runs the chosen suites (unless `--from-existing`), then rewrites their tables.
+/// Runs the chosen suites (unless `--from-existing`), then prints their tables, or with
+/// `--write` rewrites them in the document.
 ///
 /// # Errors
 /// When a bench fails, a result is missing or the document lacks a table's markers.
 pub fn bench(root: &Path, args: &Args) -> anyhow::Result<()> {
     let suites = if args.only.is_empty() { Suite::ALL.to_vec() } else { args.only.clone() };
-    if !args.from_existing {
-        for suite in &suites {
-            let mut command = cargo();
-            command.current_dir(root).args(suite.cargo_args());
-            if args.no_run {
-                command.arg("--no-run");
-            } else {
-                command.arg("--").args(&args.criterion_args);
-            }
-            run(&mut command)?;
-        }
-    }
     if args.no_run {
+        for suite in &suites {
+            run(cargo().current_dir(root).args(suite.cargo_args()).arg("--no-run"))?;
+        }
         return Ok(());
+    }
+    if !args.from_existing {
+        run_with_progress(root, &suites, &args.criterion_args)?;
     }
     let estimates = Estimates { dir: target_dir(root).join("criterion") };
     let path = root.join(DOCUMENT);
     let mut document = fs::read_to_string(&path).with_context(|| format!("read {DOCUMENT}"))?;
     for table in suites.iter().flat_map(|suite| suite.tables()) {
         let content = render(root, *table, &estimates)?;
-        document = replace_table(&document, table.marker(), &content)?;
-        println!("{DOCUMENT}: rewrote the {} table", table.marker());
+        if args.write {
+            document = replace_table(&document, table.marker(), &content)?;
+            println!("{DOCUMENT}: rewrote the {} table", table.marker());
+        } else {
+            println!("\n## {}\n\n{content}", table.marker());
+        }
+    }
+    if !args.write {
+        println!("{DOCUMENT} left alone: pass --write to put these tables in it");
+        return Ok(());
     }
     fs::write(&path, document).with_context(|| format!("write {DOCUMENT}"))
+}
+
+/// Runs `suites` one after the other, echoing criterion's output and printing
+/// `benchmark K of N` after each finished benchmark.
+fn run_with_progress(
+    root: &Path,
+    suites: &[Suite],
+    criterion_args: &[String],
+) -> anyhow::Result<()> {
+    let bench_command = |suite: Suite, extra: &[&str]| {
+        let mut command = cargo();
+        command.current_dir(root).args(suite.cargo_args()).arg("--").args(criterion_args);
+        command.args(extra);
+        command
+    };
+    let mut total = 0;
+    for suite in suites {
+        let output = bench_command(*suite, &["--list"])
+            .stderr(Stdio::inherit())
+            .output()
+            .context("cargo bench --list")?;
+        if !output.status.success() {
+            bail!("cargo bench -- --list of {suite:?} failed: {}", output.status);
+        }
+        total += count_listed(&String::from_utf8_lossy(&output.stdout));
+    }
+    let mut done = 0;
+    for suite in suites {
+        let mut command = bench_command(*suite, &[]);
+        let mut child = command.stdout(Stdio::piped()).spawn().context("start cargo bench")?;
+        let stdout = child.stdout.take().context("cargo bench's stdout")?;
+        for line in BufReader::new(stdout).lines() {
+            let line = line.context("read cargo bench's output")?;
+            println!("{line}");
+            if is_finished_benchmark(&line) {
+                done += 1;
+                println!("benchmark {done} of {total}");
+            }
+        }
+        let status = child.wait().context("wait for cargo bench")?;
+        if !status.success() {
+            bail!("{command:?} failed: {status}");
+        }
+    }
+    Ok(())
+}
+
+/// How many benchmarks criterion's `--list` output names (`ID: benchmark` lines).
+fn count_listed(listing: &str) -> usize {
+    listing.lines().filter(|line| line.ends_with(": benchmark")).count()
+}
+
+/// Whether `line` of criterion's output reports a finished benchmark: its `time:` line,
+/// after the id on the same line or alone (when the id was too long).
+fn is_finished_benchmark(line: &str) -> bool {
+    line.split_whitespace().any(|word| word == "time:") && line.contains('[')
 }
 
 fn render(root: &Path, table: Table, estimates: &Estimates) -> anyhow::Result<String> {
@@ -457,6 +525,21 @@ mod tests {
             "# B\nprose\n<!-- xtask-bench:algebra:begin -->\nnew\n<!-- xtask-bench:algebra:end -->\nmore prose\n"
         );
         assert!(replace_table(document, "generate", "x").is_err());
+    }
+
+    #[test]
+    fn progress_counts_listed_and_finished_benchmarks() {
+        let listing = "algebra/relang/union: benchmark\nalgebra/peer/union: benchmark\n\nWarning\n";
+        assert_eq!(count_listed(listing), 2);
+        let output = [
+            "algebra/relang/union    time:   [1.0 us 1.1 us 1.2 us]",
+            "algebra/a_very_long_benchmark_identifier_that_criterion_puts_on_its_own_line",
+            "                        time:   [3.0 ms 3.1 ms 3.2 ms]",
+            "                        change: [-1.0% +0.5% +2.0%] (p = 0.50 > 0.05)",
+            "Found 2 outliers among 100 measurements (2.00%)",
+            "Benchmarking algebra/relang/union: Analyzing",
+        ];
+        assert_eq!(output.iter().filter(|line| is_finished_benchmark(line)).count(), 2);
     }
 
     #[test]

@@ -14,7 +14,7 @@ enum Task {
     /// Builds the release server and packs it with README and licences into
     /// target/dist/relang-<version>-<target>.tar.gz, with a .sha256 beside it.
     Release,
-    /// Runs the benchmark suites and rewrites the tables of docs/benchmarks.md.
+    /// Runs the benchmark suites and prints their tables (--write: into docs/benchmarks.md).
     Bench(bench::Args),
 }
 

@@ -4,9 +4,11 @@
 //! [`ENDPOINTS`] lists method, path, request and response types of each endpoint; the
 //! server's tests check that it routes every one, and [`openapi`] turns the table and the
 //! schema types of this crate into the OpenAPI document served at `/openapi.json`. The
-//! document is therefore generated, never written by hand.
+//! document is therefore generated, never written by hand. Endpoints beyond the RegexSolver
+//! v1 contract ([`EXTENSIONS`]) carry the tag `extension` and `x-extension: true`.
 
 use utoipa::OpenApi;
+use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, PathItem, PathsBuilder};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::{
@@ -16,13 +18,13 @@ use utoipa::openapi::{
 
 use crate::error::{ErrorBody, ErrorCode};
 use crate::request::{
-    ExecutionOptions, FairOptions, GenerateStringsRequest, MultiTermsRequest, RepeatRequest,
-    RequestOptions, ResponseOptions, Term, TermRequest, TwoTermsRequest,
+    ExecutionOptions, FairOptions, GenerateStringsRequest, MatchRequest, MultiTermsRequest,
+    RepeatRequest, RequestOptions, ResponseOptions, Term, TermRequest, TwoTermsRequest,
 };
 use crate::response::{
     AccountLimits, AccountLimitsTag, Boolean, BooleanTag, Cardinality, FairMetadata,
-    GeneratedStrings, GeneratedStringsTag, Length, LengthTag, StringTag, Strings, StringsTag,
-    TermOutput, Text,
+    GeneratedStrings, GeneratedStringsTag, Length, LengthTag, MatchResult, Matches, MatchesTag,
+    StringTag, Strings, StringsTag, TermOutput, Text,
 };
 
 /// The HTTP method of an endpoint.
@@ -58,8 +60,19 @@ const fn post(
     Endpoint { method: Method::Post, path, summary, request: Some(request), response }
 }
 
-/// Every endpoint of the contract.
-pub const ENDPOINTS: [Endpoint; 19] = [
+/// The paths of [`ENDPOINTS`] that are extensions: not in the RegexSolver v1 contract, so
+/// its published clients never call them.
+pub const EXTENSIONS: [&str; 1] = ["/v1/analyze/match"];
+
+impl Endpoint {
+    /// Whether the endpoint is one of [`EXTENSIONS`].
+    pub fn is_extension(&self) -> bool {
+        EXTENSIONS.contains(&self.path)
+    }
+}
+
+/// Every endpoint of the contract, and the [`EXTENSIONS`].
+pub const ENDPOINTS: [Endpoint; 20] = [
     Endpoint {
         method: Method::Get,
         path: "/v1/account/limits",
@@ -94,6 +107,13 @@ pub const ENDPOINTS: [Endpoint; 19] = [
         "Boolean",
     ),
     post("/v1/analyze/length", "The shortest and longest string lengths.", "TermRequest", "Length"),
+    post(
+        "/v1/analyze/match",
+        "Extension: for each of 1 to 100 strings, whether the term matches it and, if not, \
+         where it fails (viablePrefixLength, in code points).",
+        "MatchRequest",
+        "Matches",
+    ),
     post("/v1/analyze/pattern", "A regex for the language.", "TermRequest", "Text"),
     post(
         "/v1/analyze/subset",
@@ -145,6 +165,7 @@ pub const ENDPOINTS: [Endpoint; 19] = [
     MultiTermsRequest,
     RepeatRequest,
     GenerateStringsRequest,
+    MatchRequest,
     BooleanTag,
     Boolean,
     StringTag,
@@ -160,6 +181,9 @@ pub const ENDPOINTS: [Endpoint; 19] = [
     Strings,
     AccountLimitsTag,
     AccountLimits,
+    MatchesTag,
+    Matches,
+    MatchResult,
     ErrorCode,
     ErrorBody,
 )))]
@@ -214,6 +238,10 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
             .summary(Some(endpoint.summary))
             .operation_id(Some(endpoint.path.trim_start_matches("/v1/").replace('/', "_")))
             .responses(responses.build());
+        if endpoint.is_extension() {
+            let marker = ExtensionsBuilder::new().add("x-extension", true).build();
+            operation = operation.tag("extension").extensions(Some(marker));
+        }
         let method = match endpoint.method {
             Method::Get => HttpMethod::Get,
             Method::Post => HttpMethod::Post,
@@ -263,5 +291,20 @@ mod tests {
         );
         let cardinality = &json["components"]["schemas"]["Cardinality"];
         assert!(cardinality.to_string().contains("bigInteger"), "{cardinality}");
+    }
+
+    #[test]
+    fn extensions_are_marked_and_only_they() {
+        let json = serde_json::to_value(openapi()).unwrap();
+        for endpoint in ENDPOINTS {
+            let method = if endpoint.method == Method::Get { "get" } else { "post" };
+            let operation = &json["paths"][endpoint.path][method];
+            let marked = operation["x-extension"] == true
+                && operation["tags"]
+                    .as_array()
+                    .is_some_and(|tags| tags.contains(&"extension".into()));
+            assert_eq!(marked, endpoint.is_extension(), "{}: {operation}", endpoint.path);
+        }
+        assert!(EXTENSIONS.iter().all(|path| ENDPOINTS.iter().any(|e| e.path == *path)));
     }
 }

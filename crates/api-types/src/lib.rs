@@ -18,5 +18,5 @@ mod error;
 pub mod request;
 pub mod response;
 
-pub use endpoints::{ENDPOINTS, Endpoint, Method, openapi};
+pub use endpoints::{ENDPOINTS, EXTENSIONS, Endpoint, Method, openapi};
 pub use error::{ApiError, ErrorBody, ErrorCode};

@@ -198,6 +198,43 @@ impl TermRequest {
     }
 }
 
+/// The most strings one `/v1/analyze/match` request may carry.
+pub const MAX_MATCH_STRINGS: usize = 100;
+
+/// (ext) A request to match strings against one term.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct MatchRequest {
+    /// The term.
+    pub term: Term,
+    /// The strings to match, 1 to 100 (`MAX_MATCH_STRINGS`); their total size is bounded
+    /// by the server's body limit.
+    pub strings: Vec<String>,
+    /// Options.
+    pub options: Option<RequestOptions>,
+}
+
+impl MatchRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken; `BadRequest` for no strings or more
+    /// than [`MAX_MATCH_STRINGS`].
+    pub fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<(TermInput, Vec<String>, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        let term = self.term.validate()?;
+        let n_strings = self.strings.len();
+        if !(1..=MAX_MATCH_STRINGS).contains(&n_strings) {
+            return Err(ApiError::bad_request(format!(
+                "strings: between 1 and {MAX_MATCH_STRINGS} strings, not {n_strings}"
+            )));
+        }
+        Ok((term, self.strings, options))
+    }
+}
+
 /// A request about exactly two terms.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
 pub struct TwoTermsRequest {
@@ -546,6 +583,30 @@ mod tests {
             let body = json!({ "term": { "type": "regex", "value": "a" }, "options": { "execution": { "timeout": timeout } } });
             assert!(serde_json::from_value::<TermRequest>(body).is_err(), "{timeout}");
         }
+    }
+
+    #[test]
+    fn match_requests_carry_1_to_100_strings() {
+        let request = |strings: Vec<String>| {
+            parse::<MatchRequest>(
+                json!({ "term": { "type": "regex", "value": "a+" }, "strings": strings }),
+            )
+            .validate(&LIMITS)
+        };
+        let (term, strings, _) = request(vec!["a".into(), String::new()]).unwrap();
+        assert_eq!(
+            (term, strings),
+            (TermInput::Regex("a+".into()), vec!["a".into(), String::new()])
+        );
+        assert!(request(vec!["x".into(); MAX_MATCH_STRINGS]).is_ok());
+        check_error(request(Vec::new()), ErrorCode::BadRequest, "not 0");
+        check_error(
+            request(vec!["x".into(); MAX_MATCH_STRINGS + 1]),
+            ErrorCode::BadRequest,
+            "not 101",
+        );
+        let missing = json!({ "term": { "type": "regex", "value": "a" } });
+        assert!(serde_json::from_value::<MatchRequest>(missing).is_err());
     }
 
     #[test]

@@ -55,6 +55,10 @@ type_tag!(
     /// The tag `"accountLimits"`.
     AccountLimitsTag = "accountLimits"
 );
+type_tag!(
+    /// The tag `"matches"`.
+    MatchesTag = "matches"
+);
 
 /// A yes/no answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -204,6 +208,38 @@ impl GeneratedStrings {
     }
 }
 
+/// (ext) The verdicts of `/v1/analyze/match`, one per string, in the request's order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Matches {
+    /// Always `matches`.
+    #[serde(rename = "type")]
+    pub kind: MatchesTag,
+    /// One verdict per string of the request, in its order.
+    pub results: Vec<MatchResult>,
+}
+
+impl Matches {
+    /// Wraps `results`.
+    pub fn new(results: Vec<MatchResult>) -> Matches {
+        Matches { kind: MatchesTag::Tag, results }
+    }
+}
+
+/// Whether one string is in the language, and where it fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchResult {
+    /// Whether the whole string is in the language.
+    pub matches: bool,
+    /// The length of the string's longest prefix that can still be extended to a string of
+    /// the language, in Unicode code points (Python's `len`; in JavaScript, the length of
+    /// `[...s]`, not `s.length`, which counts UTF-16 units). The whole string's length when
+    /// it matches; when it does not, the code point at this index (if any) is where it
+    /// fails, and a string whose length this is was only too short. 0 also for the empty
+    /// language, where no prefix can be extended.
+    pub viable_prefix_length: u64,
+}
+
 /// The limits of the calling token, or the server's defaults when auth is off.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -238,6 +274,17 @@ mod tests {
     #[test]
     fn every_data_type_has_its_tag() {
         check(Boolean::new(true), json!({ "type": "boolean", "value": true }));
+        let verdicts = vec![
+            MatchResult { matches: true, viable_prefix_length: 3 },
+            MatchResult { matches: false, viable_prefix_length: 1 },
+        ];
+        check(
+            Matches::new(verdicts),
+            json!({ "type": "matches", "results": [
+                { "matches": true, "viablePrefixLength": 3 },
+                { "matches": false, "viablePrefixLength": 1 },
+            ] }),
+        );
         check(
             Boolean::from_witness(Some("ab".into())),
             json!({ "type": "boolean", "value": false, "witness": "ab" }),

@@ -330,6 +330,8 @@ pub enum Operation {
     Generate,
     /// Writing an automaton as Graphviz DOT text.
     Dot,
+    /// Running strings through an automaton (membership and viable prefixes).
+    Match,
 }
 
 impl fmt::Display for Operation {
@@ -348,6 +350,7 @@ impl fmt::Display for Operation {
             Operation::ToRegex => "conversion to a pattern",
             Operation::Generate => "string generation",
             Operation::Dot => "DOT rendering",
+            Operation::Match => "matching",
         })
     }
 }

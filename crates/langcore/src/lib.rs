@@ -159,6 +159,7 @@ pub use dialect::{Dialect, UnknownDialect};
 pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
 pub use error::Error;
 pub use language::Language;
+pub use language::matching::Membership;
 pub use nfa::Nfa;
 pub use state_id::StateId;
 pub use syntax::{NEST_LIMIT, ParseError};

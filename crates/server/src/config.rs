@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use fair_codec::{KeyError, Keyring};
 
+use crate::logging::LogFormat;
 use crate::scheduler::SchedulerConfig;
 
 /// How to run the server. Every flag can also be set through its environment variable.
@@ -96,6 +97,10 @@ pub struct Config {
     /// replica and kept across restarts. Without it they live in this process's memory.
     #[arg(long, env = "RELANG_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+
+    /// How log lines are written: `json` (one object per line) or `text` (`key="value"`).
+    #[arg(long, env = "RELANG_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
 
     /// Something to do instead of serving.
     #[command(subcommand)]

@@ -26,7 +26,6 @@ impl HttpError {
         HttpError { retry_after: Some(seconds.max(1)), ..self }
     }
 
-    #[cfg(test)]
     pub(crate) fn code(&self) -> ErrorCode {
         self.error.code()
     }

@@ -8,6 +8,7 @@
 mod auth;
 mod config;
 mod error;
+mod logging;
 mod routes;
 mod runner;
 mod scheduler;
@@ -17,6 +18,7 @@ mod wire;
 
 pub use auth::hash_token;
 pub use config::{Command, Config, ConfigError, QuotaPeriod};
+pub use logging::{LogFormat, init as init_logging};
 pub use startup::{Application, service};
 
 /// The Rust snippets of docs/getting-started.md, run as doctests so they stay true.

@@ -1,30 +1,30 @@
 //! `relang-server`: parse the configuration, start the service (or hash a token), report
-//! fatal errors.
+//! fatal errors as one line on standard error, with a non-zero exit code and no backtrace.
 
-use std::io::IsTerminal;
+use std::process::ExitCode;
 
 use clap::Parser;
 use server::{Application, Command, Config};
-use tracing_subscriber::EnvFilter;
-use tracing_subscriber::fmt::format::FmtSpan;
 
 #[actix_web::main]
-async fn main() -> anyhow::Result<()> {
-    let config = Config::parse();
+async fn main() -> ExitCode {
+    match run(Config::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("relang-server: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
     if config.command == Some(Command::HashToken) {
         println!("{}", server::hash_token(std::io::stdin().lock())?);
         return Ok(());
     }
-    // One line per request when its span closes: method, path, status and latency.
-    tracing_subscriber::fmt()
-        .with_span_events(FmtSpan::CLOSE)
-        .with_ansi(std::io::stdout().is_terminal())
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .init();
+    server::init_logging(config.log_format);
     let app = Application::build(&config)?;
-    tracing::info!(address = %app.local_addr(), "relang-server listening");
-    app.run().await?;
-    Ok(())
+    let (address, playground) = (app.local_addr(), app.playground_url());
+    tracing::info!(%address, %playground, "relang-server listening");
+    Ok(app.run().await?)
 }

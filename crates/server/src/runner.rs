@@ -17,8 +17,8 @@ use std::sync::Arc;
 use actix_web::{HttpResponse, web};
 use api_types::ApiError;
 use api_types::request::{
-    GenerateParams, GenerateStringsRequest, MultiTermsRequest, Options, RepeatRange, RepeatRequest,
-    RequestLimits, TermInput, TermRequest, TwoTermsRequest,
+    GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest, Options, RepeatRange,
+    RepeatRequest, RequestLimits, TermInput, TermRequest, TwoTermsRequest,
 };
 use api_types::response::{Success, TermOutput};
 use fair_codec::FairCodec;
@@ -140,6 +140,27 @@ impl Body for GenerateStringsRequest {
         budget: &Budget,
     ) -> Result<(Term, GenerateOptions), HttpError> {
         Ok((Term::check(term, codec)?, generate_options(params, budget)?))
+    }
+}
+
+impl Body for MatchRequest {
+    type Valid = (TermInput, Vec<String>);
+    type Checked = (Term, Vec<String>);
+
+    fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<((TermInput, Vec<String>), Options), ApiError> {
+        let (term, strings, options) = MatchRequest::validate(self, limits)?;
+        Ok(((term, strings), options))
+    }
+
+    fn check(
+        (term, strings): (TermInput, Vec<String>),
+        codec: &FairCodec,
+        _: &Budget,
+    ) -> Result<(Term, Vec<String>), HttpError> {
+        Ok((Term::check(term, codec)?, strings))
     }
 }
 

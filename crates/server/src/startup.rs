@@ -1,15 +1,18 @@
 //! Building and running the HTTP server, and reloading the tokens file on SIGHUP.
 
-use std::net::{SocketAddr, TcpListener};
+use std::io::ErrorKind;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 
 use actix_web::dev::Server;
 use actix_web::error::JsonPayloadError;
+use actix_web::middleware::from_fn;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use api_types::ErrorCode;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::config::{Config, ConfigError};
 use crate::error::HttpError;
+use crate::logging::log_request;
 use crate::routes;
 use crate::state::AppState;
 
@@ -36,11 +39,12 @@ impl Application {
                  development key; anyone can forge FAIR values for this server"
             );
         }
-        let listener = TcpListener::bind(config.bind)?;
+        let listener =
+            TcpListener::bind(config.bind).map_err(|err| bind_error(config.bind, err))?;
         let local_addr = listener.local_addr()?;
         let service = configure_with(state.clone(), config.body_limit);
         let mut server = HttpServer::new(move || {
-            App::new().wrap(tracing_actix_web::TracingLogger::default()).configure(service.clone())
+            App::new().wrap(from_fn(log_request)).configure(service.clone())
         });
         if config.workers > 0 {
             server = server.workers(config.workers);
@@ -55,6 +59,12 @@ impl Application {
         self.local_addr
     }
 
+    /// The playground's URL: the listening address, or the loopback address when the
+    /// server listens on every interface (`0.0.0.0`, `::`), which a browser cannot open.
+    pub fn playground_url(&self) -> String {
+        playground_url(self.local_addr)
+    }
+
     /// Serves requests until the server is stopped (SIGTERM and SIGINT stop it gracefully);
     /// SIGHUP reloads the tokens file.
     ///
@@ -66,6 +76,35 @@ impl Application {
         reloader.abort();
         result
     }
+}
+
+fn playground_url(mut address: SocketAddr) -> String {
+    if address.ip().is_unspecified() {
+        address.set_ip(match address {
+            SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    format!("http://{address}/")
+}
+
+/// The address in the error, and what to do about the common causes.
+fn bind_error(address: SocketAddr, err: std::io::Error) -> std::io::Error {
+    let hint = match err.kind() {
+        ErrorKind::AddrInUse => {
+            ": another process listens there; choose another port with --bind ADDRESS:PORT \
+             (or RELANG_BIND)"
+        }
+        ErrorKind::AddrNotAvailable => {
+            ": this machine has no such address; choose one of its own with --bind (0.0.0.0 \
+             for every interface)"
+        }
+        ErrorKind::PermissionDenied => {
+            ": ports below 1024 need privileges; choose a higher one with --bind ADDRESS:PORT"
+        }
+        _ => "",
+    };
+    std::io::Error::new(err.kind(), format!("cannot listen on {address} ({err}){hint}"))
 }
 
 /// Reloads the tokens file at every SIGHUP. Requests keep being served meanwhile; a file
@@ -122,4 +161,18 @@ fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
         _ => ErrorCode::InvalidJson,
     };
     HttpError::new(code, err.to_string()).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_playground_url_is_one_a_browser_opens() {
+        let url = |address: &str| playground_url(address.parse().unwrap());
+        assert_eq!(url("127.0.0.1:8080"), "http://127.0.0.1:8080/");
+        assert_eq!(url("0.0.0.0:9000"), "http://127.0.0.1:9000/");
+        assert_eq!(url("[::]:9000"), "http://[::1]:9000/");
+        assert_eq!(url("10.1.2.3:80"), "http://10.1.2.3:80/");
+    }
 }

@@ -8,17 +8,18 @@
 //! - [`generate_options`]: generation parameters to langcore's options, the charset parsed
 //!   under the request's budget.
 //! - [`output_dialect`]: the dialect of pattern output, checked before any engine work.
-//! - [`output`], [`fair`], [`cardinality`], [`length`]: engine results to response values.
+//! - [`output`], [`fair`], [`cardinality`], [`length`], [`matches`]: engine results to
+//!   response values.
 
 use api_types::ErrorCode;
 use api_types::request::{
     CharOrder, GenerateParams, Options, PathOrder, ResponseFormat, TermInput,
 };
-use api_types::response::{Cardinality, FairMetadata, Length, TermOutput};
+use api_types::response::{Cardinality, FairMetadata, Length, MatchResult, Matches, TermOutput};
 use fair_codec::FairCodec;
 use langcore::alphabet::CharSet;
 use langcore::graph::Graph;
-use langcore::{Budget, Dfa, Dialect, GenerateOptions, Language, Nfa};
+use langcore::{Budget, Dfa, Dialect, GenerateOptions, Language, Membership, Nfa};
 
 use crate::error::HttpError;
 
@@ -146,6 +147,15 @@ pub(crate) fn cardinality(cardinality: langcore::Cardinality) -> Cardinality {
         langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
         langcore::Cardinality::Infinite => Cardinality::Infinite,
     }
+}
+
+/// The verdicts of `Language::match_strings` as the response gives them.
+pub(crate) fn matches(verdicts: Vec<Membership>) -> Matches {
+    let results = verdicts.into_iter().map(|verdict| MatchResult {
+        matches: verdict.is_match,
+        viable_prefix_length: verdict.viable_prefix_chars as u64,
+    });
+    Matches::new(results.collect())
 }
 
 /// The shortest and longest lengths of a language's strings (`None`: no string, or no

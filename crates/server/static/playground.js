@@ -1,8 +1,10 @@
-// relang playground: builds v1 requests from the form, shows the answers, draws automata.
+// relang playground: builds v1 requests from the form, shows the answers, draws automata,
+// tests strings as they are typed.
 //
-// Everything talks to the server that served the page (same origin, `/v1/...`). The state
-// that matters (terms, operation, options) lives in the form and is mirrored into the URL
-// fragment after every run, so a link reproduces the run.
+// Everything talks to the server that served the page (same origin, `/v1/...`), with the
+// access token, if one was given, as `Authorization: Bearer`. The state that matters
+// (terms, operation, options) lives in the form and is mirrored into the URL fragment
+// after every run, so a link reproduces the run; the token lives only in local storage.
 "use strict";
 
 // Every analyze, compute and generate endpoint: path, request shape, label, what it answers.
@@ -15,6 +17,7 @@ const OPERATIONS = [
   ["/v1/analyze/empty_string", "TermRequest", "Only the empty string", "Whether term 1 matches exactly the empty string."],
   ["/v1/analyze/equivalent", "TwoTermsRequest", "Equivalent", "Whether terms 1 and 2 match the same strings; if not, a shortest string that tells them apart."],
   ["/v1/analyze/length", "TermRequest", "Length", "The lengths of term 1's shortest and longest strings."],
+  ["/v1/analyze/match", "MatchRequest", "Match strings", "Whether term 1 matches each line of the Test strings box, and where each fails (an extension of the v1 API)."],
   ["/v1/analyze/pattern", "TermRequest", "Pattern", "A short pattern for term 1's language."],
   ["/v1/analyze/subset", "TwoTermsRequest", "Subset", "Whether every string of term 1 is a string of term 2; if not, a shortest one that is not."],
   ["/v1/analyze/total", "TermRequest", "Total", "Whether term 1 matches every string."],
@@ -36,6 +39,14 @@ const SAMPLE_SIZE = 5;
 const MAX_DRAWN_STATES = 120;
 // Edge labels longer than this are cut (the full label is the edge's tooltip).
 const MAX_LABEL_CHARS = 28;
+// The most strings one match request may carry (the API's limit).
+const MAX_TEST_STRINGS = 100;
+// How long typing must pause before the test strings are sent again, in ms.
+const TEST_DELAY_MS = 150;
+// Where the access token is kept (this origin's local storage).
+const TOKEN_KEY = "relang.token";
+// The codes of a refused token: the access box opens to ask for one.
+const TOKEN_ERRORS = ["MissingOrMalformedToken", "InvalidToken"];
 
 const $ = (id) => document.getElementById(id);
 
@@ -84,6 +95,13 @@ function svg(tag, attrs = {}, ...children) {
 function visible(text) {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u00a0\u2028\u2029\ufeff]|^ | $/gu, (ch) =>
     `\\u{${ch.codePointAt(0).toString(16).toUpperCase().padStart(2, "0")}}`);
+}
+
+// The code points of the characters of `text` a reader cannot tell by sight: anything but
+// printable ASCII, as `U+0660`.
+function unusualCodePoints(text) {
+  return [...new Set([...text].filter((ch) => !/^[\x21-\x7e]$/.test(ch)))]
+    .map((ch) => `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
 }
 
 // A possibly empty string for display: the empty string is shown as ε.
@@ -191,6 +209,8 @@ function requestFields(operation, terms) {
       return { terms: terms.map(wireTerm) };
     case "RepeatRequest":
       return { term: first, min: integerField("repeat-min") ?? 0, max: integerField("repeat-max") ?? null };
+    case "MatchRequest":
+      return { term: first, strings: testLines().slice(0, MAX_TEST_STRINGS) };
     case "GenerateStringsRequest": {
       const charset = $("charset").value;
       return {
@@ -229,15 +249,26 @@ class ApiError extends Error {
   }
 }
 
+// The request headers: JSON, and the access token when one was given.
+function requestHeaders() {
+  const token = $("token").value.trim();
+  const headers = { "content-type": "application/json" };
+  if (token !== "") headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
+// Keeps the token field in local storage, or forgets it when cleared.
+function storeToken() {
+  const token = $("token").value.trim();
+  if (token === "") localStorage.removeItem(TOKEN_KEY);
+  else localStorage.setItem(TOKEN_KEY, token);
+}
+
 // POSTs `body` to `path`; the `data` of a success, or an `ApiError`.
 async function call(path, body) {
   let response;
   try {
-    response = await fetch(path, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    response = await fetch(path, { method: "POST", headers: requestHeaders(), body: JSON.stringify(body) });
   } catch (err) {
     throw new ApiError("NetworkError", `the server did not answer: ${err.message}`);
   }
@@ -267,9 +298,7 @@ async function run() {
   const id = ++runCounter;
   saveToFragment();
   clearMarks();
-  $("error").hidden = true;
-  $("run").disabled = true;
-  $("output").setAttribute("aria-busy", "true");
+  showRunning(operation);
   try {
     const data = await call(operation.path, requestBody(operation, terms));
     if (id !== runCounter) return;
@@ -278,15 +307,35 @@ async function run() {
     if (last.dot !== null) $("dot-box").open = true;
     showResult(operation, data);
     refreshAutomatonChoices(last.resultTerm ? "result" : "term-1");
-    await Promise.all([drawSelected(), last.resultTerm && showSample(last.resultTerm, id)]);
+    await Promise.all([
+      drawSelected(),
+      last.resultTerm && showSample(last.resultTerm, id),
+      operation.name === "analyze/equivalent" && typeof data.witness === "string" && explainWitness(terms, data.witness, id),
+    ]);
   } catch (err) {
     if (id !== runCounter) return;
     showError(err, terms);
   } finally {
     if (id === runCounter) {
       $("run").disabled = false;
-      $("output").removeAttribute("aria-busy");
+      for (const panel of [$("output"), $("automaton")]) {
+        panel.classList.remove("running");
+        panel.removeAttribute("aria-busy");
+      }
     }
+  }
+}
+
+// While `operation` runs: the previous answer is cleared (and the drawing dimmed), so it
+// is never read as the new operation's.
+function showRunning(operation) {
+  $("error").hidden = true;
+  $("pager").hidden = true;
+  $("run").disabled = true;
+  $("result").replaceChildren(el("p", { class: "running-note" }, `Running ${operation.label}…`));
+  for (const panel of [$("output"), $("automaton")]) {
+    panel.classList.add("running");
+    panel.setAttribute("aria-busy", "true");
   }
 }
 
@@ -319,6 +368,10 @@ function renderData(operation, data) {
       return renderTerm({ kind: data.type, value: data.value }, data.metadata);
     case "generatedStrings":
       return renderStrings(data.strings.value);
+    case "matches": {
+      const strings = testLines();
+      return [el("ol", { class: "test-results" }, ...data.results.map((result, idx) => testResult(strings[idx], result)))];
+    }
     default:
       return [el("pre", { class: "code" }, JSON.stringify(data, null, 2))];
   }
@@ -330,9 +383,29 @@ function renderBoolean(operation, data) {
     const why = operation.name === "analyze/subset"
       ? "Term 1 matches this string, term 2 does not:"
       : "Exactly one of the two terms matches this string:";
-    out.push(el("p", {}, why, " ", el("span", { class: "witness" }, stringNode(data.witness))));
+    const codePoints = unusualCodePoints(data.witness);
+    out.push(el("p", {}, el("span", { class: "witness-why" }, why), " ",
+      el("span", { class: "witness" }, stringNode(data.witness)),
+      codePoints.length ? el("span", { class: "code-points" }, ` (${codePoints.join(" ")})`) : null));
   }
   return out;
+}
+
+// Says which of the two terms matches an equivalence witness, asking the server whether
+// term 1 does.
+async function explainWitness(terms, witness, id) {
+  try {
+    const data = await call("/v1/analyze/match", { term: wireTerm(terms[0]), strings: [witness] });
+    if (id !== runCounter) return;
+    const why = $("result").querySelector(".witness-why");
+    if (why) {
+      why.textContent = data.results[0].matches
+        ? "Term 1 matches this string, term 2 does not:"
+        : "Term 2 matches this string, term 1 does not:";
+    }
+  } catch {
+    // The sentence without the term stays: still true.
+  }
 }
 
 // A count given as decimal digits: grouped when short, else its magnitude (read off the
@@ -418,6 +491,10 @@ function showError(err, terms) {
   const box = $("error");
   box.replaceChildren(el("span", { class: "error-code" }, code), el("span", { class: "error-message" }, err.message));
   box.hidden = false;
+  if (TOKEN_ERRORS.includes(code)) {
+    box.append(el("p", { class: "hint" }, "This server needs an access token: give it under “Access token” at the top."));
+    $("access").open = true;
+  }
   $("result").replaceChildren();
   $("pager").hidden = true;
   $("dot").textContent = "";
@@ -519,7 +596,9 @@ async function drawSelected() {
   try {
     const dot = reuse ? last.dot : (await call("/v1/analyze/dot", { term: wireTerm(term) })).value;
     $("dot").textContent = dot;
-    drawing.replaceChildren(drawAutomaton(parseDot(dot)));
+    const picture = drawAutomaton(parseDot(dot));
+    drawing.replaceChildren(picture);
+    fitViewBox(picture);
   } catch (err) {
     $("dot").textContent = "";
     drawing.replaceChildren(el("p", { class: "hint" }, `No drawing: ${err.code ?? "Error"}: ${err.message}`));
@@ -646,8 +725,65 @@ function drawAutomaton(graph) {
   const accepting = graph.states.filter((state) => state.accepting).length;
   return svg("svg", {
     width, height, viewBox: `${box.minX - PADDING} ${box.minY - PADDING} ${width} ${height}`, role: "img",
+    class: isZoomed() ? "" : "fit", preserveAspectRatio: "xMidYMid meet",
     "aria-label": `Minimal automaton: ${n} states, ${accepting} accepting, ${graph.edges.length} edges`,
-  }, svg("defs", {}, arrowhead("arrow", "arrowhead"), arrowhead("arrow-start", "arrowhead start")), ...parts);
+  }, svg("defs", {}, arrowhead("arrow", "arrowhead"), arrowhead("arrow-start", "arrowhead start")),
+  svg("g", { class: "content" }, ...parts));
+}
+
+// Sets the view box to what the drawing really covers once rendered (curves, labels in
+// their real font), plus a margin, so no arc or label is ever cut off.
+function fitViewBox(picture) {
+  const content = picture.querySelector(".content");
+  if (!content) return;
+  const box = content.getBBox();
+  const width = Math.ceil(box.width + 2 * PADDING);
+  const height = Math.ceil(box.height + 2 * PADDING);
+  picture.setAttribute("viewBox", `${Math.floor(box.x - PADDING)} ${Math.floor(box.y - PADDING)} ${width} ${height}`);
+  picture.setAttribute("width", width);
+  picture.setAttribute("height", height);
+}
+
+function isZoomed() {
+  return $("zoom").getAttribute("aria-pressed") === "true";
+}
+
+// "Actual size": the drawing at its own size in a scrolling box; again: fitted to the box.
+function toggleZoom() {
+  const zoomed = !isZoomed();
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+  $("zoom").textContent = zoomed ? "Fit to the box" : "Actual size";
+  $("drawing").querySelector("svg")?.classList.toggle("fit", !zoomed);
+}
+
+// Style properties an exported drawing carries on each element (presentation attributes),
+// since the page's style sheet does not travel with it.
+const EXPORTED_STYLE = ["fill", "stroke", "stroke-width", "stroke-linejoin", "paint-order",
+  "font-family", "font-size", "text-anchor", "dominant-baseline"];
+
+// Downloads the drawing as a standalone SVG file, in the colours it has on the page.
+function exportSvg() {
+  const picture = $("drawing").querySelector("svg");
+  if (!picture) return;
+  const copy = picture.cloneNode(true);
+  copy.removeAttribute("class");
+  copy.setAttribute("xmlns", SVG_NS);
+  const originals = picture.querySelectorAll("*");
+  // As presentation attributes: a style attribute would break the page's policy (no
+  // inline style), and they mean the same in the file.
+  copy.querySelectorAll("*").forEach((node, idx) => {
+    node.removeAttribute("class");
+    if (node.localName === "title") return;
+    const computed = getComputedStyle(originals[idx]);
+    for (const name of EXPORTED_STYLE) node.setAttribute(name, computed.getPropertyValue(name));
+  });
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+  const link = el("a", { href: url, download: "automaton.svg" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function arrowhead(id, className) {
@@ -749,6 +885,70 @@ async function copyDot() {
   }
 }
 
+// ---------------------------------------------------------------- test strings
+
+// Increases with every test, so a slow answer never overwrites a newer one.
+let testCounter = 0;
+let testTimer = null;
+
+function scheduleTest() {
+  clearTimeout(testTimer);
+  testTimer = setTimeout(testStrings, TEST_DELAY_MS);
+}
+
+// The test box's strings: one per line, a last empty line (after a final newline) dropped.
+function testLines() {
+  const lines = $("test-strings").value.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+// Sends term 1 and the test strings to `/v1/analyze/match` and shows each verdict.
+async function testStrings() {
+  const id = ++testCounter;
+  const term = readTerms()[0];
+  const lines = testLines();
+  const strings = lines.slice(0, MAX_TEST_STRINGS);
+  const results = $("test-results");
+  if (!term || (lines.length === 1 && lines[0] === "")) {
+    results.replaceChildren();
+    return;
+  }
+  $("tester").classList.add("running");
+  try {
+    const data = await call("/v1/analyze/match", { term: wireTerm(term), strings });
+    if (id !== testCounter) return;
+    results.replaceChildren(...strings.map((text, idx) => testResult(text, data.results[idx])));
+    if (lines.length > strings.length) {
+      results.append(el("li", { class: "hint" }, `Only the first ${MAX_TEST_STRINGS} lines are tested.`));
+    }
+  } catch (err) {
+    if (id !== testCounter) return;
+    results.replaceChildren(el("li", { class: "hint" }, `${err.code ?? "Error"}: ${err.message}`));
+  } finally {
+    if (id === testCounter) $("tester").classList.remove("running");
+  }
+}
+
+// One verdict: ✓, or ✗ with the string marked where it stops being a possible match
+// (`viablePrefixLength` counts code points, so the string is split by code points).
+function testResult(text, result) {
+  if (result.matches) {
+    return el("li", { class: "yes", title: "matches" }, el("span", { class: "verdict" }, "✓"), stringNode(text));
+  }
+  const chars = [...text];
+  const cut = result.viablePrefixLength;
+  const prefix = chars.slice(0, cut).join("");
+  const shown = cut < chars.length
+    ? [visible(prefix), el("mark", {}, visible(chars[cut])), visible(chars.slice(cut + 1).join(""))]
+    : [visible(prefix), el("mark", { class: "point", title: "the string ends too soon" })];
+  const why = cut < chars.length
+    ? `does not match: character ${cut + 1} rules it out`
+    : "does not match: it ends too soon";
+  return el("li", { class: "no", title: why, "data-viable": String(cut) },
+    el("span", { class: "verdict" }, "✗"), el("code", {}, ...shown));
+}
+
 // ---------------------------------------------------------------- the URL fragment
 
 // Form fields kept in the fragment, by fragment key; only those the operation reads
@@ -825,6 +1025,14 @@ function start() {
     drawSelected();
   });
   $("copy-dot").addEventListener("click", copyDot);
+  $("zoom").addEventListener("click", toggleZoom);
+  $("export-svg").addEventListener("click", exportSvg);
+  $("token").value = localStorage.getItem(TOKEN_KEY) ?? "";
+  $("token").addEventListener("input", storeToken);
+  $("test-strings").addEventListener("input", scheduleTest);
+  // Term 1 is what the strings are tested against.
+  $("terms").addEventListener("input", scheduleTest);
+  $("terms").addEventListener("change", scheduleTest);
   window.addEventListener("hashchange", () => {
     if (loadFromFragment()) run();
   });
@@ -833,7 +1041,9 @@ function start() {
   } else {
     setTerms(DEFAULT_TERMS);
     showOptions();
+    drawSelected();
   }
+  testStrings();
 }
 
 start();

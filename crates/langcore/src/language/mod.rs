@@ -20,6 +20,7 @@
 //! Every method that may build takes a [`Budget`]; a failure leaves the language unbuilt,
 //! and a later call with a larger budget can build it.
 
+pub(crate) mod matching;
 mod term;
 
 use std::mem;

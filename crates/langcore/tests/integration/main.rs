@@ -6,6 +6,7 @@ mod corpus;
 mod dialect;
 mod generate;
 mod language;
+mod matching;
 mod minimal;
 mod ops_boolean;
 mod ops_sequence;

@@ -1,7 +1,7 @@
 //! `/v1/analyze/*`: questions about one or two terms.
 
 use actix_web::web;
-use api_types::request::{TermRequest, TwoTermsRequest};
+use api_types::request::{MatchRequest, TermRequest, TwoTermsRequest};
 use api_types::response::{Boolean, Text};
 
 use crate::auth::Caller;
@@ -18,6 +18,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/empty_string", web::post().to(empty_string));
     register(cfg, "/v1/analyze/equivalent", web::post().to(equivalent));
     register(cfg, "/v1/analyze/length", web::post().to(length));
+    register(cfg, "/v1/analyze/match", web::post().to(match_strings));
     register(cfg, "/v1/analyze/pattern", web::post().to(pattern));
     register(cfg, "/v1/analyze/subset", web::post().to(subset));
     register(cfg, "/v1/analyze/total", web::post().to(total));
@@ -85,6 +86,15 @@ async fn subset(state: State, caller: Caller, body: Two) -> Answer {
     run(state, caller, body, |[left, right], job| {
         let witness = job.language(left)?.subset_witness(&job.language(right)?, job.budget)?;
         Ok(Boolean::from_witness(witness))
+    })
+    .await
+}
+
+/// (ext) Whether the term matches each string, and where each fails.
+async fn match_strings(state: State, caller: Caller, body: web::Json<MatchRequest>) -> Answer {
+    run(state, caller, body, |(term, strings), job| {
+        let strings = strings.iter().map(String::as_str);
+        Ok(wire::matches(job.language(term)?.match_strings(strings, job.budget)?))
     })
     .await
 }

@@ -132,3 +132,48 @@ async fn patterns_come_back_short_and_in_the_dialect_asked_for() {
         json!({ "type": "regex", "value": r"\d+|x" })
     );
 }
+
+/// `POST /v1/analyze/match`: a verdict per string, and where each one fails, in code
+/// points; the strings' count is checked and budgets apply.
+#[actix_web::test]
+async fn match_says_where_each_string_fails() {
+    let app = app().await;
+    let strings = ["abcde", "dex", "ab", "", "é😀x"];
+    let body = json!({ "term": regex("(abc|de){2}|é😀"), "strings": strings });
+    let answer = data(post(&app, "/v1/analyze/match", body).await);
+    let verdict = |matches, viable| json!({ "matches": matches, "viablePrefixLength": viable });
+    let expected = [
+        verdict(true, 5),
+        verdict(false, 2),
+        verdict(false, 2),
+        verdict(false, 0),
+        // Code points, not UTF-8 bytes (6) nor UTF-16 units (3).
+        verdict(false, 2),
+    ];
+    assert_eq!(answer, json!({ "type": "matches", "results": expected }));
+
+    let strings: Vec<String> = (0..100).map(|n| "a".repeat(n)).collect();
+    let body = json!({ "term": regex("(aa)*"), "strings": strings });
+    let answer = data(post(&app, "/v1/analyze/match", body).await);
+    let results = answer["results"].as_array().expect("results");
+    assert_eq!(results.len(), 100);
+    for (n, result) in results.iter().enumerate() {
+        assert_eq!(*result, verdict(n % 2 == 0, n), "{n}");
+    }
+
+    let too_many: Vec<&str> = vec!["a"; 101];
+    let body = json!({ "term": regex("a"), "strings": too_many });
+    error(post(&app, "/v1/analyze/match", body).await, 400, "BadRequest");
+    let none: Vec<&str> = Vec::new();
+    error(
+        post(&app, "/v1/analyze/match", json!({ "term": regex("a"), "strings": none })).await,
+        400,
+        "BadRequest",
+    );
+    error(post(&app, "/v1/analyze/match", json!({ "term": regex("a") })).await, 400, "InvalidJson");
+    let body = json!({ "term": regex("a("), "strings": ["a"] });
+    error(post(&app, "/v1/analyze/match", body).await, 400, "RegexSyntaxError");
+    let app = app_with(config(&["--max-states", "100"])).await;
+    let body = json!({ "term": regex("(a|b)*a(a|b){10}"), "strings": ["ab"] });
+    error(post(&app, "/v1/analyze/match", body).await, 400, "AutomatonTooManyStates");
+}

@@ -2,7 +2,8 @@
 //! (playwright-core from npm) against the real binary; what the page shows is compared with
 //! the API's own answers.
 //!
-//! It skips, saying why, without `/usr/bin/chromium`, Node.js or the npm registry. The
+//! It skips, saying why on the terminal (`support::skip`), without `/usr/bin/chromium`,
+//! Node.js or the npm registry, and fails instead under `CI=true`. The
 //! binary is the one cargo built for this test run (the debug one under `cargo test`, the
 //! release one under `cargo test --release`); the script also runs by hand against any
 //! server (`tests/browser/README.md`). Screenshots go to `target/browser/`.
@@ -12,7 +13,10 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{RunningServer, TempDir, run_or_skip};
+use crate::support::{RunningServer, TempDir, run_or_skip, skip, token};
+
+/// The token the page is given for the server with a tokens file.
+const TOKEN: &str = "playground-token";
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -20,7 +24,7 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 /// `None` (printed) when chromium, Node.js or npm is missing or the registry out of reach.
 fn install_script(dir: &Path) -> Option<PathBuf> {
     if !Path::new(CHROMIUM).exists() {
-        println!("SKIPPED: no {CHROMIUM} (apt-get install chromium)");
+        skip(&format!("no {CHROMIUM} (apt-get install chromium)"));
         return None;
     }
     run_or_skip(
@@ -62,11 +66,15 @@ fn the_playground_intersects_generates_and_marks_errors_in_chromium() {
     let dir = TempDir::new("browser");
     let Some(script) = install_script(dir.path()) else { return };
     let server = RunningServer::start(&[]);
+    let tokens = dir.write("tokens.toml", &token(TOKEN, &[]));
+    let guarded = RunningServer::start(&["--tokens-file", tokens.to_str().expect("UTF-8")]);
     let shots = workspace().join("target/browser");
     let output = Command::new("node")
         .arg(&script)
         .arg(format!("http://{}/", server.addr()))
         .arg(&shots)
+        .arg(format!("http://{}/", guarded.addr()))
+        .arg(TOKEN)
         .current_dir(dir.path())
         .output()
         .expect("node runs");
@@ -122,9 +130,92 @@ fn the_playground_intersects_generates_and_marks_errors_in_chromium() {
     // A phone's width needs no sideways scrolling.
     assert!(seen["narrow"]["scrollWidth"].as_u64() <= seen["narrow"]["innerWidth"].as_u64());
 
-    for name in ["intersection", "generate", "syntax-error", "narrow"] {
+    check_the_first_hour(&server, &seen);
+
+    let shots_taken =
+        ["intersection", "generate", "syntax-error", "narrow", "large-1280", "large-390"];
+    for name in shots_taken.into_iter().chain(["playground-1280", "playground-390"]) {
         let png = std::fs::read(shots.join(format!("{name}.png"))).expect("a screenshot");
         assert!(png.starts_with(b"\x89PNG"), "{name}.png is not a PNG");
     }
     println!("screenshots in {}", shots.display());
+}
+
+/// The API's verdicts on `strings` against `pattern`, as the page shows them.
+fn verdicts(server: &RunningServer, pattern: &str, strings: &[&str]) -> Value {
+    let body = json!({ "term": { "type": "regex", "value": pattern }, "strings": strings });
+    let results = api(server, "/v1/analyze/match", body)["results"].clone();
+    let results = results.as_array().expect("one result per string").iter().zip(strings);
+    let shown = results.map(|(result, text)| {
+        let matches = result["matches"].as_bool().expect("a verdict");
+        let viable = (!matches).then(|| result["viablePrefixLength"].to_string());
+        json!({ "matches": matches, "viable": viable, "text": format!("{}{text}", if matches { "✓" } else { "✗" }) })
+    });
+    Value::Array(shown.collect())
+}
+
+/// What a newcomer meets first: the drawing on first load, the running state, the test
+/// strings, the witness explained, seeded generation, a large automaton drawn whole at two
+/// widths and exported, and a token.
+fn check_the_first_hour(server: &RunningServer, seen: &Value) {
+    assert!(seen["firstLoad"]["states"].as_u64().is_some_and(|states| states > 1), "{seen}");
+
+    let running = &seen["running"];
+    assert_eq!(running["busy"], "true", "{seen}");
+    assert_eq!(running["oldResultShown"], 0, "{seen}");
+    assert_eq!(running["runDisabled"], true, "{seen}");
+    assert!(running["result"].as_str().is_some_and(|text| text.starts_with("Running Union")));
+
+    let strings = ["abcde", "dede", "dex", "ab", "\u{660}"];
+    let tested = &seen["tested"];
+    assert_eq!(tested["term"], "(abc|de){2}", "{seen}");
+    assert_eq!(tested["results"], verdicts(server, "(abc|de){2}", &strings), "{seen}");
+    assert_eq!(seen["retested"]["results"], verdicts(server, "de.*", &strings), "{seen}");
+
+    let body = json!({ "terms": [{ "type": "regex", "value": "\\d" }, { "type": "regex", "value": "[0-9]" }] });
+    let witness = api(server, "/v1/analyze/equivalent", body)["witness"].clone();
+    assert_eq!(seen["witness"]["witness"], witness, "{seen}");
+    assert_eq!(seen["witness"]["why"], "Term 1 matches this string, term 2 does not:", "{seen}");
+    let code_point =
+        format!("U+{:04X}", witness.as_str().and_then(|w| w.chars().next()).map_or(0, u32::from));
+    assert_eq!(seen["witness"]["codePoints"], format!(" ({code_point})"), "{seen}");
+
+    let body = json!({
+        "term": { "type": "regex", "value": "[a-z]{2}" }, "limit": 5, "offset": 0,
+        "pathOrder": "shuffled", "characterOrder": "shuffled", "seed": 7,
+    });
+    assert_eq!(seen["shuffledPage"], api(server, "/v1/generate/strings", body)["strings"]["value"]);
+
+    let body = json!({ "term": { "type": "regex", "value": "(a|b)*a(a|b){4}" } });
+    let dot = api(server, "/v1/analyze/dot", body)["value"].clone();
+    assert_eq!(seen["largeDot"], dot, "{seen}");
+    let of_a_state = |line: &&str| line.trim_start().starts_with(|c: char| c.is_ascii_digit());
+    let states = dot.as_str().map_or(0, |dot| {
+        dot.lines().filter(of_a_state).filter(|line| line.contains("[shape=")).count()
+    });
+    assert_eq!(states, 32, "{dot}");
+    for width in ["1280", "390"] {
+        let large = &seen["large"][width];
+        assert_eq!(large["states"], states, "{width}: {seen}");
+        assert_eq!(
+            (&large["outside"], &large["scrolls"]),
+            (&json!(0), &json!(false)),
+            "{width}: {large}"
+        );
+        assert_eq!(
+            (&large["inViewport"], &large["startArrows"]),
+            (&json!(true), &json!(1)),
+            "{large}"
+        );
+    }
+    let exported = &seen["exported"];
+    assert_eq!(exported["name"], "automaton.svg", "{seen}");
+    assert_eq!((&exported["isSvg"], &exported["styled"]), (&json!(true), &json!(true)), "{seen}");
+    assert_eq!(exported["states"], states, "{seen}");
+
+    let auth = &seen["auth"];
+    assert_eq!(auth["refused"], "MissingOrMalformedToken", "{seen}");
+    assert_eq!(auth["accessOpen"], "", "the access box opens: {seen}");
+    assert!(auth["answered"].as_str().is_some_and(|pattern| !pattern.is_empty()), "{seen}");
+    assert_eq!(auth["kept"], TOKEN, "{seen}");
 }

@@ -79,6 +79,7 @@ async fn a_returned_fair_is_accepted_by_every_endpoint() {
             "TwoTermsRequest" | "MultiTermsRequest" => json!({ "terms": [fair, regex("ab")] }),
             "RepeatRequest" => json!({ "term": fair, "min": 0, "max": null }),
             "GenerateStringsRequest" => json!({ "term": fair, "limit": 3 }),
+            "MatchRequest" => json!({ "term": fair, "strings": ["ab", "cc", "x"] }),
             other => panic!("{}: no sample body for {other}", endpoint.path),
         };
         let (status, body) = post(&app, endpoint.path, request).await;

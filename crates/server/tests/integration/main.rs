@@ -9,6 +9,7 @@ mod e2e;
 mod generate;
 mod isolation;
 mod malformed;
+mod operation;
 mod parsing_limits;
 mod playground;
 mod python_client;

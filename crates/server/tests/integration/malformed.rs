@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::support::{app, data, post, regex};
 
-/// Bodies per POST endpoint: 18 endpoints give 10,080 bodies.
+/// Bodies per POST endpoint: 19 endpoints give 10,640 bodies.
 const BODIES_PER_ENDPOINT: usize = 560;
 
 /// The generator's seed; change it to explore, keep it to replay.
@@ -68,7 +68,7 @@ struct BadBody {
 }
 
 /// Fields a request cannot do without: removing one is a shape error.
-const REQUIRED: [&str; 6] = ["term", "terms", "limit", "min", "type", "value"];
+const REQUIRED: [&str; 7] = ["term", "terms", "limit", "min", "strings", "type", "value"];
 
 /// A valid body of the request type `request` (as named in `ENDPOINTS`), with every optional
 /// field present so that each can be damaged.
@@ -86,6 +86,7 @@ fn valid_body(request: &str) -> Value {
             json!({ "terms": [term, regex("[abc]*"), regex("a*c")], "options": options })
         }
         "RepeatRequest" => json!({ "term": term, "min": 1, "max": 3, "options": options }),
+        "MatchRequest" => json!({ "term": term, "strings": ["abc", ""], "options": options }),
         "GenerateStringsRequest" => json!({
             "term": term, "limit": 5, "offset": 2, "minLength": 1, "maxLength": 10,
             "pathOrder": "interleave", "characterOrder": "shuffled", "seed": 7,

@@ -5,7 +5,9 @@ use actix_web::http::header;
 use actix_web::test;
 use api_types::{ENDPOINTS, Method};
 
-use crate::support::{app, error, read};
+use serde_json::json;
+
+use crate::support::{app, data, error, post, read};
 
 /// `GET path`: the status, the content type, the CSP header and the body as text.
 async fn get(path: &str) -> (u16, String, String, String) {
@@ -37,6 +39,34 @@ async fn the_page_and_its_assets_are_served_with_their_types() {
     }
 }
 
+/// The hint about Unicode-wide classes gives the counts the API answers.
+#[actix_web::test]
+async fn the_class_hint_counts_what_the_engine_counts() {
+    let (_, _, _, html) = get("/").await;
+    let text = html.split_whitespace().collect::<Vec<_>>().join(" ");
+    let app = app().await;
+    let hints = [("\\d", "<code>\\d</code> is every Unicode digit ("), ("\\w", "every script (")];
+    for (class, before) in hints {
+        let body = json!({ "term": { "type": "regex", "value": class } });
+        let count = data(post(&app, "/v1/analyze/cardinality", body).await)["value"].clone();
+        let (_, after) = text.split_once(before).unwrap_or_else(|| panic!("no hint for {class}"));
+        let shown: String = after.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+        assert_eq!(shown.replace(',', ""), count.to_string(), "{class}");
+    }
+}
+
+/// The page's "v1 API" link leads to the readable reference, served as generated.
+#[actix_web::test]
+async fn the_api_reference_is_served_under_a_policy_without_scripts() {
+    let (_, _, _, html) = get("/").await;
+    assert!(html.contains("<a href=\"api.html\">v1 API</a>"), "the page links the reference");
+    let (status, content_type, policy, body) = get("/api.html").await;
+    assert_eq!((status, content_type.as_str()), (200, "text/html; charset=utf-8"));
+    assert_eq!(body, include_str!("../../../../docs/api.html"));
+    assert!(policy.starts_with("default-src 'none'"), "{policy}");
+    assert!(!policy.contains("script-src") && !body.contains("<script"), "{policy}");
+}
+
 #[actix_web::test]
 async fn the_page_loads_only_its_own_files() {
     let (_, _, _, html) = get("/").await;
@@ -64,7 +94,7 @@ async fn the_script_offers_every_endpoint_with_its_request_shape() {
         assert!(script.contains(&row), "the playground lacks {row}");
         count += 1;
     }
-    assert_eq!(count, 18, "every analyze, compute and generate endpoint");
+    assert_eq!(count, 19, "every analyze, compute and generate endpoint");
 }
 
 #[actix_web::test]

@@ -1,12 +1,13 @@
 //! Two replicas against one real Redis: a token's quota is shared between them and survives
-//! restarting both. Skipped, with a message, when `redis-server` is not installed.
+//! restarting both. Skipped, saying so on the terminal, when `redis-server` is not installed
+//! (a failure under `CI=true`).
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{RunningServer, TempDir, token};
+use crate::support::{RunningServer, TempDir, skip, token};
 
 const SHARED: &str = "shared-quota-token";
 const FRESH: &str = "fresh-token";
@@ -22,9 +23,9 @@ impl RedisServer {
     /// `None` (printed) when `redis-server` is not installed.
     fn start(dir: &TempDir) -> Option<RedisServer> {
         if Command::new("redis-server").arg("--version").output().is_err() {
-            println!(
-                "SKIPPED: redis-server is not installed (apt-get install redis-server), so \
-                 quotas shared through Redis were not tested"
+            skip(
+                "redis-server is not installed (apt-get install redis-server), so quotas \
+                 shared through Redis were not tested",
             );
             return None;
         }

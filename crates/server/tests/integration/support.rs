@@ -155,21 +155,57 @@ pub(crate) fn error((status, body): (u16, Value), expected_status: u16, code: &s
 }
 
 /// Runs `command` to set up a test that needs an outside tool; `None` when it cannot start
-/// or fails, after printing `SKIPPED:` and why.
+/// or fails, after [`skip`] says why.
 pub(crate) fn run_or_skip(what: &str, command: &mut Command) -> Option<Output> {
     match command.output() {
         Ok(output) if output.status.success() => Some(output),
         Ok(output) => {
             let stderr = String::from_utf8_lossy(&output.stderr);
             let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
-            println!("SKIPPED: {what} failed ({}): {}", output.status, tail.join(" | "));
+            skip(&format!("{what} failed ({}): {}", output.status, tail.join(" | ")));
             None
         }
         Err(err) => {
-            println!("SKIPPED: {what} could not run: {err}");
+            skip(&format!("{what} could not run: {err}"));
             None
         }
     }
+}
+
+/// Whether this run is CI's (`CI=true`, as CI services and `.ci/run` set it), where a test
+/// may not skip.
+pub(crate) fn is_ci() -> bool {
+    is_ci_value(std::env::var("CI").ok().as_deref())
+}
+
+fn is_ci_value(value: Option<&str>) -> bool {
+    matches!(value, Some("true" | "1"))
+}
+
+/// Says that the running test cannot do its work because a tool is missing (`why`), then
+/// returns so the test can end early. Under `CI=true` it fails the test instead. Elsewhere
+/// the `SKIPPED` line goes straight to the terminal, past the test harness's capture, so it
+/// shows in the output a person reads and not only with `--nocapture`.
+#[track_caller]
+pub(crate) fn skip(why: &str) {
+    skip_unless(is_ci(), why);
+}
+
+#[track_caller]
+fn skip_unless(ci: bool, why: &str) {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    assert!(!ci, "{test} cannot run under CI=true: {why}");
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// A skip is a failure in CI, and only there. (`test` here is actix's, hence the path.)
+#[std::prelude::v1::test]
+fn a_skip_fails_only_under_ci() {
+    assert!(is_ci_value(Some("true")) && is_ci_value(Some("1")));
+    assert!(!is_ci_value(None) && !is_ci_value(Some("false")) && !is_ci_value(Some("")));
+    let failed = std::panic::catch_unwind(|| skip_unless(true, "a tool is missing"));
+    assert!(failed.is_err(), "under CI a skip fails the test");
 }
 
 /// A directory of its own under the system's temporary directory; removed on drop.
@@ -226,17 +262,14 @@ impl RunningServer {
             .expect("the server binary starts");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut lines = BufReader::new(stdout).lines();
-        let addr = lines
+        let (addr, start_up) = lines
             .by_ref()
             .map_while(Result::ok)
-            .find_map(|line| {
-                let (_, rest) = line.split_once("relang-server listening address=")?;
-                rest.split_whitespace().next()?.parse().ok()
-            })
+            .find_map(|line| Some((listening_address(&line)?, line)))
             .expect("the server logs its address");
         // Keep reading the log, so the server never blocks on a full pipe and tests can
         // look at it.
-        let log = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::new(Mutex::new(vec![start_up]));
         let sink = Arc::clone(&log);
         std::thread::spawn(move || {
             for line in lines.map_while(Result::ok) {
@@ -258,6 +291,19 @@ impl RunningServer {
     pub(crate) fn log_lines(&self, needle: &str) -> Vec<String> {
         let log = self.log.lock().expect("log lock");
         log.iter().filter(|line| line.contains(needle)).cloned().collect()
+    }
+
+    /// The log lines that contain `needle`, waiting up to 10 s for the first one.
+    pub(crate) fn wait_for_log(&self, needle: &str) -> Vec<String> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let lines = self.log_lines(needle);
+            if !lines.is_empty() {
+                return lines;
+            }
+            assert!(std::time::Instant::now() < deadline, "no {needle:?} in the log");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Sends a raw request and returns the status and the JSON body.
@@ -292,6 +338,19 @@ impl RunningServer {
         );
         self.send("POST", path, &headers, body)
     }
+}
+
+/// The address of the start-up line `relang-server listening`, in either log format.
+fn listening_address(line: &str) -> Option<SocketAddr> {
+    if !line.contains("relang-server listening") {
+        return None;
+    }
+    if line.starts_with('{') {
+        let line: Value = serde_json::from_str(line).ok()?;
+        return line["address"].as_str()?.parse().ok();
+    }
+    let (_, rest) = line.split_once(" address=\"")?;
+    rest.split('"').next()?.parse().ok()
 }
 
 impl Drop for RunningServer {

@@ -1,0 +1,171 @@
+//! The log: one line per request, as JSON lines or as quoted `key="value"` text.
+//!
+//! # Overview
+//! - [`LogFormat`]: `--log-format json|text`.
+//! - [`init`]: installs the global subscriber (`RUST_LOG` filters, default `info`).
+//! - `log_request`: the middleware that logs each request once, when it is answered, with
+//!   `method`, `path`, `status`, `errorCode` (failures only), `latency_ms` and `request_id`
+//!   (also sent back as the `x-request-id` header). 5xx are logged at `ERROR`, 4xx at
+//!   `WARN`, the rest at `INFO`.
+//!
+//! # Invariants
+//! In text, every value but a number or a boolean is quoted and escaped (Rust's `{:?}` of
+//! a string), so a value with spaces, quotes or newlines never splits a field or a line.
+//! No header is logged: the bearer token never reaches the log.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+use tracing::field::Field;
+use tracing_subscriber::EnvFilter;
+use tracing_subscriber::field::MakeExt;
+use tracing_subscriber::fmt::format::{Writer, debug_fn};
+
+use crate::error::HttpError;
+
+/// How log lines are written (to standard output).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One JSON object per line, the event's fields at the top level.
+    Json,
+    /// `TIME LEVEL target: message key="value" ...`, every non-numeric value quoted.
+    Text,
+}
+
+/// Installs the global log subscriber in `format`; `RUST_LOG` filters (default `info`).
+/// Colours only on a terminal, and only in text.
+pub fn init(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Json => builder.json().flatten_event(true).init(),
+        LogFormat::Text => {
+            use std::io::IsTerminal;
+            builder
+                .with_ansi(std::io::stdout().is_terminal())
+                .fmt_fields(debug_fn(write_field).delimited(" "))
+                .init();
+        }
+    }
+}
+
+/// One field in text: `message` bare, numbers and booleans bare, anything else quoted.
+fn write_field(writer: &mut Writer<'_>, field: &Field, value: &dyn fmt::Debug) -> fmt::Result {
+    let text = format!("{value:?}");
+    if field.name() == "message" {
+        return writer.write_str(&text);
+    }
+    if is_bare(&text) {
+        write!(writer, "{}={text}", field.name())
+    } else {
+        write!(writer, "{}={text:?}", field.name())
+    }
+}
+
+/// Whether `text` (a value's `{:?}`) needs no quotes: already one quoted, escaped string,
+/// a number or a boolean.
+fn is_bare(text: &str) -> bool {
+    is_one_quoted_string(text) || text.parse::<f64>().is_ok() || text == "true" || text == "false"
+}
+
+/// Whether `text` is `"..."` with every inner quote escaped (a string's `{:?}`).
+fn is_one_quoted_string(text: &str) -> bool {
+    let Some(inner) = text.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) else {
+        return false;
+    };
+    let mut escaped = false;
+    for c in inner.chars() {
+        match (escaped, c) {
+            (false, '\\') => escaped = true,
+            (false, '"') => return false,
+            _ => escaped = false,
+        }
+    }
+    !escaped
+}
+
+/// A process-unique request id: the start time in seconds (hex) and a counter, so the ids
+/// of two replicas or two runs rarely meet.
+fn next_request_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    static STARTED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let started = STARTED.get_or_init(|| {
+        SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs())
+    });
+    format!("{started:x}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Logs the request once answered; see the module docs for the fields and levels.
+pub(crate) async fn log_request(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let started = Instant::now();
+    let request_id = next_request_id();
+    let method = req.method().to_string();
+    let path = req.path().to_owned();
+    let res = next.call(req).await;
+    // An error the inner services return (rather than answer with) is logged as the
+    // response actix will make of it.
+    let (status, error) = match &res {
+        Ok(res) => (res.status(), res.response().error()),
+        Err(err) => (err.as_response_error().status_code(), Some(err)),
+    };
+    let status = status.as_u16();
+    let error_code = error
+        .and_then(|err| err.as_error::<HttpError>())
+        .and_then(|err| serde_json::to_value(err.code()).ok())
+        .and_then(|code| code.as_str().map(str::to_owned));
+    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    macro_rules! request_event {
+        ($level:expr) => {
+            tracing::event!(
+                target: "relang::request",
+                $level,
+                method = method.as_str(),
+                path = path.as_str(),
+                status,
+                errorCode = error_code.as_deref(),
+                latency_ms,
+                request_id = request_id.as_str(),
+                "request"
+            )
+        };
+    }
+    match status {
+        500.. => request_event!(tracing::Level::ERROR),
+        400..500 => request_event!(tracing::Level::WARN),
+        _ => request_event!(tracing::Level::INFO),
+    }
+    let mut res = res?;
+    if let Ok(value) = HeaderValue::from_str(&request_id) {
+        res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
+    }
+    Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_numbers_booleans_and_quoted_strings_stay_bare() {
+        for bare in ["12", "0.25", "true", "false", "\"a b\"", "\"\"", r#""say \"hi\"""#] {
+            assert!(is_bare(bare), "{bare}");
+        }
+        for quoted in ["a b", "Mozilla/5.0 (X11)", "\"", "Some(\"x\")", "", "x=1", "\"a\" b \"c\""]
+        {
+            assert!(!is_bare(quoted), "{quoted}");
+        }
+    }
+
+    #[test]
+    fn request_ids_differ() {
+        assert_ne!(next_request_id(), next_request_id());
+    }
+}
