@@ -124,6 +124,8 @@ pub(super) struct Exprs {
     kinds: Vec<Kind>,
     /// The spelling of each class node.
     classes: HashMap<NodeId, Spelled>,
+    /// The bytes of those spellings, for the memory limit.
+    class_bytes: usize,
     infos: Vec<Info>,
     ids: HashMap<Kind, NodeId>,
     /// Set while an alternation tries a relaxed factoring, so nested ones do not.
@@ -143,6 +145,11 @@ impl Exprs {
     /// The spelling of a class node.
     pub(super) fn class_text(&self, id: NodeId) -> &str {
         &self.classes[&id].text
+    }
+
+    /// The bytes all class spellings take (a Python `\w` alone is 10 KB).
+    pub(super) fn class_bytes(&self) -> usize {
+        self.class_bytes
     }
 
     pub(super) fn kind(&self, id: NodeId) -> &Kind {
@@ -239,6 +246,7 @@ impl Exprs {
         let info = self.compute_info(&kind, spelled.as_ref());
         let id = NodeId(u32::try_from(self.kinds.len()).expect("fewer than 2^32 nodes"));
         if let Some(spelled) = spelled {
+            self.class_bytes = self.class_bytes.saturating_add(spelled.text.len());
             self.classes.insert(id, spelled);
         }
         self.kinds.push(kind.clone());
