@@ -353,14 +353,14 @@ fn javascript_regexp_agrees_with_generated_patterns() {
 /// the e-mail addresses it cannot be comes back as the tag's own pattern.
 #[test]
 fn products_equal_to_an_operand_keep_its_pattern() {
-    // A budget per call: each conversion may spend its share of a deadline of its own.
-    let budget = Budget::default;
-    let tag = Language::from_regex(r"<[a-zA-Z][^>]*\son\w+=(\w+|'[^']*'|[^>\s]*)[^>]*>").unwrap();
-    let mail = Language::from_regex(r"[\w.-]+@([\w-]+\.)+[\w-]{2,4}").unwrap();
-    let pattern = tag.to_pattern(&budget()).unwrap();
-    let outside = tag.difference(&mail, &budget()).unwrap();
-    assert_eq!(outside.to_pattern(&budget()).unwrap(), pattern);
+    // No deadline: a conversion cut short by time could differ between the calls.
+    let budget = Budget::unlimited();
+    let tag = Language::from_regex(r"<[a-z]+ on[a-z]+=[^>]*>").unwrap();
+    let mail = Language::from_regex(r"[a-z.]+@[a-z]+\.[a-z]{2,4}").unwrap();
+    let pattern = tag.to_pattern(&budget).unwrap();
+    let outside = tag.difference(&mail, &budget).unwrap();
+    assert_eq!(outside.to_pattern(&budget).unwrap(), pattern);
     let wide = Language::from_regex("<.*").unwrap();
-    let inside = tag.intersection(&wide, &budget()).unwrap();
-    assert_eq!(inside.to_pattern(&budget()).unwrap(), pattern);
+    let inside = tag.intersection(&wide, &budget).unwrap();
+    assert_eq!(inside.to_pattern(&budget).unwrap(), pattern);
 }
