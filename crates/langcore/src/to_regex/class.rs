@@ -40,6 +40,8 @@ const SURROGATES: (u32, u32) = (0xD800, 0xDFFF);
 const ASTRAL: u32 = 0x1_0000;
 /// Named classes added greedily to one bracket at most.
 const MAX_NAMED_ITEMS: usize = 3;
+/// A class difference `[N--R]` is only tried when `R` has at most this many ranges.
+const MAX_DIFFERENCE_RANGES: usize = 8;
 
 /// A set's spelling and its nesting depth as `regex-syntax` counts it (an upper bound).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,14 +99,17 @@ pub(super) fn spell(set: &CharSet, dialect: Dialect) -> Spelled {
         let len = set.len();
         for outer in named.iter().filter(|named| named.len > len && set.is_subset(&named.set)) {
             let rest = outer.set.difference(set);
+            // Only a small rest can make this shortest; spelling large ones for every
+            // outer class would cost more than the whole conversion.
+            if rest.ranges().len() > MAX_DIFFERENCE_RANGES {
+                continue;
+            }
             let rest_text = if let Some(only) = rest.first().filter(|_| rest.len() == 1) {
                 let mut text = String::new();
                 write_code(u32::from(only), true, dialect, &mut text);
                 text
-            } else if let Some(name) = named.iter().find(|named| named.set == rest) {
-                name.text.to_string()
             } else {
-                bracket(&rest, false, named, dialect)
+                format!("[{}]", ranges_text(&rest, dialect))
             };
             consider(format!("[{}--{rest_text}]", outer.text), 3);
         }
