@@ -130,6 +130,13 @@ pub struct RequestOptions {
 pub struct ResponseOptions {
     /// `any` (default), `regex` or `fair`.
     pub format: Option<String>,
+    /// Extension: the dialect of pattern output (`format: regex`, `/analyze/pattern`):
+    /// `rust` (the default, the contract's dialect: `\w`, `\p{..}` and `.` where they are
+    /// the set), `python`, `js` (no flags), `java` or `pcre`; the pattern is then exact and
+    /// valid in that engine (in `python`, sets as ranges: its tables are its own). An
+    /// unknown name is 400 `BadRequest`.
+    #[schema(example = "python")]
+    pub dialect: Option<String>,
     /// Options for `fair` output.
     #[serde(default, deserialize_with = "crate::object::optional_object")]
     pub fair: Option<FairOptions>,
@@ -162,7 +169,7 @@ pub enum ResponseFormat {
 }
 
 /// Checked options.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// The form of returned terms.
     pub format: ResponseFormat,
@@ -170,6 +177,9 @@ pub struct Options {
     pub deterministic: bool,
     /// The requested compute budget in milliseconds; `None` for the server default.
     pub timeout_ms: Option<u64>,
+    /// The dialect name of pattern output as given; `None` for the default. The server
+    /// checks it against the engines it knows.
+    pub dialect: Option<String>,
 }
 
 /// The caller's limits that validation enforces.
@@ -224,7 +234,7 @@ impl RequestOptions {
             }
             Some(timeout) => Some(timeout.unsigned_abs()),
         };
-        Ok(Options { format, deterministic, timeout_ms })
+        Ok(Options { format, deterministic, timeout_ms, dialect: response.dialect })
     }
 }
 
@@ -659,7 +669,12 @@ mod tests {
         .unwrap();
         assert_eq!(
             options,
-            Options { format: ResponseFormat::Fair, deterministic: true, timeout_ms: Some(5000) }
+            Options {
+                format: ResponseFormat::Fair,
+                deterministic: true,
+                timeout_ms: Some(5000),
+                dialect: None
+            }
         );
         check_error(
             term_request(json!({ "schemaVersion": 2 })),

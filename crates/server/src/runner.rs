@@ -4,7 +4,8 @@
 //! # Overview
 //! [`run`] takes the admitted [`Caller`], the request [`Body`] and the handler's question (a
 //! plain function of the checked request and its [`Job`]), and:
-//! 1. validates the body against the contract and the caller's limits (api-types);
+//! 1. validates the body against the contract and the caller's limits (api-types), and the
+//!    dialect of pattern output ([`wire::output_dialect`]);
 //! 2. makes the request's [`Budget`] (its deadline counts from here, queueing included);
 //! 3. checks everything else the request carries ([`Body::check`]: FAIR values decoded,
 //!    the charset parsed under the budget), still before any engine work is queued;
@@ -22,7 +23,7 @@ use api_types::request::{
 };
 use api_types::response::TermOutput;
 use fair_codec::FairCodec;
-use langcore::{Budget, BudgetError, GenerateOptions, Language};
+use langcore::{Budget, BudgetError, Dialect, GenerateOptions, Language};
 use serde::Serialize;
 
 use crate::auth::Caller;
@@ -170,6 +171,8 @@ pub(crate) struct Job<'a> {
     /// The request's budget: every engine call takes it.
     pub(crate) budget: &'a Budget,
     options: &'a Options,
+    /// The dialect of pattern output.
+    dialect: Dialect,
     codec: &'a FairCodec,
     /// The largest response body, in bytes.
     response_limit: usize,
@@ -188,7 +191,12 @@ impl Job<'_> {
 
     /// `language` in the form the request's options ask for.
     pub(crate) fn output(&self, language: &Language) -> Result<TermOutput, HttpError> {
-        wire::output(language, self.options, self.codec, self.budget)
+        wire::output(language, self.options, self.dialect, self.codec, self.budget)
+    }
+
+    /// A pattern for `language` in the dialect the request's options ask for.
+    pub(crate) fn pattern(&self, language: &Language) -> Result<String, HttpError> {
+        Ok(language.to_pattern_in(self.dialect, self.budget)?)
     }
 
     /// Runs `write`, which builds a text charged to the budget's memory limit, stopping it
@@ -220,7 +228,9 @@ where
     T: Serialize + Send + 'static,
 {
     let (valid, options) = body.into_inner().validate(caller.limits())?;
+    let dialect = wire::output_dialect(&options)?;
     let budget = caller.budget(&options);
+    let time_budget = caller.timeout(&options);
     let answer = async {
         let checked = B::check(valid, &state.codec, &budget)?;
         let codec = Arc::clone(&state.codec);
@@ -230,11 +240,11 @@ where
             .run(budget, move |budget| {
                 question(
                     &checked,
-                    &Job { budget, options: &options, codec: &codec, response_limit },
+                    &Job { budget, options: &options, dialect, codec: &codec, response_limit },
                 )
             })
             .await
     };
-    let answer = answer.await.map_err(|err| err.with_time_budget(caller.timeout(&options)))?;
+    let answer = answer.await.map_err(|err| err.with_time_budget(time_budget))?;
     state.respond(answer)
 }

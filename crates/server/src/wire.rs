@@ -7,6 +7,7 @@
 //!   thread, under the request's budget.
 //! - [`generate_options`]: generation parameters to langcore's options, the charset parsed
 //!   under the request's budget.
+//! - [`output_dialect`]: the dialect of pattern output, checked before any engine work.
 //! - [`output`], [`fair`], [`cardinality`], [`length`], [`matches`]: engine results to
 //!   response values.
 
@@ -116,16 +117,33 @@ pub(crate) fn generate_options(
         .with_charset(charset))
 }
 
-/// `language` in the form `options` ask for: a pattern for `regex`, a FAIR of its minimal
-/// DFA otherwise (it needs no conversion, so it is the cheapest faithful form for `any`).
+/// The dialect `options.response.dialect` names, ours by default.
+///
+/// # Errors
+/// `BadRequest` for a name that is not one of [`langcore::Dialect::ALL`]'s.
+pub(crate) fn output_dialect(options: &Options) -> Result<langcore::Dialect, HttpError> {
+    match &options.dialect {
+        None => Ok(langcore::Dialect::default()),
+        Some(name) => name.parse().map_err(|err: langcore::UnknownDialect| {
+            HttpError::new(ErrorCode::BadRequest, format!("options.response.dialect: {err}"))
+        }),
+    }
+}
+
+/// `language` in the form `options` ask for: a pattern in `dialect` for `regex`, a FAIR of
+/// its minimal DFA otherwise (it needs no conversion, so it is the cheapest faithful form
+/// for `any`).
 pub(crate) fn output(
     language: &Language,
     options: &Options,
+    dialect: langcore::Dialect,
     codec: &FairCodec,
     budget: &Budget,
 ) -> Result<TermOutput, HttpError> {
     match options.format {
-        ResponseFormat::Regex => Ok(TermOutput::Regex { value: language.to_pattern(budget)? }),
+        ResponseFormat::Regex => {
+            Ok(TermOutput::Regex { value: language.to_pattern_in(dialect, budget)? })
+        }
         ResponseFormat::Any | ResponseFormat::Fair => Ok(fair(language.to_dfa(budget)?, codec)),
     }
 }

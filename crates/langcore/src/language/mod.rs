@@ -40,6 +40,7 @@ use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim};
 use crate::pattern::{self, Parsed};
 use crate::syntax;
+use crate::to_regex;
 use crate::witness::BoolOp;
 
 /// A regular language over Unicode scalar values.
@@ -132,7 +133,14 @@ impl Language {
         budget: &Budget,
     ) -> Result<Language, Error> {
         Ok(match pattern::parse_in(pattern, dialect, budget)? {
-            Parsed::Hir(hir) => Language::new(Term::Pattern(hir)),
+            Parsed::Hir(hir) => {
+                let mut node = Node::new(Term::Pattern(hir));
+                // The text is a candidate for pattern output only in our own dialect.
+                if dialect == Dialect::Rust {
+                    node.source = Some(pattern.into());
+                }
+                Language(Arc::new(node))
+            }
             Parsed::Automaton(dfa) => Language::built(dfa),
         })
     }
@@ -196,6 +204,16 @@ impl Language {
 
     fn new(term: Term) -> Language {
         Language(Arc::new(Node::new(term)))
+    }
+
+    /// The result of a product: the candidate operand whose (built) automaton is `dfa`,
+    /// when there is one, so that the result keeps how that operand was written (its
+    /// pattern, for [`Language::to_pattern`]); a language of `dfa` otherwise.
+    fn same_or_built(dfa: Dfa, candidates: &[&Language]) -> Language {
+        match candidates.iter().find(|candidate| candidate.0.built() == Some(&dfa)) {
+            Some(same) => (*same).clone(),
+            None => Language::built(dfa),
+        }
     }
 
     /// A language from its canonical minimal DFA.
@@ -421,7 +439,7 @@ impl Language {
                 .iter()
                 .map(|operand| operand.to_dfa(budget))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Language::built(Dfa::intersection_all(&dfas, budget)?))
+            Ok(Language::same_or_built(Dfa::intersection_all(&dfas, budget)?, operands))
         };
         nfa_first::build_unless_empty(budget, build, |budget| {
             nfa_first::intersection_is_empty(operands, budget)
@@ -445,7 +463,8 @@ impl Language {
     /// ```
     pub fn difference(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
         let build = |budget: &Budget| {
-            Ok(Language::built(self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?))
+            let product = self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?;
+            Ok(Language::same_or_built(product, &[self]))
         };
         nfa_first::build_unless_empty(budget, build, |budget| {
             Ok(self.subset_witness(other, budget)?.is_none())
@@ -737,11 +756,11 @@ impl Language {
         self.to_dfa(budget)?.generate(options, budget)
     }
 
-    /// A short pattern for the language, valid in the relang dialect and in Python's `re`
-    /// (see [`Dfa::to_pattern`]).
+    /// A short pattern for the language, exact in our dialect (see
+    /// [`Language::to_pattern_in`]).
     ///
     /// # Errors
-    /// When building the DFA or converting exceeds `budget`.
+    /// When converting exceeds `budget`.
     ///
     /// # Example
     /// ```
@@ -754,7 +773,38 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pattern(&self, budget: &Budget) -> Result<String, Error> {
-        Ok(self.to_dfa(budget)?.to_pattern(budget)?)
+        self.to_pattern_in(Dialect::Rust, budget)
+    }
+
+    /// A short pattern for the language, exact and valid in `dialect`. The shortest of: the
+    /// pattern of the minimal DFA ([`Dfa::to_pattern_in`]); the language as built, its
+    /// pattern normalized and unions, concatenations and repetitions written with their
+    /// operands' patterns; in [`Dialect::Rust`], a pattern's own text. So a pattern never
+    /// comes back longer, and a language whose automaton is too large to convert still gets
+    /// its structural pattern.
+    ///
+    /// # Errors
+    /// When building the DFA or converting exceeds `budget` and no structural pattern
+    /// exists (for intersections and differences, say).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dialect, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let literal = Language::from_regex(&"0123456789".repeat(400))?;
+    /// assert_eq!(literal.to_pattern(&budget)?.len(), 4000);
+    /// let words = Language::from_regex(r"\w+@\w+")?;
+    /// assert_eq!(words.to_pattern_in(Dialect::Rust, &budget)?, r"\w+@\w+");
+    /// let either = Language::from_regex("[a-c]+")?.union(&Language::from_regex("x{9}")?, &budget)?;
+    /// assert_eq!(either.to_pattern_in(Dialect::Python, &budget)?, "[a-c]+|x{9}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, Error> {
+        let source = self.0.source.as_deref();
+        to_regex::term_to_pattern(&term::shape(self), source, dialect, budget, |budget| {
+            self.to_dfa(budget)
+        })
     }
 
     /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]).

@@ -22,6 +22,7 @@ use crate::dfa::Dfa;
 use crate::dfa::fragment::Fragment;
 use crate::nfa::{Nfa, NfaBuilder, State, compile_hir, compile_repetition};
 use crate::state_id::StateId;
+use crate::to_regex::Shape;
 
 /// The deepest combination of languages kept as a term; deeper ones are built first.
 pub(super) const MAX_DEPTH: u32 = 32;
@@ -47,6 +48,8 @@ pub(super) struct Node {
     pub(super) term: Term,
     pub(super) depth: u32,
     pub(super) dfa: OnceLock<Dfa>,
+    /// The text of a pattern of our dialect, a candidate for its shortest spelling.
+    pub(super) source: Option<Box<str>>,
 }
 
 impl Node {
@@ -58,7 +61,7 @@ impl Node {
             }
             Term::Repeat { operand, .. } => 1 + operand.0.depth,
         };
-        Node { term, depth, dfa: OnceLock::new() }
+        Node { term, depth, dfa: OnceLock::new(), source: None }
     }
 
     /// The canonical minimal DFA, if it exists already.
@@ -66,6 +69,21 @@ impl Node {
         match &self.term {
             Term::Automaton(dfa) => Some(dfa),
             _ => self.dfa.get(),
+        }
+    }
+}
+
+/// How `language` was built, for the conversion to a pattern: a term's depth is bounded by
+/// [`MAX_DEPTH`], and so this recursion.
+pub(super) fn shape(language: &Language) -> Shape<'_> {
+    let node = &*language.0;
+    match &node.term {
+        Term::Pattern(hir) => Shape::Pattern(hir),
+        Term::Automaton(dfa) => Shape::Automaton(dfa),
+        Term::Union(operands) => Shape::Union(operands.iter().map(shape).collect()),
+        Term::Concat(operands) => Shape::Concat(operands.iter().map(shape).collect()),
+        Term::Repeat { operand, min, max } => {
+            Shape::Repeat { operand: Box::new(shape(operand)), min: *min, max: *max }
         }
     }
 }

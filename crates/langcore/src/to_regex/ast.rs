@@ -24,8 +24,9 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::alphabet::CharSet;
+use crate::dialect::Dialect;
 
-use super::escape::class_size;
+use super::class::{self, Spelled};
 
 /// The id of an interned node of an [`Exprs`] arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -115,10 +116,16 @@ pub(super) struct Info {
     pub(super) spelling: Option<Spelling>,
 }
 
-/// An arena of interned nodes.
+/// An arena of interned nodes, for one output dialect.
 #[derive(Debug, Default)]
 pub(super) struct Exprs {
+    /// The dialect the nodes are spelled in: it decides the size of classes.
+    dialect: Dialect,
     kinds: Vec<Kind>,
+    /// The spelling of each class node.
+    classes: HashMap<NodeId, Spelled>,
+    /// The bytes of those spellings, for the memory limit.
+    class_bytes: usize,
     infos: Vec<Info>,
     ids: HashMap<Kind, NodeId>,
     /// Set while an alternation tries a relaxed factoring, so nested ones do not.
@@ -131,8 +138,18 @@ pub(super) struct Exprs {
 pub(super) type AltKey = (Box<[NodeId]>, bool, bool);
 
 impl Exprs {
-    pub(super) fn new() -> Exprs {
-        Exprs::default()
+    pub(super) fn new(dialect: Dialect) -> Exprs {
+        Exprs { dialect, ..Exprs::default() }
+    }
+
+    /// The spelling of a class node.
+    pub(super) fn class_text(&self, id: NodeId) -> &str {
+        &self.classes[&id].text
+    }
+
+    /// The bytes all class spellings take (a Python `\w` alone is 10 KB).
+    pub(super) fn class_bytes(&self) -> usize {
+        self.class_bytes
     }
 
     pub(super) fn kind(&self, id: NodeId) -> &Kind {
@@ -222,15 +239,24 @@ impl Exprs {
         if let Some(&id) = self.ids.get(&kind) {
             return id;
         }
-        let info = self.compute_info(&kind);
+        let spelled = match &kind {
+            Kind::Class(set) => Some(class::spell(set, self.dialect)),
+            _ => None,
+        };
+        let info = self.compute_info(&kind, spelled.as_ref());
         let id = NodeId(u32::try_from(self.kinds.len()).expect("fewer than 2^32 nodes"));
+        if let Some(spelled) = spelled {
+            self.class_bytes = self.class_bytes.saturating_add(spelled.text.len());
+            self.classes.insert(id, spelled);
+        }
         self.kinds.push(kind.clone());
         self.infos.push(info);
         self.ids.insert(kind, id);
         id
     }
 
-    fn compute_info(&self, kind: &Kind) -> Info {
+    /// The facts of `kind`; `spelled` is the spelling of a class.
+    fn compute_info(&self, kind: &Kind, spelled: Option<&Spelled>) -> Info {
         match kind {
             Kind::Empty => Info {
                 size: 2,
@@ -257,12 +283,11 @@ impl Exprs {
                 spelling: None,
             },
             Kind::Class(set) => {
-                let single = set.len() == 1;
+                let spelled = spelled.expect("classes are spelled");
                 Info {
-                    size: class_size(set),
+                    size: spelled.text.len(),
                     prec: Prec::Atom,
-                    // A bracketed class nests a class set inside a bracket.
-                    depth: if single { 0 } else { 2 },
+                    depth: spelled.depth,
                     groups: 0,
                     nullable: false,
                     min_len: 1,

@@ -23,8 +23,9 @@
 //!
 //! # Budgets
 //! [`Operation::ToRegex`]: the deadline once per predecessor of a removed (or tried) state,
-//! and the node arena against the memory limit once per removal. A size limit abandons an
-//! order whose edges grow past it (the caller already has something shorter).
+//! and the node arena (with its class spellings) against the memory limit once per
+//! removal. A size limit abandons an order whose edges grow past it (the caller already has
+//! something shorter).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
@@ -221,7 +222,9 @@ impl Gnfa {
             (2..self.out.len()).map(|state| Reverse((weights[state], tie(state), state))).collect();
         for _ in 2..self.out.len() {
             budget.check_time(Operation::ToRegex)?;
-            budget.check_memory(Operation::ToRegex, exprs.n_nodes().saturating_mul(NODE_BYTES))?;
+            let bytes =
+                exprs.n_nodes().saturating_mul(NODE_BYTES).saturating_add(exprs.class_bytes());
+            budget.check_memory(Operation::ToRegex, bytes)?;
             let state = if order == Order::Exact {
                 let mut best: Option<(isize, usize)> = None;
                 for state in (2..self.out.len()).filter(|&state| remaining[state]) {

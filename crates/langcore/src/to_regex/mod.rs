@@ -1,15 +1,19 @@
-//! From an automaton back to a pattern: short, readable, and valid in our dialect and in
-//! Python's `re`.
+//! From an automaton, or from how a language was built, back to a pattern: short, readable,
+//! and exact in the output [`Dialect`].
 //!
 //! # Overview
-//! [`to_pattern`] is what [`Dfa::to_pattern`] delegates to. The files:
+//! [`to_pattern`] is what [`Dfa::to_pattern_in`] (here) delegates to, [`term_to_pattern`] what
+//! `Language::to_pattern_in` does. The files:
 //! - `ast.rs`: the interned expression arena and the facts kept per node;
 //! - `simplify.rs`: smart constructors that apply algebraic laws as they build;
 //! - `eliminate.rs`: state elimination with cost-guided orders;
+//! - `structure.rs`: the expression of a term as built (patterns, unions, ...);
 //! - `search.rs`: verified local search for shorter equivalent expressions;
-//! - `render.rs`: printing, with escaping and the fewest parentheses.
+//! - `class.rs`: the shortest spelling of a character set in a dialect;
+//! - `render.rs`: printing, with the fewest parentheses.
 //!
 //! # Algorithm
+//! From an automaton:
 //! 1. Minimize, trim (the dead state goes) and handle the empty language (`[]`).
 //! 2. Build candidates by state elimination: on the minimal DFA and on the minimal DFA of the
 //!    *reversed* language (its expression is then reversed back), each with several orders
@@ -20,6 +24,16 @@
 //!    smaller automaton goes first, so the first candidate is the cheapest to get.
 //! 3. Keep the shortest candidate, then improve it by verified rewrites (`search.rs`).
 //! 4. Render it (`render.rs`).
+//!
+//! From a term (a `Language` not built from an automaton), the candidates are, shortest
+//! first: the structural expression (`structure.rs`: the pattern itself normalized, `A|B`
+//! for a union, and so on, automaton leaves eliminated), which is linear to get; the
+//! elimination of the whole language's minimal DFA, only while it stays shorter, within a
+//! share of the time left and when the automaton is small for the bound
+//! ([`MAX_ELIMINATION_WORK`]); and in our dialect the pattern text as given, when it is
+//! plain Rust `regex` syntax in printable ASCII. So a pattern never comes back longer than
+//! it was sent, and a language whose automaton is too large to eliminate (or to build)
+//! still gets a pattern.
 //!
 //! The cost is dominated by elimination, polynomial in the states when the edges stay small
 //! and exponential in the worst case (that is the size of the shortest regex for some
@@ -32,24 +46,27 @@
 //! fails with [`BudgetError::TooMuchMemory`]. Afterwards every extra candidate is abandoned
 //! once its edges grow past a size limit (a few times the best so far), and running out of
 //! time returns the best pattern found so far. The search is capped at a number of checks.
+//! For a term, the whole language's automaton and its elimination get half of the time
+//! left, and any failure there keeps the structural candidate.
 //!
 //! # Invariants
-//! - The result parses in our dialect and denotes exactly the language of the DFA; its
-//!   nesting stays within [`NEST_LIMIT`](crate::NEST_LIMIT) (otherwise the conversion fails
-//!   with [`BudgetError::TooDeep`]).
-//! - The result is a pure function of the language (the canonical minimal DFA), not of the
-//!   DFA's numbering or of timing, except when the budget cuts the work short (a skipped
-//!   reversal, a candidate or a search round left out).
-//! - `[]` is the empty language (the contract's spelling, which Python's `re` rejects: a
-//!   client must special-case it), the empty string is {""}.
+//! - The result parses in our dialect and denotes exactly the language, read in the output
+//!   dialect; its nesting stays within [`NEST_LIMIT`](crate::NEST_LIMIT) (otherwise the
+//!   conversion fails with [`BudgetError::TooDeep`]).
+//! - The result is a pure function of the language (the canonical minimal DFA) and the
+//!   dialect when converted from an automaton, and of the term when converted from a term,
+//!   except when the budget cuts the work short (a skipped reversal, a candidate or a
+//!   search round left out).
+//! - `[]` is the empty language (the contract's spelling in every dialect, which Python's
+//!   `re` rejects: a client must special-case it), the empty string is {""}.
 
 mod ast;
+mod class;
 mod eliminate;
-mod escape;
 mod render;
 mod search;
 mod simplify;
-
+mod structure;
 #[cfg(test)]
 mod tests;
 
@@ -60,10 +77,13 @@ use rustc_hash::FxHashMap as HashMap;
 use ast::{Exprs, NodeId};
 use eliminate::{Gnfa, Order};
 use search::Verifier;
+pub(crate) use structure::Shape;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dfa::fragment::Fragment;
+use crate::dialect::Dialect;
+use crate::error::Error;
 use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::syntax::NEST_LIMIT;
 
@@ -72,6 +92,13 @@ const MAX_EXACT_ORDER_STATES: usize = 40;
 /// The reversed language's automaton may take at most this fraction (1/n) of the time left:
 /// it is an extra, and the elimination of the DFA itself must still have time.
 const REVERSAL_SHARE: u32 = 4;
+/// A term's whole automaton and its elimination may take this fraction (1/n) of the time
+/// left: the structural candidate is there already.
+const ELIMINATION_SHARE: u32 = 2;
+/// A term's automaton is only eliminated when its states times the size to beat are at most
+/// this: elimination builds edges up to that size for about every state, so past it (a
+/// long literal, say) it costs far more than the structural candidate and rarely wins.
+pub(super) const MAX_ELIMINATION_WORK: usize = 1 << 20;
 /// Once there is a candidate, automata this many times larger than the smallest are skipped.
 const LARGER_AUTOMATON_FACTOR: usize = 4;
 /// Extra candidates are abandoned once an edge is this many times the best size so far.
@@ -82,78 +109,32 @@ const MAX_SEARCH_CHECKS: usize = 400;
 /// once per node and rewrite, and it rarely pays off on large ones.
 const MAX_SEARCH_SIZE: usize = 512;
 
-/// A pattern for the language of `dfa`.
-pub(crate) fn to_pattern(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> {
+/// A pattern for the language of `dfa`, in `dialect`.
+pub(crate) fn to_pattern(
+    dfa: &Dfa,
+    dialect: Dialect,
+    budget: &Budget,
+) -> Result<String, BudgetError> {
     let minimal = dfa.minimize(budget)?;
-    let Some(fragment) = Fragment::within(&minimal, budget, Operation::ToRegex)? else {
-        return Ok("[]".to_owned());
-    };
-    let mut automata = vec![(fragment, false)];
-    // The reversed language's automaton is only worth it when it is not much larger.
-    let max_reversed_states = 2 * automata[0].0.n_states() + 16;
-    if let Some(reversed) = reversed_fragment(&automata[0].0, budget, max_reversed_states)? {
-        automata.push((reversed, true));
-        automata.sort_by_key(|(fragment, _)| fragment.n_states());
-    }
-    let max_states = LARGER_AUTOMATON_FACTOR * automata[0].0.n_states() + 16;
-    let mut exprs = Exprs::new();
-    let mut best: Option<NodeId> = None;
-    let mut out_of_time = None;
-    'candidates: for (fragment, reversed) in automata {
-        if best.is_some() && fragment.n_states() > max_states {
-            continue;
-        }
-        let gnfa = Gnfa::new(&fragment, &mut exprs, budget)?;
-        let mut orders =
-            vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
-        if gnfa.n_inner() <= MAX_EXACT_ORDER_STATES {
-            orders.push(Order::Exact);
-        }
-        for order in orders {
-            let size_limit =
-                best.map_or(usize::MAX, |best| exprs.size(best).saturating_mul(SIZE_LIMIT_FACTOR));
-            let candidate = match gnfa.clone().eliminate(&mut exprs, order, budget, size_limit) {
-                Ok(Some(candidate)) => candidate,
-                Ok(None) => continue,
-                Err(err) if best.is_some() => {
-                    out_of_time = Some(err);
-                    break 'candidates;
-                }
-                Err(err) => return Err(err),
-            };
-            let candidate = if reversed && exprs.info(candidate).depth <= 2 * NEST_LIMIT {
-                exprs.reverse(candidate, &mut HashMap::default())
-            } else if reversed {
-                continue;
-            } else {
-                candidate
-            };
-            if best.is_none_or(|best| is_better(&exprs, candidate, best)) {
-                best = Some(candidate);
-            }
-        }
-    }
-    let mut best = best.expect("the forward automaton always gives a candidate");
-    if out_of_time.is_none()
-        && exprs.size(best) <= MAX_SEARCH_SIZE
-        && exprs.info(best).depth <= NEST_LIMIT
-    {
-        let mut verifier = Verifier::new(&minimal, budget);
-        // Running out of time keeps the best expression found so far.
-        let _ = search::improve(&mut exprs, &mut best, &mut verifier, MAX_SEARCH_CHECKS);
+    let mut exprs = Exprs::new(dialect);
+    let eliminated = eliminate(&minimal, &mut exprs, budget, None)?
+        .expect("an unbounded elimination gives a candidate");
+    let mut best = eliminated.node;
+    if eliminated.complete {
+        improve(&mut exprs, &mut best, &minimal, budget);
     }
     finish(&exprs, best, budget)
 }
 
 impl Dfa {
-    /// A short pattern for the language, valid in our dialect and in Python's `re`.
+    /// A short pattern for the language, exact in our dialect (the contract's).
     ///
     /// The pattern is found by state elimination on the minimal DFA (and on that of the
     /// reversed language) in several cost-guided orders, simplified algebraically and then by
     /// verified rewrites; the shortest wins. It is printable ASCII: metacharacters are
-    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`, the full set
-    /// `[\s\S]`, with plain groups and no anchors. The empty language is `[]` (which Python's
-    /// `re` does not accept: callers special-case it) and {""} is the empty pattern.
+    /// escaped, other characters written `\xHH`, `\uHHHH` or `\UHHHHHHHH`; sets take their
+    /// shortest spelling (`\w`, `[^\s>]`, `\p{Greek}`, `[\pL--a]`), the full set is `.`;
+    /// plain groups and no anchors. The empty language is `[]` and {""} is the empty pattern.
     ///
     /// # Errors
     /// When the deadline of `budget` passes before a first pattern is found (later, the best
@@ -173,7 +154,175 @@ impl Dfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pattern(&self, budget: &Budget) -> Result<String, BudgetError> {
-        to_pattern(self, budget)
+        self.to_pattern_in(Dialect::Rust, budget)
+    }
+
+    /// A pattern for the language, exact and valid in `dialect` (see
+    /// [`to_pattern`](Dfa::to_pattern), which is this in [`Dialect::Rust`]). Character
+    /// sets are spelled with what `dialect` reads the same way everywhere: in Python, ranges
+    /// only; in JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
+    ///
+    /// # Errors
+    /// As [`to_pattern`](Dfa::to_pattern).
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Dfa, Dialect};
+    ///
+    /// let budget = Budget::default();
+    /// let digits = Dfa::from_regex(r"\d+")?;
+    /// assert_eq!(digits.to_pattern_in(Dialect::Rust, &budget)?, r"\d+");
+    /// let ascii = Dfa::from_regex("[0-9]+")?;
+    /// assert_eq!(ascii.to_pattern_in(Dialect::Js, &budget)?, r"\d+");
+    /// assert_eq!(ascii.to_pattern_in(Dialect::Python, &budget)?, "[0-9]+");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, BudgetError> {
+        to_pattern(self, dialect, budget)
+    }
+}
+
+/// A pattern for the language that `shape` builds, in `dialect`; `source` is the text of a
+/// pattern of our dialect when the language is one, and `minimal` gives the language's
+/// canonical minimal DFA under a budget.
+pub(crate) fn term_to_pattern<'a>(
+    shape: &Shape<'_>,
+    source: Option<&str>,
+    dialect: Dialect,
+    budget: &Budget,
+    minimal: impl FnOnce(&Budget) -> Result<&'a Dfa, Error>,
+) -> Result<String, Error> {
+    if let Shape::Automaton(dfa) = shape {
+        return Ok(to_pattern(dfa, dialect, budget)?);
+    }
+    let mut exprs = Exprs::new(dialect);
+    let mut leaf = |exprs: &mut Exprs, dfa: &Dfa| {
+        Ok(eliminate(dfa, exprs, budget, None)?
+            .expect("an unbounded elimination gives a candidate")
+            .node)
+    };
+    let structural = match structure::build(&mut exprs, shape, budget, &mut leaf) {
+        Ok(node) => node,
+        // An automaton leaf too large to convert: the whole language may be small.
+        Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => {
+            return Ok(to_pattern(minimal(budget)?, dialect, budget)?);
+        }
+        Err(err) => return Err(err.into()),
+    };
+    let verbatim = source.filter(|source| dialect == Dialect::Rust && is_plain_rust(source));
+    let mut best = structural;
+    let share = time_share(budget, ELIMINATION_SHARE);
+    // Any failure here (time, states, memory) keeps the structural candidate.
+    let automaton = minimal(&share).ok();
+    if let Some(dfa) = automaton {
+        let bound = exprs.size(structural).min(verbatim.map_or(usize::MAX, str::len));
+        if dfa.n_states().saturating_mul(bound) <= MAX_ELIMINATION_WORK
+            && let Ok(Some(eliminated)) = eliminate(dfa, &mut exprs, &share, Some(bound))
+            && is_better(&exprs, eliminated.node, best)
+        {
+            best = eliminated.node;
+        }
+        improve(&mut exprs, &mut best, dfa, &share);
+    }
+    let rendered = finish(&exprs, best, budget);
+    Ok(match (rendered, verbatim) {
+        (Ok(text), Some(verbatim)) if verbatim.len() < text.len() => verbatim.to_owned(),
+        (Err(_), Some(verbatim)) => verbatim.to_owned(),
+        (rendered, _) => rendered?,
+    })
+}
+
+/// Whether `source` can be returned as it is: printable ASCII, and valid in the Rust
+/// `regex` crate's own syntax (no look-around, no backreference, no empty class), which is
+/// what the contract's dialect is.
+fn is_plain_rust(source: &str) -> bool {
+    source.bytes().all(|byte| matches!(byte, b' '..=b'~'))
+        && regex_syntax::Parser::new().parse(source).is_ok()
+}
+
+/// `budget` with a deadline `1/share` of the time left.
+fn time_share(budget: &Budget, share: u32) -> Budget {
+    match budget.deadline() {
+        Some(deadline) => {
+            let now = Instant::now();
+            budget.with_deadline(now + deadline.saturating_duration_since(now) / share)
+        }
+        None => *budget,
+    }
+}
+
+/// An expression from state elimination; `complete` when no candidate was cut short.
+struct Eliminated {
+    node: NodeId,
+    complete: bool,
+}
+
+/// The shortest expression that elimination finds for the language of the minimal `dfa`,
+/// or `None` when every candidate grows past `bound`.
+fn eliminate(
+    minimal: &Dfa,
+    exprs: &mut Exprs,
+    budget: &Budget,
+    bound: Option<usize>,
+) -> Result<Option<Eliminated>, BudgetError> {
+    let Some(fragment) = Fragment::within(minimal, budget, Operation::ToRegex)? else {
+        return Ok(Some(Eliminated { node: exprs.empty(), complete: true }));
+    };
+    let mut automata = vec![(fragment, false)];
+    // The reversed language's automaton is only worth it when it is not much larger.
+    let max_reversed_states = 2 * automata[0].0.n_states() + 16;
+    if let Some(reversed) = reversed_fragment(&automata[0].0, budget, max_reversed_states)? {
+        automata.push((reversed, true));
+        automata.sort_by_key(|(fragment, _)| fragment.n_states());
+    }
+    let max_states = LARGER_AUTOMATON_FACTOR * automata[0].0.n_states() + 16;
+    let mut best: Option<NodeId> = None;
+    let mut complete = true;
+    'candidates: for (fragment, reversed) in automata {
+        if best.is_some() && fragment.n_states() > max_states {
+            continue;
+        }
+        let gnfa = Gnfa::new(&fragment, exprs, budget)?;
+        let mut orders =
+            vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
+        if gnfa.n_inner() <= MAX_EXACT_ORDER_STATES {
+            orders.push(Order::Exact);
+        }
+        for order in orders {
+            let size_limit = match best {
+                Some(best) => exprs.size(best).saturating_mul(SIZE_LIMIT_FACTOR),
+                None => bound.unwrap_or(usize::MAX),
+            };
+            let candidate = match gnfa.clone().eliminate(exprs, order, budget, size_limit) {
+                Ok(Some(candidate)) => candidate,
+                Ok(None) => continue,
+                Err(_) if best.is_some() => {
+                    complete = false;
+                    break 'candidates;
+                }
+                Err(err) => return Err(err),
+            };
+            let candidate = if reversed && exprs.info(candidate).depth <= 2 * NEST_LIMIT {
+                exprs.reverse(candidate, &mut HashMap::default())
+            } else if reversed {
+                continue;
+            } else {
+                candidate
+            };
+            if best.is_none_or(|best| is_better(exprs, candidate, best)) {
+                best = Some(candidate);
+            }
+        }
+    }
+    Ok(best.map(|node| Eliminated { node, complete }))
+}
+
+/// Improves `best` by verified rewrites against `minimal`, when it is small enough.
+fn improve(exprs: &mut Exprs, best: &mut NodeId, minimal: &Dfa, budget: &Budget) {
+    if exprs.size(*best) <= MAX_SEARCH_SIZE && exprs.info(*best).depth <= NEST_LIMIT {
+        let mut verifier = Verifier::new(minimal, budget);
+        // Running out of time keeps the best expression found so far.
+        let _ = search::improve(exprs, best, &mut verifier, MAX_SEARCH_CHECKS);
     }
 }
 
@@ -205,12 +354,8 @@ fn reversed_fragment(
     budget: &Budget,
     max_states: usize,
 ) -> Result<Option<Fragment>, BudgetError> {
-    let mut capped = budget.with_max_states(max_states.min(budget.max_states()));
-    if let Some(deadline) = budget.deadline() {
-        let now = Instant::now();
-        capped =
-            capped.with_deadline(now + deadline.saturating_duration_since(now) / REVERSAL_SHARE);
-    }
+    let capped =
+        time_share(budget, REVERSAL_SHARE).with_max_states(max_states.min(budget.max_states()));
     match reversed_nfa(fragment, &capped).and_then(|nfa| Dfa::from_nfa(&nfa, &capped)) {
         Ok(reversed) => Fragment::within(&reversed, budget, Operation::ToRegex),
         Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => Ok(None),

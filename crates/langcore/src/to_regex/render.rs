@@ -1,13 +1,13 @@
-//! Printing an expression as a pattern that both our dialect and Python's `re` accept.
+//! Printing an expression as a pattern of the arena's output dialect.
 //!
 //! # Overview
 //! - [`render`] writes a node with the fewest parentheses its precedence allows.
 //!
-//! Characters and classes are escaped by `escape.rs`; how a repetition is spelled was chosen
-//! when its node was built (`spell_repeat` in `ast.rs`).
+//! Classes are written as `class.rs` spelled them when their node was built; how a
+//! repetition is spelled was chosen then too (`spell_repeat` in `ast.rs`). Groups are plain
+//! `( )`: capture groups mean nothing for a language, and every engine accepts them.
 
 use super::ast::{Exprs, Kind, NodeId, Prec, Tail};
-use super::escape::write_class;
 
 /// Writes the pattern of `node`.
 pub(super) fn render(exprs: &Exprs, node: NodeId) -> String {
@@ -20,7 +20,7 @@ fn write_node(exprs: &Exprs, node: NodeId, out: &mut String) {
     match exprs.kind(node) {
         Kind::Empty => out.push_str("[]"),
         Kind::Epsilon => {}
-        Kind::Class(set) => write_class(set, out),
+        Kind::Class(_) => out.push_str(exprs.class_text(node)),
         Kind::Concat(items) => {
             for &item in items {
                 write_grouped(exprs, item, Prec::Seq, out);

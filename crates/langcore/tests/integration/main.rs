@@ -14,4 +14,6 @@ mod ops_boolean;
 mod ops_sequence;
 mod oracle;
 mod patterns;
+mod real_corpus;
+mod real_patterns;
 mod to_regex;

@@ -51,8 +51,7 @@ async fn dot(state: State, caller: Caller, body: One) -> Answer {
 }
 
 async fn pattern(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| Ok(Text::new(job.language(term)?.to_pattern(job.budget)?)))
-        .await
+    run(state, caller, body, |term, job| Ok(Text::new(job.pattern(&job.language(term)?)?))).await
 }
 
 async fn empty(state: State, caller: Caller, body: One) -> Answer {

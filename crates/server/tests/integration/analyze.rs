@@ -93,6 +93,46 @@ async fn engine_errors_map_to_contract_codes() {
     error(post(&app, "/v1/compute/difference", three).await, 400, "TooManyTerms");
 }
 
+/// Pattern output is as short as our dialect allows, a pattern comes back no longer than it
+/// was sent, and `options.response.dialect` asks for another engine's syntax (issue 23).
+#[actix_web::test]
+async fn patterns_come_back_short_and_in_the_dialect_asked_for() {
+    let app = app().await;
+    let pattern = |term: &str, dialect: Option<&str>| {
+        let options = match dialect {
+            Some(dialect) => json!({ "response": { "dialect": dialect } }),
+            None => json!({}),
+        };
+        json!({ "term": regex(term), "options": options })
+    };
+    let text = |value: &str| json!({ "type": "string", "value": value });
+    let ask = |body| {
+        let app = &app;
+        async move { data(post(app, "/v1/analyze/pattern", body).await) }
+    };
+    assert_eq!(ask(pattern(r"\w+@\w+", None)).await, text(r"\w+@\w+"));
+    assert_eq!(ask(pattern(r"[^\s>]+", Some("rust"))).await, text(r"[^\s>]+"));
+    assert_eq!(ask(pattern("(?s:.)*x", None)).await, text(".*x"));
+    assert_eq!(ask(pattern("[0-9]{3}", Some("js"))).await, text(r"\d{3}"));
+    assert_eq!(
+        ask(pattern(r"[0-9]\s", Some("python"))).await,
+        text(r"[0-9][\t-\r \x85\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]")
+    );
+    assert_eq!(ask(pattern("(?s:.)", Some("python"))).await, text(r"[\s\S]"));
+    let literal = "0123456789".repeat(400);
+    assert_eq!(ask(pattern(&literal, None)).await, text(&literal));
+    error(post(&app, "/v1/analyze/pattern", pattern("a", Some("perl"))).await, 400, "BadRequest");
+    // format: regex outputs of the compute endpoints follow the same option.
+    let union = json!({
+        "terms": [regex("[0-9]+"), regex("x")],
+        "options": { "response": { "format": "regex", "dialect": "java" } },
+    });
+    assert_eq!(
+        data(post(&app, "/v1/compute/union", union).await),
+        json!({ "type": "regex", "value": r"\d+|x" })
+    );
+}
+
 /// `POST /v1/analyze/match`: a verdict per string, and where each one fails, in code
 /// points; the strings' count is checked and budgets apply.
 #[actix_web::test]

@@ -1,0 +1,401 @@
+//! Spelling one character set in an output [`Dialect`], the shortest exact way it allows.
+//!
+//! # Overview
+//! [`spell`] is called once per distinct set of an expression arena and returns the text
+//! with its nesting depth. The candidates, shortest first (ties to the earlier one):
+//! - one character, escaped; `.` for every character in our dialect (read with the `s`
+//!   flag, as the contract says); `[\s\S]` elsewhere (the same in every engine whatever the
+//!   flags);
+//! - a named class or property that is exactly the set (`\d`, `\W`, `\pL`, `\p{Greek}`);
+//! - a bracket `[...]` of named classes contained in the set and ranges for the rest
+//!   (`[\w.-]`), chosen greedily by the length they save;
+//! - the negated bracket of the complement, built the same way (`[^\s>]`);
+//! - in our dialect, a class difference `[N--R]` where a named class `N` holds the set and
+//!   `R` is the little it holds beyond (`[\pL--a]`).
+//!
+//! # Dialects
+//! Which names are exact depends on the engine ([`named`]): in ours, every Perl class and
+//! Unicode property of `regex-syntax`; in Java and JavaScript the ASCII `\d` and `\w` (and
+//! Java's ASCII `\s`); in Python and PCRE none, since their Unicode tables (Python's
+//! `unicodedata`, PCRE's UCP mode) follow their own versions and flags. Escapes outside
+//! printable ASCII are `\xHH`, `\uHHHH`, then `\UHHHHHHHH` (ours, Python), `\x{..}` (Java
+//! above U+FFFF, PCRE above U+FF). JavaScript without the `u` flag matches UTF-16 code
+//! units, so a set with characters above U+FFFF becomes a group of its BMP part and
+//! surrogate pairs (`([a-z]|\uD83D[\uDE00-\uDE4F])`), and a negated BMP class also excludes
+//! the surrogates.
+//!
+//! # Invariants
+//! The text is printable ASCII, denotes exactly the set in its dialect, and binds as one
+//! atom (a quantifier may follow it).
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use crate::alphabet::CharSet;
+use crate::dialect::Dialect;
+
+/// The first and last surrogate code units.
+const SURROGATES: (u32, u32) = (0xD800, 0xDFFF);
+/// The first scalar value outside the Basic Multilingual Plane.
+const ASTRAL: u32 = 0x1_0000;
+/// Named classes added greedily to one bracket at most.
+const MAX_NAMED_ITEMS: usize = 3;
+/// A class difference `[N--R]` is only tried when `R` has at most this many ranges.
+const MAX_DIFFERENCE_RANGES: usize = 8;
+
+/// A set's spelling and its nesting depth as `regex-syntax` counts it (an upper bound).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Spelled {
+    pub(super) text: Box<str>,
+    pub(super) depth: u32,
+}
+
+/// A named class of a dialect: its text (the same inside and outside a bracket), its set
+/// and the set's size.
+#[derive(Debug)]
+pub(super) struct Named {
+    text: Box<str>,
+    set: CharSet,
+    len: u64,
+}
+
+/// The shortest exact spelling of the non-empty `set` in `dialect`.
+pub(super) fn spell(set: &CharSet, dialect: Dialect) -> Spelled {
+    debug_assert!(!set.is_empty(), "the empty set is the expression `[]`");
+    if dialect == Dialect::Js && set.last().is_some_and(|last| u32::from(last) >= ASTRAL) {
+        return spell_js_astral(set);
+    }
+    if let [(lo, hi)] = set.ranges()
+        && lo == hi
+    {
+        let mut text = String::new();
+        write_code(u32::from(*lo), false, dialect, &mut text);
+        return Spelled { text: text.into(), depth: 0 };
+    }
+    if set.is_full() {
+        return Spelled {
+            text: if dialect == Dialect::Rust { "." } else { r"[\s\S]" }.into(),
+            depth: 0,
+        };
+    }
+    let named = named(dialect);
+    let mut best = Spelled { text: bracket(set, false, named, dialect).into(), depth: 2 };
+    let mut consider = |text: String, depth: u32| {
+        if text.len() < best.text.len() {
+            best = Spelled { text: text.into(), depth };
+        }
+    };
+    if let Some(exact) = named.iter().find(|named| named.set == *set) {
+        consider(exact.text.to_string(), 0);
+    }
+    let complement = if dialect == Dialect::Js {
+        // One code unit of the BMP: the astral characters are not the negation's to match.
+        set.complement().difference(&astral_plane())
+    } else {
+        set.complement()
+    };
+    consider(bracket(&complement, true, named, dialect), 2);
+    if dialect == Dialect::Rust {
+        let len = set.len();
+        for outer in named.iter().filter(|named| named.len > len && set.is_subset(&named.set)) {
+            let rest = outer.set.difference(set);
+            // Only a small rest can make this shortest; spelling large ones for every
+            // outer class would cost more than the whole conversion.
+            if rest.ranges().len() > MAX_DIFFERENCE_RANGES {
+                continue;
+            }
+            let rest_text = if let Some(only) = rest.first().filter(|_| rest.len() == 1) {
+                let mut text = String::new();
+                write_code(u32::from(only), true, dialect, &mut text);
+                text
+            } else {
+                format!("[{}]", ranges_text(&rest, dialect))
+            };
+            consider(format!("[{}--{rest_text}]", outer.text), 3);
+        }
+    }
+    best
+}
+
+/// A bracket, `[...]` or `[^...]` when `negated`, of the members of `set`: named classes
+/// within it chosen greedily while they shorten the text, and ranges for the rest.
+fn bracket(set: &CharSet, negated: bool, named: &[Named], dialect: Dialect) -> String {
+    let len = set.len();
+    let mut chosen: Vec<&Named> = Vec::new();
+    let mut rest = set.clone();
+    let mut cost = ranges_text(&rest, dialect).len();
+    while chosen.len() < MAX_NAMED_ITEMS {
+        let mut step: Option<(usize, &Named, CharSet)> = None;
+        for item in named.iter().filter(|named| named.len <= len && named.set.is_subset(set)) {
+            if item.set.is_disjoint(&rest) {
+                continue;
+            }
+            let left = rest.difference(&item.set);
+            let item_cost = item.text.len() + ranges_text(&left, dialect).len();
+            if item_cost < cost && step.as_ref().is_none_or(|(best, ..)| item_cost < *best) {
+                step = Some((item_cost, item, left));
+            }
+        }
+        let Some((item_cost, item, left)) = step else { break };
+        chosen.push(item);
+        rest = left;
+        cost = item_cost;
+    }
+    let mut out = String::from(if negated { "[^" } else { "[" });
+    for item in chosen {
+        out.push_str(&item.text);
+    }
+    if dialect == Dialect::Js && negated {
+        // `[^...]` matches one UTF-16 code unit: a lone surrogate must stay out, and with it
+        // a range may run through the surrogates.
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        let mut with_surrogates: Vec<(u32, u32)> =
+            rest.ranges().iter().map(|&(lo, hi)| (u32::from(lo), u32::from(hi))).collect();
+        with_surrogates.push(SURROGATES);
+        with_surrogates.sort_unstable();
+        for (lo, hi) in with_surrogates {
+            match ranges.last_mut() {
+                Some(last) if last.1 + 1 >= lo => last.1 = last.1.max(hi),
+                _ => ranges.push((lo, hi)),
+            }
+        }
+        for (lo, hi) in ranges {
+            write_range(lo, hi, dialect, &mut out);
+        }
+    } else {
+        out.push_str(&ranges_text(&rest, dialect));
+    }
+    out.push(']');
+    out
+}
+
+/// The ranges of `set` as they are written inside a bracket.
+fn ranges_text(set: &CharSet, dialect: Dialect) -> String {
+    let mut out = String::new();
+    let ranges: Vec<(u32, u32)> =
+        set.ranges().iter().map(|&(lo, hi)| (u32::from(lo), u32::from(hi))).collect();
+    write_ranges(&ranges, dialect, &mut out);
+    out
+}
+
+/// Writes sorted ranges of code points inside a bracket.
+fn write_ranges(ranges: &[(u32, u32)], dialect: Dialect, out: &mut String) {
+    for &(lo, hi) in ranges {
+        // JavaScript reads code units: a range must not span the surrogates.
+        if dialect == Dialect::Js && lo < SURROGATES.0 && hi > SURROGATES.1 {
+            write_range(lo, SURROGATES.0 - 1, dialect, out);
+            write_range(SURROGATES.1 + 1, hi, dialect, out);
+        } else {
+            write_range(lo, hi, dialect, out);
+        }
+    }
+}
+
+fn write_range(lo: u32, hi: u32, dialect: Dialect, out: &mut String) {
+    write_code(lo, true, dialect, out);
+    if lo == hi {
+        return;
+    }
+    // Two members side by side when that is shorter than a range (`ab`, not `a-b`).
+    // Not U+D7FF and U+E000: `regex-syntax` negates `[^\uD7FF\uE000]` into everything,
+    // while `[^\uD7FF-\uE000]` is read right.
+    if hi != lo + 1 {
+        out.push('-');
+    }
+    write_code(hi, true, dialect, out);
+}
+
+/// A JavaScript set with members above U+FFFF: a group of its BMP part and the surrogate
+/// pairs of the rest.
+fn spell_js_astral(set: &CharSet) -> Spelled {
+    let astral = astral_plane();
+    let bmp = set.difference(&astral);
+    let mut branches = Vec::new();
+    if !bmp.is_empty() {
+        branches.push(spell(&bmp, Dialect::Js).text.into_string());
+    }
+    for (highs, lows) in surrogate_pairs(&set.intersection(&astral)) {
+        let mut branch = String::new();
+        for (lo, hi) in [highs, lows] {
+            if lo == hi {
+                write_code(lo, false, Dialect::Js, &mut branch);
+            } else {
+                branch.push('[');
+                write_range(lo, hi, Dialect::Js, &mut branch);
+                branch.push(']');
+            }
+        }
+        branches.push(branch);
+    }
+    Spelled { text: format!("({})", branches.join("|")).into(), depth: 4 }
+}
+
+/// Every character above U+FFFF.
+fn astral_plane() -> CharSet {
+    CharSet::range(char::from_u32(ASTRAL).expect("a scalar value"), char::MAX)
+}
+
+/// The astral `set` as UTF-16 surrogate pairs: (high range, low range) products whose
+/// union is the set, pairs with the same low range and adjacent high ranges merged.
+fn surrogate_pairs(set: &CharSet) -> Vec<((u32, u32), (u32, u32))> {
+    const LOW: (u32, u32) = (0xDC00, 0xDFFF);
+    let split = |c: u32| (0xD800 + ((c - ASTRAL) >> 10), 0xDC00 + ((c - ASTRAL) & 0x3FF));
+    let mut pairs: Vec<((u32, u32), (u32, u32))> = Vec::new();
+    let mut push = |highs: (u32, u32), lows: (u32, u32)| match pairs.last_mut() {
+        Some((last_highs, last_lows)) if *last_lows == lows && last_highs.1 + 1 == highs.0 => {
+            last_highs.1 = highs.1;
+        }
+        _ => pairs.push((highs, lows)),
+    };
+    for &(lo, hi) in set.ranges() {
+        let ((high_lo, low_lo), (high_hi, low_hi)) = (split(u32::from(lo)), split(u32::from(hi)));
+        if high_lo == high_hi {
+            push((high_lo, high_lo), (low_lo, low_hi));
+            continue;
+        }
+        push((high_lo, high_lo), (low_lo, LOW.1));
+        if high_lo + 1 < high_hi {
+            push((high_lo + 1, high_hi - 1), LOW);
+        }
+        push((high_hi, high_hi), (LOW.0, low_hi));
+    }
+    pairs
+}
+
+/// Writes one code point, escaped for use outside or inside a bracket of `dialect`.
+pub(super) fn write_code(value: u32, in_class: bool, dialect: Dialect, out: &mut String) {
+    let printable = char::from_u32(value).filter(|c| matches!(c, ' '..='~'));
+    let special = printable.is_some_and(|c| {
+        if in_class {
+            matches!(c, '\\' | '[' | ']' | '^' | '-' | '&' | '~' | '|' | '#')
+        } else {
+            matches!(
+                c,
+                '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$'
+            )
+        }
+    });
+    // Infallible: writing to a String.
+    let _ = match (value, printable) {
+        (_, Some(c)) if special => write!(out, "\\{c}"),
+        (_, Some(c)) => write!(out, "{c}"),
+        (0x09, _) => write!(out, r"\t"),
+        (0x0A, _) => write!(out, r"\n"),
+        (0x0D, _) => write!(out, r"\r"),
+        (0..=0xFF, _) => write!(out, r"\x{value:02X}"),
+        (_, _) if dialect == Dialect::Pcre => write!(out, r"\x{{{value:X}}}"),
+        (0x100..=0xFFFF, _) => write!(out, r"\u{value:04X}"),
+        (_, _) if dialect == Dialect::Java => write!(out, r"\x{{{value:X}}}"),
+        (_, _) => write!(out, r"\U{value:08X}"),
+    };
+}
+
+/// The named classes that are exact in `dialect`, shorter names first.
+pub(super) fn named(dialect: Dialect) -> &'static [Named] {
+    static RUST: OnceLock<Vec<Named>> = OnceLock::new();
+    static JAVA: OnceLock<Vec<Named>> = OnceLock::new();
+    static JS: OnceLock<Vec<Named>> = OnceLock::new();
+    match dialect {
+        Dialect::Rust => RUST.get_or_init(rust_named),
+        // ASCII in both without flags; Java's `\s` too (JavaScript's is Unicode's).
+        Dialect::Java => JAVA.get_or_init(|| {
+            ascii_named(
+                &[(r"\d", "[0-9]"), (r"\w", "[0-9A-Za-z_]"), (r"\s", r"[\t\n\x0B\x0C\r ]")],
+                true,
+            )
+        }),
+        // Without the `u` flag, `\D` and `\W` would match single surrogates: positive only.
+        Dialect::Js => {
+            JS.get_or_init(|| ascii_named(&[(r"\d", "[0-9]"), (r"\w", "[0-9A-Za-z_]")], false))
+        }
+        Dialect::Python | Dialect::Pcre => &[],
+    }
+}
+
+/// Java's and JavaScript's ASCII classes `(name, definition)`, with their negations (`\D`
+/// is `\d` upper-cased) when `negations`.
+fn ascii_named(classes: &[(&str, &str)], negations: bool) -> Vec<Named> {
+    let mut named = Vec::new();
+    for &(text, definition) in classes {
+        let set = CharSet::parse(definition).expect("a valid class");
+        if negations {
+            let complement = set.complement();
+            named.push(Named {
+                text: text.to_uppercase().into(),
+                len: complement.len(),
+                set: complement,
+            });
+        }
+        named.push(Named { text: text.into(), len: set.len(), set });
+    }
+    named.sort_by_key(|named| named.text.len());
+    named
+}
+
+/// Our dialect's Perl classes, general categories and common scripts, with negations.
+fn rust_named() -> Vec<Named> {
+    const PERL: [&str; 6] = [r"\d", r"\D", r"\w", r"\W", r"\s", r"\S"];
+    const SHORT: [&str; 14] = [
+        r"\pL", r"\PL", r"\pM", r"\PM", r"\pN", r"\PN", r"\pP", r"\PP", r"\pS", r"\PS", r"\pZ",
+        r"\PZ", r"\pC", r"\PC",
+    ];
+    const LONG: [&str; 42] = [
+        "Lu",
+        "Ll",
+        "Lt",
+        "Lm",
+        "Lo",
+        "Mn",
+        "Mc",
+        "Me",
+        "Nd",
+        "Nl",
+        "No",
+        "Pc",
+        "Pd",
+        "Ps",
+        "Pe",
+        "Pi",
+        "Pf",
+        "Po",
+        "Sm",
+        "Sc",
+        "Sk",
+        "So",
+        "Zs",
+        "Cc",
+        "Cf",
+        "Co",
+        "Latin",
+        "Greek",
+        "Cyrillic",
+        "Armenian",
+        "Hebrew",
+        "Arabic",
+        "Devanagari",
+        "Thai",
+        "Georgian",
+        "Hangul",
+        "Hiragana",
+        "Katakana",
+        "Han",
+        "ASCII",
+        "Emoji",
+        "Alphabetic",
+    ];
+    let mut named: Vec<Named> = Vec::new();
+    let mut add = |text: String| {
+        let set = CharSet::parse(&text).expect("a valid class of our dialect");
+        // `\d` and `\p{Nd}` are the same set: keep the first, shorter name.
+        if !set.is_empty() && !set.is_full() && named.iter().all(|named| named.set != set) {
+            named.push(Named { text: text.into(), len: set.len(), set });
+        }
+    };
+    PERL.into_iter().chain(SHORT).for_each(|text| add(text.to_owned()));
+    for name in LONG {
+        add(format!(r"\p{{{name}}}"));
+        add(format!(r"\P{{{name}}}"));
+    }
+    named.sort_by_key(|named| named.text.len());
+    named
+}

@@ -1,0 +1,74 @@
+//! The real-world pattern corpus, `bench/real_patterns.toml`, for tests and the peer runner.
+//!
+//! Also compiled into `relang-bench`'s `real_pattern_lengths` example (by `#[path]`), so the
+//! file has one reader.
+
+use std::path::Path;
+
+use langcore::{Budget, Language};
+use serde::Deserialize;
+
+/// One pattern of the corpus; see the file's header for the fields.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Pattern {
+    pub(crate) name: String,
+    #[allow(dead_code, reason = "provenance, for the reader of the file")]
+    source: String,
+    pub(crate) pattern: String,
+    pub(crate) regexsolver_length: usize,
+}
+
+/// One derived language: `operation` applied to the patterns named `left` and `right`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Derived {
+    pub(crate) left: String,
+    pub(crate) right: String,
+    pub(crate) operation: String,
+    pub(crate) regexsolver_length: usize,
+}
+
+/// The whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Corpus {
+    pub(crate) pattern: Vec<Pattern>,
+    pub(crate) derived: Vec<Derived>,
+}
+
+/// The corpus, in file order.
+pub(crate) fn load() -> Corpus {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/real_patterns.toml");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    toml::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+impl Corpus {
+    /// The pattern text of the entry named `name`.
+    pub(crate) fn text(&self, name: &str) -> &str {
+        let entry = self.pattern.iter().find(|entry| entry.name == name);
+        &entry.unwrap_or_else(|| panic!("no pattern named {name}")).pattern
+    }
+}
+
+impl Derived {
+    /// A short name: `left op right`.
+    pub(crate) fn name(&self) -> String {
+        format!("{} {} {}", self.left, self.operation, self.right)
+    }
+
+    /// The language, built by relang's operations on the two patterns as terms.
+    pub(crate) fn language(&self, corpus: &Corpus, budget: &Budget) -> Language {
+        let left = Language::from_regex(corpus.text(&self.left)).unwrap();
+        let right = Language::from_regex(corpus.text(&self.right)).unwrap();
+        let result = match self.operation.as_str() {
+            "union" => left.union(&right, budget),
+            "intersection" => left.intersection(&right, budget),
+            "difference" => left.difference(&right, budget),
+            other => panic!("unknown operation {other}"),
+        };
+        result.unwrap_or_else(|err| panic!("{}: {err}", self.name()))
+    }
+}
