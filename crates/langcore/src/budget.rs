@@ -90,9 +90,23 @@ pub struct Budget {
     interrupt: Option<Instant>,
     /// Stops work like the deadline once its [`Cancellation`] is cancelled or dropped.
     cancel: Option<CancelToken>,
+    /// Called at every time check: lets a caller give the CPU to more urgent work.
+    pause: Option<Pause>,
     max_states: usize,
     max_memory: usize,
 }
+
+/// The hook of [`Budget::with_pause`]; equal when it is the same function.
+#[derive(Clone, Copy, Debug)]
+struct Pause(fn());
+
+impl PartialEq for Pause {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0)
+    }
+}
+
+impl Eq for Pause {}
 
 impl Default for Budget {
     /// A bounded budget: [`DEFAULT_TIMEOUT`] from now and [`DEFAULT_MAX_STATES`] states.
@@ -118,6 +132,7 @@ impl Budget {
             deadline: Instant::now().checked_add(timeout),
             interrupt: None,
             cancel: None,
+            pause: None,
             max_states: DEFAULT_MAX_STATES,
             max_memory: DEFAULT_MAX_MEMORY,
         }
@@ -139,6 +154,7 @@ impl Budget {
             deadline: None,
             interrupt: None,
             cancel: None,
+            pause: None,
             max_states: usize::MAX,
             max_memory: usize::MAX,
         }
@@ -183,6 +199,28 @@ impl Budget {
     /// ```
     pub fn with_cancellation(self, cancellation: &Cancellation) -> Self {
         Budget { cancel: Some(cancellation.token()), ..self }
+    }
+
+    /// Returns this budget, calling `pause` at every time check before it reads the clock.
+    /// A caller that runs this operation beside more urgent work gives that work the CPU
+    /// there: `pause` returns at once when nothing waits, or yields or sleeps the thread
+    /// briefly (langcore knows no more of threads). Time spent in `pause` counts against
+    /// the deadline like any other.
+    ///
+    /// # Example
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use langcore::{Budget, Operation};
+    ///
+    /// static PAUSES: AtomicUsize = AtomicUsize::new(0);
+    /// let budget = Budget::default().with_pause(|| {
+    ///     PAUSES.fetch_add(1, Ordering::Relaxed);
+    /// });
+    /// assert_eq!(budget.check_time(Operation::Parse), Ok(()));
+    /// assert_eq!(PAUSES.load(Ordering::Relaxed), 1);
+    /// ```
+    pub fn with_pause(self, pause: fn()) -> Self {
+        Budget { pause: Some(Pause(pause)), ..self }
     }
 
     /// Returns this budget with at most `max_states` states per automaton.
@@ -261,6 +299,9 @@ impl Budget {
     pub fn check_time(&self, op: Operation) -> Result<(), BudgetError> {
         if self.cancel.is_some_and(|token| token.is_cancelled()) {
             return Err(BudgetError::Timeout { op });
+        }
+        if let Some(Pause(pause)) = self.pause {
+            pause();
         }
         match self.deadline.into_iter().chain(self.interrupt).min() {
             Some(stop) if Instant::now() >= stop => Err(BudgetError::Timeout { op }),
@@ -616,6 +657,23 @@ mod tests {
         second.cancel();
         assert_eq!(new.check_time(Operation::Determinize), timeout);
         assert_ne!(old, new);
+    }
+
+    #[test]
+    fn pause_runs_at_every_time_check_and_counts_in_equality() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static PAUSES: AtomicUsize = AtomicUsize::new(0);
+        fn pause() {
+            PAUSES.fetch_add(1, Ordering::Relaxed);
+        }
+        let budget = Budget::unlimited().with_max_states(1).with_pause(pause);
+        assert_ne!(budget, Budget::unlimited().with_max_states(1));
+        assert_eq!(budget, Budget::unlimited().with_max_states(1).with_pause(pause));
+        assert_eq!(budget.check_time(Operation::Minimize), Ok(()));
+        assert_eq!(budget.check_states(Operation::Minimize, 1), Ok(()));
+        // A state check over the limit fails before the clock is read: no pause.
+        assert!(budget.check_states(Operation::Minimize, 2).is_err());
+        assert_eq!(PAUSES.load(Ordering::Relaxed), 2);
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub struct Config {
     pub workers: usize,
 
     /// Long-lane threads: how many requests that outlive their first slice compute at once,
-    /// off the HTTP workers (0: one per core).
+    /// off the HTTP workers (0: one per core but one, at least one, so that the workers
+    /// always find a core the long lane leaves them).
     #[arg(long, env = "RELANG_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
 
@@ -196,10 +197,13 @@ impl Config {
         usize::try_from(self.response_limit).unwrap_or(usize::MAX)
     }
 
-    /// The scheduler's lanes: threads (0 resolved to the number of cores), queue and slice.
+    /// The scheduler's long lane (threads, 0 resolved by [`default_engine_threads`], and
+    /// queue) and slice.
     pub(crate) fn scheduler(&self) -> SchedulerConfig {
         let threads = match self.engine_threads {
-            0 => std::thread::available_parallelism().map_or(2, usize::from),
+            0 => {
+                default_engine_threads(std::thread::available_parallelism().map_or(2, usize::from))
+            }
             threads => threads,
         };
         SchedulerConfig {
@@ -208,6 +212,13 @@ impl Config {
             slice: Duration::from_millis(self.engine_quick_ms),
         }
     }
+}
+
+/// The long lane's threads on a machine of `cores` cores: one per core but one, at least one.
+/// A long lane as wide as the machine keeps every core busy under a stream of expensive
+/// requests, and the HTTP workers then wait for the kernel to preempt it (issue 18).
+fn default_engine_threads(cores: usize) -> usize {
+    cores.saturating_sub(1).max(1)
 }
 
 /// How long a token's `maxRequestsCount` lasts before it renews.
@@ -260,6 +271,13 @@ mod tests {
         assert!(config.scheduler().threads >= 1);
         assert_eq!(config.scheduler().queue_depth, 128);
         assert_eq!(config.scheduler().slice, Duration::from_millis(1));
+    }
+
+    #[test]
+    fn the_long_lane_leaves_the_workers_a_core() {
+        assert_eq!([1, 2, 3, 8].map(default_engine_threads), [1, 1, 2, 7]);
+        let config = Config::try_parse_from(["relang-server", "--engine-threads", "2"]).unwrap();
+        assert_eq!(config.scheduler().threads, 2);
     }
 
     #[test]

@@ -15,9 +15,14 @@
 //! ([`after_slice`]), not the kernel's: the long lane's threads keep the normal priority
 //! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
 //! preempt no one) and get their fair share of the cores beside any other process of the
-//! host. The price: a waking HTTP worker waits for the kernel to preempt a busy long-lane
-//! thread, so under a mix of cheap and expensive requests cheap ones wait longer than under
-//! `SCHED_IDLE` (docs/benchmarks.md, issue 18). The slice is an interrupt, not a shorter deadline
+//! host. So that cheap requests do not wait for the kernel to preempt a busy long-lane
+//! thread, the lane gives way by itself: its jobs' budgets carry a pause
+//! ([`Budget::with_pause`], [`give_way`]) that, at every budget check while a request
+//! computes on an HTTP worker, sleeps until none does (at most `MAX_PAUSE`, then at least
+//! `MIN_RUN` of computing before the next pause, so the lane keeps a share of a core); and
+//! by default the lane has one thread fewer than the machine has cores (config.rs). Busy
+//! processes elsewhere on the host compute on no HTTP worker: they never make the lane
+//! pause. The slice is an interrupt, not a shorter deadline
 //! ([`Budget::with_interrupt`]), and a slice that ended after it is run again, so a result
 //! never depends on where it was computed.
 //!
@@ -29,7 +34,9 @@
 //! dropped, so no job computes past its answer for longer than it takes to reach its next
 //! budget check.
 
+use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -52,6 +59,22 @@ const DEADLINE_GRACE: Duration = Duration::from_millis(20);
 /// The most slices a job gets on the HTTP worker when it is interrupted without having used
 /// a slice of CPU time (a busy machine descheduled it).
 const MAX_SLICES: usize = 3;
+/// The longest a long-lane job waits at one budget check while HTTP workers compute.
+const MAX_PAUSE: Duration = Duration::from_millis(4);
+/// How long a long-lane job computes after a pause before it pauses again: its share of a
+/// core while the HTTP workers stay busy.
+const MIN_RUN: Duration = Duration::from_millis(1);
+/// How long a paused long-lane job sleeps before it looks at the HTTP workers again.
+const PAUSE_STEP: Duration = Duration::from_micros(50);
+
+/// Requests computing on an HTTP worker (in their slices, or between them), in every
+/// scheduler of the process: they all share its cores.
+static ON_WORKERS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// When the long-lane job on this thread last ended a pause.
+    static LAST_PAUSE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
 
 /// How many threads the long lane has, how many jobs may wait for one, and the slice.
 #[derive(Clone, Copy, Debug)]
@@ -100,6 +123,45 @@ fn after_slice(
     }
 }
 
+/// Whether a long-lane job at a budget check pauses: while `on_workers` requests compute on
+/// the HTTP workers, unless it ended a pause less than [`MIN_RUN`] ago (`since_pause`,
+/// `None` if it never paused), so that it keeps a share of a core however busy they are.
+fn pauses(on_workers: usize, since_pause: Option<Duration>) -> bool {
+    on_workers > 0 && since_pause.is_none_or(|since| since >= MIN_RUN)
+}
+
+/// The long lane's [`Budget::with_pause`] hook: leaves the core to the requests on the HTTP
+/// workers (and to the threads they wake, such as the client's) while they compute, for at
+/// most [`MAX_PAUSE`] at a time (see [`pauses`]).
+fn give_way() {
+    let now = Instant::now();
+    let since_pause = LAST_PAUSE.get().map(|ended| now.saturating_duration_since(ended));
+    if !pauses(ON_WORKERS.load(Ordering::Relaxed), since_pause) {
+        return;
+    }
+    let until = now + MAX_PAUSE;
+    while ON_WORKERS.load(Ordering::Relaxed) > 0 && Instant::now() < until {
+        std::thread::sleep(PAUSE_STEP);
+    }
+    LAST_PAUSE.set(Some(Instant::now()));
+}
+
+/// Counts a request in [`ON_WORKERS`] while it lives.
+struct OnWorkers;
+
+impl OnWorkers {
+    fn enter() -> OnWorkers {
+        ON_WORKERS.fetch_add(1, Ordering::Relaxed);
+        OnWorkers
+    }
+}
+
+impl Drop for OnWorkers {
+    fn drop(&mut self) {
+        ON_WORKERS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 impl Scheduler {
     pub(crate) fn new(config: SchedulerConfig) -> Scheduler {
         Scheduler {
@@ -120,6 +182,7 @@ impl Scheduler {
         // Dropped with this future: when the request is answered, or when it is dropped.
         let cancellation = Cancellation::new();
         let budget = budget.with_cancellation(&cancellation);
+        let on_workers = OnWorkers::enter();
         let mut slices = 0;
         loop {
             let interrupt = Instant::now() + self.slice;
@@ -132,6 +195,7 @@ impl Scheduler {
                 Next::LongLane => break,
             }
         }
+        drop(on_workers);
         let long = self.long_lane.run(budget, Arc::new(job));
         let Some(deadline) = budget.deadline() else { return long.await? };
         let time_left = (deadline + DEADLINE_GRACE).saturating_duration_since(Instant::now());
@@ -221,7 +285,7 @@ impl Lane {
         })?;
         let (sender, receiver) = oneshot::channel();
         let task: Task = Box::new(move || {
-            let (res, _) = run_caught(&*job, &budget);
+            let (res, _) = run_caught(&*job, &budget.with_pause(give_way));
             // The place is free before the answer is: a request sent after it finds it free.
             drop(admitted);
             let _ = sender.send(res);
@@ -305,6 +369,36 @@ mod tests {
         assert_eq!(after_slice(&run(start, 100, 1), interrupt, None, 1, SLICE), Next::LongLane);
     }
 
+    #[test]
+    fn the_long_lane_pauses_while_workers_compute_but_keeps_a_share() {
+        let ms = Duration::from_millis;
+        // Nothing on the workers: no pause, however long since the last one.
+        assert!(!pauses(0, None));
+        assert!(!pauses(0, Some(ms(100))));
+        // A request on the workers: a pause, unless the last one ended under MIN_RUN ago.
+        assert!(pauses(1, None));
+        assert!(pauses(3, Some(MIN_RUN)));
+        assert!(!pauses(1, Some(MIN_RUN - Duration::from_micros(1))));
+        assert!(!pauses(1, Some(Duration::ZERO)));
+    }
+
+    /// While a request computes on the workers, a long-lane job's budget check waits, for at
+    /// most `MAX_PAUSE`.
+    #[test]
+    fn a_budget_check_in_the_long_lane_waits_for_the_workers() {
+        let on_workers = OnWorkers::enter();
+        let budget = Budget::unlimited().with_pause(give_way);
+        // A thread of its own: it has never paused.
+        let waited = std::thread::spawn(move || {
+            let started = Instant::now();
+            budget.check_time(langcore::Operation::Product).map(|()| started.elapsed())
+        });
+        let waited = waited.join().unwrap().unwrap();
+        drop(on_workers);
+        assert!(waited >= MAX_PAUSE, "{waited:?}");
+        assert!(waited < MAX_PAUSE + Duration::from_millis(300), "{waited:?}");
+    }
+
     /// A cheap job runs on the calling thread: no hop to another thread and back.
     #[actix_web::test]
     async fn a_cheap_job_runs_on_the_calling_worker() {
@@ -315,7 +409,8 @@ mod tests {
     }
 
     /// A job that outlives its slice starts again in the long lane, whose threads keep the
-    /// normal priority under `SCHED_BATCH`; the answer is the long lane's run.
+    /// normal priority under `SCHED_BATCH`, with its whole budget and the pause that gives
+    /// way to the workers; the answer is the long lane's run.
     #[actix_web::test]
     async fn an_expensive_job_moves_to_the_long_lane_at_normal_priority() {
         let scheduler = scheduler(SLICE);
@@ -324,13 +419,14 @@ mod tests {
             while budget.check_time(langcore::Operation::Determinize).is_ok() {
                 if on_the_long_lane() {
                     let nice = rustix::process::getpriority_process(None);
-                    return Ok((thread_schedule_policy().ok(), nice.ok()));
+                    let pauses = *budget == Budget::unlimited().with_pause(give_way);
+                    return Ok((thread_schedule_policy().ok(), nice.ok(), pauses));
                 }
             }
             Err(HttpError::timeout(None))
         });
         let batch = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Batch);
-        assert_eq!(answer.await.unwrap(), (Some(batch), Some(0)));
+        assert_eq!(answer.await.unwrap(), (Some(batch), Some(0), true));
     }
 
     /// A long-lane job that gets no CPU time (or never checks its budget) does not hold its
