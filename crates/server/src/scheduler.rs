@@ -419,7 +419,7 @@ mod tests {
             while budget.check_time(langcore::Operation::Determinize).is_ok() {
                 if on_the_long_lane() {
                     let nice = rustix::process::getpriority_process(None);
-                    let pauses = *budget == Budget::unlimited().with_pause(give_way);
+                    let pauses = budget.with_pause(give_way) == *budget;
                     return Ok((thread_schedule_policy().ok(), nice.ok(), pauses));
                 }
             }
