@@ -161,6 +161,8 @@ mod ops;
 mod pattern;
 mod state_id;
 mod syntax;
+#[cfg(test)]
+mod test_patterns;
 mod to_regex;
 mod witness;
 

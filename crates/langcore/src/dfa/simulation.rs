@@ -184,17 +184,12 @@ mod tests {
     use crate::nfa::Nfa;
 
     fn pattern() -> impl Strategy<Value = String> {
-        let leaf = prop::sample::select(vec!["a", "b", "[ab]", "[^a]", "()", "-?"])
-            .prop_map(str::to_owned);
-        leaf.prop_recursive(4, 24, 3, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 2..4).prop_map(|items| items.concat()),
-                prop::collection::vec(inner.clone(), 2..4)
-                    .prop_map(|items| format!("({})", items.join("|"))),
-                (inner, prop::sample::select(vec!["*", "+", "?", "{0,3}", "{1,4}", "{2}"]))
-                    .prop_map(|(item, q)| format!("({item}){q}")),
-            ]
-        })
+        crate::test_patterns::patterns(
+            &["a", "b", "[ab]", "[^a]", "()", "-?"],
+            &["*", "+", "?", "{0,3}", "{1,4}", "{2}"],
+            4,
+            24,
+        )
     }
 
     proptest! {

@@ -305,17 +305,12 @@ mod tests {
 
     /// Random patterns over a few characters, with empty classes and nested stars.
     fn pattern() -> impl Strategy<Value = String> {
-        let leaf = prop::sample::select(vec!["a", "b", "[ab]", "()", "[^\\s\\S]", "."])
-            .prop_map(str::to_owned);
-        leaf.prop_recursive(4, 24, 3, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 2..4).prop_map(|items| items.concat()),
-                prop::collection::vec(inner.clone(), 2..4)
-                    .prop_map(|items| format!("({})", items.join("|"))),
-                (inner, prop::sample::select(vec!["*", "+", "?", "{2}", "{0,2}", "{1,}"]))
-                    .prop_map(|(item, q)| format!("({item}){q}")),
-            ]
-        })
+        crate::test_patterns::patterns(
+            &["a", "b", "[ab]", "()", "[^\\s\\S]", "."],
+            &["*", "+", "?", "{2}", "{0,2}", "{1,}"],
+            4,
+            24,
+        )
     }
 
     proptest! {

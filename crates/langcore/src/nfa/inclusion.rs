@@ -335,17 +335,12 @@ mod tests {
     }
 
     fn pattern() -> impl Strategy<Value = String> {
-        let leaf = prop::sample::select(vec!["a", "b", "c", "[ab]", "[^a]", "()", "."])
-            .prop_map(str::to_owned);
-        leaf.prop_recursive(3, 16, 3, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 2..4).prop_map(|items| items.concat()),
-                prop::collection::vec(inner.clone(), 2..4)
-                    .prop_map(|items| format!("({})", items.join("|"))),
-                (inner, prop::sample::select(vec!["*", "+", "?", "{2}", "{0,2}"]))
-                    .prop_map(|(item, q)| format!("({item}){q}")),
-            ]
-        })
+        crate::test_patterns::patterns(
+            &["a", "b", "c", "[ab]", "[^a]", "()", "."],
+            &["*", "+", "?", "{2}", "{0,2}"],
+            3,
+            16,
+        )
     }
 
     proptest! {
