@@ -94,9 +94,19 @@ pub(super) fn to_nfa(
     op: Operation,
     budget: &Budget,
 ) -> Result<Nfa, BudgetError> {
+    nfa_of(language, op, budget, emit)
+}
+
+/// The NFA of `language` as `emit_one` appends it, ending in one accepting state.
+fn nfa_of(
+    language: &Language,
+    op: Operation,
+    budget: &Budget,
+    emit_one: fn(&Language, &mut NfaBuilder<'_>, StateId) -> Result<StateId, BudgetError>,
+) -> Result<Nfa, BudgetError> {
     let mut builder = NfaBuilder::new(budget, op);
     let accept = builder.add(State { accepting: true, ..State::default() })?;
-    let entry = emit(language, &mut builder, accept)?;
+    let entry = emit_one(language, &mut builder, accept)?;
     Ok(builder.finish(entry))
 }
 
@@ -137,10 +147,7 @@ pub(super) fn to_term_nfa(
     op: Operation,
     budget: &Budget,
 ) -> Result<Nfa, BudgetError> {
-    let mut builder = NfaBuilder::new(budget, op);
-    let accept = builder.add(State { accepting: true, ..State::default() })?;
-    let entry = emit_term(language, &mut builder, accept)?;
-    Ok(builder.finish(entry))
+    nfa_of(language, op, budget, emit_term)
 }
 
 /// [`emit`] from the term of `language`, whether or not its DFA is built.
