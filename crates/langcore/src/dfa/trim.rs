@@ -3,15 +3,16 @@
 //! # Overview
 //! A state is *useful* when it is reachable from the start and can reach an accepting state;
 //! the useful states and the moves between them carry the whole language. [`Trim`] is the
-//! view of them that the analyses (`analysis/`) and the copies of a DFA into an NFA
-//! (`dfa/fragment.rs`) read: one [`Edge`] per distinct useful target, with its number of
-//! characters and, when asked for, the classes leading there. (String generation groups
-//! the moves of its canonical DFAs in one pass of its own, `enumerate/tables.rs`: through
-//! this trim it measured about a third slower, see docs/benchmarks.md.)
+//! view of them that the analyses (`analysis/`), the copies of a DFA into an NFA
+//! (`dfa/fragment.rs`) and string generation (`enumerate/tables.rs`) read: one [`Edge`] per
+//! distinct useful target, with its number of characters and, when asked for, the classes
+//! leading there.
 //!
 //! # Algorithm
 //! A breadth-first search forward from the start, the moves of each reachable state grouped
 //! by target, then a search backward from the reachable accepting states over those groups.
+//! On a canonical DFA (every state reachable, only the dead state unable to accept) the
+//! useful states are known first, and one grouping of their moves to useful states is all.
 //! O(states × classes) time, and O(states + edges + classes of edges) memory, which is at
 //! most the size of the DFA's own table. [`Trim::topological_order`] (Kahn's algorithm,
 //! O(states + edges)) orders an acyclic trim or reports the cycle.
@@ -63,8 +64,11 @@ struct Adjacency<T> {
 }
 
 impl<T> Adjacency<T> {
-    fn new() -> Self {
-        Adjacency { offsets: vec![0], items: Vec::new() }
+    /// No rows yet, with room for `rows` rows of `items` items in all.
+    fn with_capacity(rows: usize, items: usize) -> Self {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        Adjacency { offsets, items: Vec::with_capacity(items) }
     }
 
     /// Closes the current row, which holds the items pushed since the previous call.
@@ -104,21 +108,24 @@ impl Trim {
     }
 
     fn build(dfa: &Dfa, with_classes: bool) -> Trim {
-        // A canonical DFA has only reachable states, and one that cannot accept at most: the
-        // dead state, which loops on every class.
-        let canonical = dfa.is_canonical();
-        let reachable = if canonical { vec![true; dfa.n_states()] } else { reachable(dfa) };
-        let (all_edges, all_classes) = grouped_edges(dfa, &reachable, with_classes);
-        let useful = if canonical {
+        if dfa.is_canonical() {
+            // A canonical DFA has only reachable states, and one that cannot accept at most:
+            // the dead state, which loops on every class. So the useful states are known
+            // before grouping, and one grouping over them is the whole trim.
             let leaves = |state: StateId| {
-                all_edges.row(state.index()).iter().any(|edge| edge.target != state)
+                dfa.classes().iter().any(|(class, _)| dfa.next_state(state, class) != state)
             };
-            dfa.states().map(|state| dfa.is_accepting(state) || leaves(state)).collect()
-        } else {
-            co_reachable(dfa, &reachable, &all_edges)
-        };
-        let mut edges = Adjacency::new();
-        let mut classes = Adjacency::new();
+            let useful: Vec<bool> =
+                dfa.states().map(|state| dfa.is_accepting(state) || leaves(state)).collect();
+            let (edges, classes) = grouped_edges(dfa, &useful, with_classes);
+            return Trim { useful, edges, classes };
+        }
+        // The targets of reachable states are reachable: grouping keeps all their moves.
+        let reachable = reachable(dfa);
+        let (all_edges, all_classes) = grouped_edges(dfa, &reachable, with_classes);
+        let useful = co_reachable(dfa, &reachable, &all_edges);
+        let mut edges = Adjacency::with_capacity(dfa.n_states(), all_edges.items.len());
+        let mut classes = Adjacency::with_capacity(0, 0);
         for state in dfa.states() {
             if useful[state.index()] {
                 for edge_idx in all_edges.range(state.index()) {
@@ -217,37 +224,56 @@ fn co_reachable(dfa: &Dfa, reachable: &[bool], edges: &Adjacency<Edge>) -> Vec<b
     useful
 }
 
-/// The moves of every reachable state, one edge per distinct target in order of first
-/// appearance, weighted by the summed sizes of the classes leading there; and the classes
-/// of each edge when `with_classes` (no rows otherwise).
+/// The moves of every `kept` state to kept states, one edge per distinct target in order of
+/// first appearance, weighted by the summed sizes of the classes leading there; and the
+/// classes of each edge when `with_classes` (no rows otherwise).
 fn grouped_edges(
     dfa: &Dfa,
-    reachable: &[bool],
+    kept: &[bool],
     with_classes: bool,
 ) -> (Adjacency<Edge>, Adjacency<ClassId>) {
-    let class_sizes: Vec<u64> = dfa.classes().iter().map(|(_, class)| class.len()).collect();
-    // Classes are never empty, so 0 marks a target not yet seen from the current state.
-    let mut n_chars_to = vec![0; dfa.n_states()];
-    // Scratch of `group_classes`, by target.
-    let mut slot_of = vec![0; dfa.n_states()];
-    let mut targets = Vec::new();
-    let mut edges = Adjacency::new();
-    let mut classes = Adjacency::new();
+    // The size of each class, computed when first needed (a class of `\w` has 700 ranges);
+    // classes are never empty, so 0 marks one not yet sized.
+    let mut class_sizes = vec![0; dfa.classes().len()];
+    // By target, 1 + the index of the current state's edge there; 0 when there is none yet.
+    let mut edge_of = vec![0; dfa.n_states()];
+    // Most states of realistic patterns have one or two edges, of one class each.
+    let n_rows = if with_classes { 2 * dfa.n_states() } else { 0 };
+    let mut edges = Adjacency::with_capacity(dfa.n_states(), 2 * dfa.n_states());
+    let mut classes = Adjacency::with_capacity(n_rows, n_rows);
     for state in dfa.states() {
-        if reachable[state.index()] {
-            for ((class, _), &class_size) in dfa.classes().iter().zip(&class_sizes) {
+        if kept[state.index()] {
+            let first_edge = edges.items.len();
+            for ((class, set), class_size) in dfa.classes().iter().zip(&mut class_sizes) {
                 let target = dfa.next_state(state, class);
-                if n_chars_to[target.index()] == 0 {
-                    targets.push(target);
+                if !kept[target.index()] {
+                    continue;
                 }
-                n_chars_to[target.index()] += class_size;
+                if *class_size == 0 {
+                    *class_size = set.len();
+                }
+                let edge_idx = match edge_of[target.index()] {
+                    0 => {
+                        edges.items.push(Edge { target, n_chars: 0 });
+                        if with_classes {
+                            classes.offsets.push(0);
+                        }
+                        edge_of[target.index()] = edges.items.len();
+                        edges.items.len() - 1
+                    }
+                    slot => slot - 1,
+                };
+                edges.items[edge_idx].n_chars += *class_size;
+                if with_classes {
+                    // The row's number of classes, for now.
+                    classes.offsets[edge_idx + 1] += 1;
+                }
             }
             if with_classes {
-                group_classes(dfa, state, &targets, &mut slot_of, &mut classes);
+                group_classes(dfa, state, kept, first_edge, &edge_of, &mut classes);
             }
-            for target in targets.drain(..) {
-                let n_chars = std::mem::take(&mut n_chars_to[target.index()]);
-                edges.items.push(Edge { target, n_chars });
+            for edge in &edges.items[first_edge..] {
+                edge_of[edge.target.index()] = 0;
             }
         }
         edges.end_row();
@@ -255,32 +281,31 @@ fn grouped_edges(
     (edges, classes)
 }
 
-/// Appends one row of `classes` per target of `state`, in the order of `targets`: the classes
-/// leading there, ascending. `slot_of` is all zeros before and after.
+/// Fills the rows of `classes` for the edges of `state` from `first_edge` on, whose ends
+/// hold their numbers of classes: the classes leading to each edge's target, ascending.
+/// `edge_of` maps the targets of `state` to 1 + their edge.
 fn group_classes(
     dfa: &Dfa,
     state: StateId,
-    targets: &[StateId],
-    slot_of: &mut [usize],
+    kept: &[bool],
+    first_edge: usize,
+    edge_of: &[usize],
     classes: &mut Adjacency<ClassId>,
 ) {
-    for (class, _) in dfa.classes().iter() {
-        slot_of[dfa.next_state(state, class).index()] += 1;
-    }
-    // Each target's classes take the next run of slots, in order of first appearance.
+    // Each edge's classes take the next run of slots; its end marks the next free one.
     let mut next_slot = classes.items.len();
-    for &target in targets {
-        let n_classes = std::mem::replace(&mut slot_of[target.index()], next_slot);
+    for end in &mut classes.offsets[first_edge + 1..] {
+        let n_classes = std::mem::replace(end, next_slot);
         next_slot += n_classes;
     }
     classes.items.resize(next_slot, ClassId::new(0));
     for (class, _) in dfa.classes().iter() {
-        let slot = &mut slot_of[dfa.next_state(state, class).index()];
-        classes.items[*slot] = class;
-        *slot += 1;
-    }
-    for &target in targets {
-        classes.offsets.push(std::mem::take(&mut slot_of[target.index()]));
+        let target = dfa.next_state(state, class);
+        if kept[target.index()] {
+            let end = &mut classes.offsets[edge_of[target.index()]];
+            classes.items[*end] = class;
+            *end += 1;
+        }
     }
 }
 

@@ -11,7 +11,8 @@
 //!   largest number of strings of one such path.
 //!
 //! # Algorithm
-//! Edges: one pass over the DFA table, O(states × classes), plus sorting each label's ranges.
+//! Edges: the DFA's trim (`dfa/trim.rs`, O(states × classes)), plus sorting each
+//! label's ranges.
 //! Counts, level by level in `r`:
 //!
 //! ```text
@@ -45,6 +46,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::count::Count;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::trim::Trim;
 use crate::state_id::StateId;
 
 /// The cells computed between two deadline checks: each costs O(edges of its node).
@@ -155,63 +157,36 @@ pub(super) struct Routes {
 
 impl Routes {
     /// The nodes and edges of the useful states of `dfa`, which must be canonical, or `None`
-    /// when its language is empty.
-    ///
-    /// Every state of a canonical DFA is reachable, and every state but the dead one (the
-    /// states that cannot accept are all equivalent) can reach acceptance: so the useful
-    /// states are those that accept or move somewhere else.
+    /// when its language is empty: its [`Trim`], states renumbered densely and each edge's
+    /// classes united into a label.
     pub(super) fn new(dfa: &Dfa) -> Option<Routes> {
         debug_assert!(dfa.is_canonical(), "routes are read off canonical DFAs only");
-        let useful: Vec<bool> = dfa
-            .states()
-            .map(|state| {
-                dfa.is_accepting(state)
-                    || dfa.classes().iter().any(|(class, _)| dfa.next_state(state, class) != state)
-            })
-            .collect();
-        if !useful[dfa.start().index()] {
+        let trim = Trim::with_classes(dfa);
+        if !trim.is_useful(dfa.start()) {
             return None;
         }
-        let mut node_of = vec![None; dfa.n_states()];
+        // The node of each useful state: the number of useful states before it.
+        let mut node_of = Vec::with_capacity(dfa.n_states());
         let mut accepting = Vec::with_capacity(dfa.n_states());
-        for state in dfa.states().filter(|&state| useful[state.index()]) {
-            node_of[state.index()] = Some(StateId::from_index(accepting.len()));
-            accepting.push(dfa.is_accepting(state));
+        for state in dfa.states() {
+            node_of.push(StateId::from_index(accepting.len()));
+            if trim.is_useful(state) {
+                accepting.push(dfa.is_accepting(state));
+            }
         }
-        // A state's moves to useful states as (order of the target's first appearance, class):
-        // sorted, they group each target's classes, targets by smallest character.
-        let mut first_seen = vec![usize::MAX; accepting.len()];
-        let mut moves: Vec<(usize, ClassId, StateId)> = Vec::new();
         let mut offsets = Vec::with_capacity(accepting.len() + 1);
         offsets.push(0);
         // Most nodes of realistic patterns have one or two edges.
         let mut edges = Vec::with_capacity(2 * accepting.len());
         let mut labels = Labels::new(dfa);
-        let mut classes = Vec::new();
-        for state in dfa.states().filter(|&state| useful[state.index()]) {
-            moves.clear();
-            for (class, _) in dfa.classes().iter() {
-                let Some(target) = node_of[dfa.next_state(state, class).index()] else {
-                    continue;
-                };
-                let first = &mut first_seen[target.index()];
-                if *first == usize::MAX {
-                    *first = moves.len();
-                }
-                moves.push((*first, class, target));
-            }
-            moves.sort_unstable();
-            for group in moves.chunk_by(|a, b| a.0 == b.0) {
-                let target = group[0].2;
-                first_seen[target.index()] = usize::MAX;
-                classes.clear();
-                classes.extend(group.iter().map(|&(_, class, _)| class));
-                let (label, size) = labels.of(&classes);
-                edges.push(Edge { label, size, target });
+        for state in dfa.states().filter(|&state| trim.is_useful(state)) {
+            for (edge, classes) in trim.edges_with_classes(state) {
+                let (label, size) = labels.of(classes);
+                edges.push(Edge { label, size, target: node_of[edge.target.index()] });
             }
             offsets.push(edges.len());
         }
-        let start = node_of[dfa.start().index()]?;
+        let start = node_of[dfa.start().index()];
         Some(Routes { offsets, edges, labels: labels.labels, accepting, start })
     }
 
