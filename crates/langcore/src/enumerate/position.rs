@@ -59,12 +59,26 @@ impl Position for BigUint {
     }
 
     fn div_rem(&mut self, divisor: u64) -> u64 {
-        // One division: the remainder follows by a multiplication.
-        let quotient = &*self / divisor;
-        let remainder = &*self - &quotient * divisor;
-        *self = quotient;
+        if let Ok(half_word) = u32::try_from(divisor) {
+            // num-bigint divides by a half word in place, without a big divisor.
+            let remainder = &*self % half_word;
+            *self /= half_word;
+            // Below the divisor, a u32.
+            return remainder.iter_u64_digits().next().unwrap_or(0);
+        }
+        // Long division by one word: each step divides a remainder below the divisor
+        // followed by one word, so the quotient word fits a u64.
+        let mut words = self.to_u64_digits();
+        let divisor = u128::from(divisor);
+        let mut remainder = 0u128;
+        for word in words.iter_mut().rev() {
+            let dividend = remainder << 64 | u128::from(*word);
+            (*word, remainder) = ((dividend / divisor) as u64, dividend % divisor);
+        }
+        let halves = words.iter().flat_map(|&word| [word as u32, (word >> 32) as u32]);
+        self.assign_from_slice(&halves.collect::<Vec<u32>>());
         // Below the divisor, a u64.
-        u64::try_from(remainder).unwrap_or_default()
+        remainder as u64
     }
 
     fn narrowed(&self) -> Option<u128> {

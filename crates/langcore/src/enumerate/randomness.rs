@@ -182,4 +182,14 @@ fn shuffled_outputs_are_pinned() {
         page(&email, &uniform().with_limit(2).with_seed(42)),
         ["ugqmvivt@ciskce.com", "wqrfqsqg@ioqnzi.org"]
     );
+    // More than 2^128 strings: big ranks, shuffled and unranked on words.
+    let wide = dfa("\\w{20}");
+    let deep = uniform().with_limit(2).with_seed(3).with_offset(u64::MAX - 1);
+    assert_eq!(
+        page(&wide, &deep),
+        [
+            "\u{24f50}\u{2d191}\u{2bc61}\u{1df1}\u{21fa6}\u{2b421}\u{13f10}\u{24943}\u{2c18f}\u{2516f}\u{b2ba}\u{3c82}\u{2b480}\u{27aac}\u{20560}\u{5153}\u{13f49}\u{20903}\u{320aa}\u{ab8c}",
+            "\u{bef8}\u{bef4}\u{279}\u{274b9}\u{25f38}\u{fa57}\u{2dd47}\u{d319}\u{5900}\u{28505}\u{111ca}\u{212c}\u{120c9}\u{1daa2}\u{24837}\u{2a6df}\u{2e4fa}\u{2b803}\u{13983}\u{12242}",
+        ]
+    );
 }

@@ -16,7 +16,7 @@
 //! `⌈b/2⌉` (each at most 64): each round pair `H ^= F(k, L)`, then `L ^= F(k', H)`, where `F`
 //! is the top `|H|` (or `|L|`) bits of `mix(v ⊕ k)` (the SplitMix64 finalizer, whose every
 //! output bit depends on every input bit), followed by cycle walking: the network is applied
-//! again until the value falls below `n`. [`Shuffle::big_index`] (larger `n`) is a balanced
+//! again until the value falls below `n`. [`BigPermutation::apply`] (larger `n`) is a balanced
 //! network on `2h` bits whose round function is `mix` chained over the 64-bit words of the
 //! half. Eight rounds for domains up to 2^128: small domains (`[ab]{0,3}`, 5 bits) need
 //! more than the four of Luby and Rackoff before pairs of images look independent; four for
@@ -158,22 +158,107 @@ impl Shuffle {
 
     /// This shuffle of `[0, n)` for big numbers; requires `x < n` and `n > 2^128`.
     fn big_index(&self, x: &BigUint, n: &BigUint) -> BigUint {
-        debug_assert!(x < n);
+        self.clone().on_big(n).apply(x)
+    }
+
+    /// This shuffle on `[0, n)`, `n > 2^128`, ready to apply to many values.
+    pub(super) fn on_big(self, n: &BigUint) -> BigPermutation {
         let half = (n - 1u8).bits().div_ceil(2);
-        let mask = (BigUint::from(1u8) << half) - 1u8;
-        let mut y = x.clone();
+        let words = usize::try_from(half.div_ceil(64)).unwrap_or(usize::MAX);
+        let top_mask = u64::MAX >> ((64 - half % 64) % 64);
+        BigPermutation {
+            keys: self.keys,
+            n: n.iter_u64_digits().collect(),
+            half,
+            top_mask,
+            halves: [vec![0; words], vec![0; words]],
+            joined: vec![0; 2 * words],
+        }
+    }
+}
+
+/// A [`Shuffle`] on one domain `[0, n)`, `n > 2^128`: the balanced network of the module
+/// docs on 64-bit words (least significant first), in place in its own buffers.
+#[derive(Clone, Debug)]
+pub(super) struct BigPermutation {
+    keys: [u64; ROUNDS],
+    /// The words of `n`.
+    n: Vec<u64>,
+    /// The bits of each half, `h`.
+    half: u64,
+    /// The bits kept of a half's last word.
+    top_mask: u64,
+    /// The left and right halves.
+    halves: [Vec<u64>; 2],
+    /// The value `left · 2^h + right`.
+    joined: Vec<u64>,
+}
+
+impl BigPermutation {
+    /// The image of `x`; requires `x < n`.
+    pub(super) fn apply(&mut self, x: &BigUint) -> BigUint {
+        debug_assert!(x.iter_u64_digits().len() <= self.joined.len());
+        self.joined.fill(0);
+        self.joined.iter_mut().zip(x.iter_u64_digits()).for_each(|(word, digit)| *word = digit);
         loop {
-            let (mut left, mut right) = (&y >> half, &y & &mask);
-            for &key in &self.keys[..BIG_ROUNDS] {
-                let round = big_round(key, &right, half) & &mask;
-                (left, right) = (right, left ^ round);
+            let [left, right] = &mut self.halves;
+            bits_at(&self.joined, self.half, left);
+            bits_at(&self.joined, 0, right);
+            if let Some(word) = right.last_mut() {
+                *word &= self.top_mask;
             }
-            y = left << half | right;
-            if y < *n {
-                return y;
+            for &key in &self.keys[..BIG_ROUNDS] {
+                // The hash of the value of `right`: its words up to the last nonzero one.
+                let used = right.iter().rposition(|&word| word != 0).map_or(0, |top| top + 1);
+                let hash = right[..used].iter().fold(key, |hash, &digit| mix(hash ^ digit));
+                for (index, word) in (0u64..).zip(left.iter_mut()) {
+                    *word ^= mix(hash ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                }
+                if let Some(word) = left.last_mut() {
+                    *word &= self.top_mask;
+                }
+                std::mem::swap(left, right);
+            }
+            self.joined.fill(0);
+            self.joined.iter_mut().zip(right.iter()).for_each(|(word, &digit)| *word = digit);
+            let (shift_words, shift) = ((self.half / 64) as usize, (self.half % 64) as u32);
+            for (index, &word) in left.iter().enumerate() {
+                let at = index + shift_words;
+                if let Some(target) = self.joined.get_mut(at) {
+                    *target |= word << shift;
+                }
+                if shift > 0
+                    && let Some(target) = self.joined.get_mut(at + 1)
+                {
+                    *target |= word >> (64 - shift);
+                }
+            }
+            if below(&self.joined, &self.n) {
+                let halves =
+                    self.joined.iter().flat_map(|&word| [word as u32, (word >> 32) as u32]);
+                return BigUint::new(halves.collect());
             }
         }
     }
+}
+
+/// Sets `out` to the `64 · out.len()` bits of the number `words` from bit `start` on.
+fn bits_at(words: &[u64], start: u64, out: &mut [u64]) {
+    let (skip, shift) = ((start / 64) as usize, (start % 64) as u32);
+    let word = |index: usize| words.get(index).copied().unwrap_or(0);
+    for (index, target) in out.iter_mut().enumerate() {
+        let at = skip + index;
+        *target =
+            if shift == 0 { word(at) } else { word(at) >> shift | word(at + 1) << (64 - shift) };
+    }
+}
+
+/// Whether the number `a` is below the number `b` (words least significant first).
+fn below(a: &[u64], b: &[u64]) -> bool {
+    let length = a.len().max(b.len());
+    let word = |words: &[u64], index: usize| words.get(index).copied().unwrap_or(0);
+    (0..length).rev().map(|index| word(a, index).cmp(&word(b, index))).find(|order| order.is_ne())
+        == Some(std::cmp::Ordering::Less)
 }
 
 /// A [`Shuffle`] on one domain `[0, n)`, `n ≤ 2^128`: the Feistel network of the module
@@ -210,17 +295,6 @@ impl Permutation {
             }
         }
     }
-}
-
-/// The round function on big halves: `mix` chained over the words of `right` from `key`,
-/// then expanded to `half` bits (before masking) by mixing a counter into the result.
-fn big_round(key: u64, right: &BigUint, half: u64) -> BigUint {
-    let hash = right.iter_u64_digits().fold(key, |hash, digit| mix(hash ^ digit));
-    let n_words = half.div_ceil(64);
-    let bytes: Vec<u8> = (0..n_words)
-        .flat_map(|word| mix(hash ^ word.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_le_bytes())
-        .collect();
-    BigUint::from_bytes_le(&bytes)
 }
 
 /// One position of a [`Scramble`]: a position with more than one character.
@@ -344,6 +418,59 @@ mod tests {
         assert_window_permuted(&Count::from(u128::MAX));
         assert_window_permuted(&Count::from_big((BigUint::from(1u8) << 130u32) + 3u8));
         assert_window_permuted(&Count::from_big(BigUint::from(3u8).pow(145)));
+    }
+
+    /// The balanced network of [`Shuffle::on_big`] on big integers, as first written: the
+    /// reference of the word version.
+    fn big_index_reference(shuffle: &Shuffle, x: &BigUint, n: &BigUint) -> BigUint {
+        let half = (n - 1u8).bits().div_ceil(2);
+        let mask = (BigUint::from(1u8) << half) - 1u8;
+        let mut y = x.clone();
+        loop {
+            let (mut left, mut right) = (&y >> half, &y & &mask);
+            for &key in &shuffle.keys[..BIG_ROUNDS] {
+                let round = big_round(key, &right, half) & &mask;
+                (left, right) = (right, left ^ round);
+            }
+            y = left << half | right;
+            if y < *n {
+                return y;
+            }
+        }
+    }
+
+    /// The round function on big halves: `mix` chained over the words of `right` from `key`,
+    /// then expanded to `half` bits (before masking) by mixing a counter into the result.
+    fn big_round(key: u64, right: &BigUint, half: u64) -> BigUint {
+        let hash = right.iter_u64_digits().fold(key, |hash, digit| mix(hash ^ digit));
+        let n_words = half.div_ceil(64);
+        let bytes: Vec<u8> = (0..n_words)
+            .flat_map(|word| mix(hash ^ word.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_le_bytes())
+            .collect();
+        BigUint::from_bytes_le(&bytes)
+    }
+
+    #[test]
+    fn big_words_agree_with_big_integers() {
+        let domains = [
+            (BigUint::from(1u8) << 130u32) + 3u8,
+            BigUint::from(3u8).pow(145),
+            BigUint::from(139_000u32).pow(20),
+            (BigUint::from(1u8) << 256u32) + 1u8,
+            BigUint::from(u128::MAX) * BigUint::from(u128::MAX),
+        ];
+        for n in &domains {
+            for seed in 0..3 {
+                let shuffle = Shuffle::new(&[seed]);
+                let mut permutation = shuffle.clone().on_big(n);
+                let step = n / 97u8;
+                let xs = (0..97u8).map(|i| &step * i + i).chain([BigUint::ZERO, n - 1u8]);
+                for x in xs {
+                    let expected = big_index_reference(&shuffle, &x, n);
+                    assert_eq!(permutation.apply(&x), expected, "{x} of {n}, seed {seed}");
+                }
+            }
+        }
     }
 
     /// Every digit vector of `radices`, the last digit turning fastest.

@@ -57,10 +57,10 @@ pub(super) fn generate(
         total += &language.counts.cell(start, length).strings;
     }
     let shuffle = Shuffle::new(&[UNIFORM_TAG, options.seed()]);
-    let small = match &total {
+    let mut permutation = match &total {
         // Never zero: the language has a string in the band.
-        Count::Small(n) => Some(shuffle.clone().on_last(n.saturating_sub(1))),
-        Count::Big(_) => None,
+        Count::Small(n) => Ok(shuffle.on_last(n.saturating_sub(1))),
+        Count::Big(n) => Err(shuffle.on_big(n)),
     };
     let mut unranker = Unranker::default();
     let mut position = u128::from(options.offset());
@@ -68,10 +68,10 @@ pub(super) fn generate(
         if out.len().is_multiple_of(STRINGS_PER_CHECK) {
             budget.check_time(Operation::Generate)?;
         }
-        let string = match &small {
-            Some(permutation) => unranker.string_at(language, permutation.apply(position)),
-            None => {
-                let rank = shuffle.rank(&Count::from(position), &total).to_big();
+        let string = match &mut permutation {
+            Ok(permutation) => unranker.string_at(language, permutation.apply(position)),
+            Err(permutation) => {
+                let rank = permutation.apply(&BigUint::from(position));
                 unranker.string_at::<BigUint>(language, rank)
             }
         };
