@@ -56,12 +56,11 @@ async fn r17_a_huge_charset_is_refused_by_the_budget() {
     let started = Instant::now();
     let (status, body) = post(&app, "/v1/generate/strings", body).await;
     let elapsed = started.elapsed();
-    assert_eq!(status, 400, "{body}");
-    assert!(
-        ["AutomatonTooManyStates", "TimeoutExceeded"]
-            .contains(&body["errorCode"].as_str().unwrap()),
-        "{body}"
-    );
+    // Refused by the memory charge, before parsing, whatever the machine's speed: before,
+    // a fast machine parsed it all and answered `TimeoutExceeded` within the second.
+    let message = body["error"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("parse would exceed the memory limit"), "{message}");
+    error((status, body), 400, "AutomatonTooManyStates");
     // Reading and scanning 600 kB takes a few hundred ms in a debug build on a busy machine.
     assert!(elapsed < Duration::from_millis(1_000), "{elapsed:?}");
 }
