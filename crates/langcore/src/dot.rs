@@ -25,7 +25,8 @@
 //!
 //! # Budgets
 //! Minimization checks the budget; writing, linear in the minimal DFA's table, checks the
-//! deadline and the text's size against the memory limit once per state.
+//! deadline, and the text's size with the labels of one state against the memory limit,
+//! once per state. Labels are built for one state at a time and dropped once written.
 
 use std::fmt::Write as _;
 
