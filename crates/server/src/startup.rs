@@ -65,13 +65,21 @@ impl Application {
         let max_connections = usize::try_from(config.max_connections).unwrap_or(usize::MAX);
         // What `HttpServer::listen` builds, but for the stream: every accepted connection is
         // `Enveloped`, so actix-http's own error answers get the envelope too.
-        let server = Server::build()
+        let builder = Server::build();
+        // So that idle kept-alive connections close at once when the server stops.
+        let shutdown = builder.graceful_shutdown_signal();
+        let server = builder
             .workers(workers)
             .max_concurrent_connections(max_connections.div_ceil(workers).max(1))
             .listen("relang", listener, move || {
                 let app = App::new().wrap(from_fn(log_request)).configure(service.clone());
                 let app = app.into_factory().map_err(|err| err.error_response());
+                let shutdown = shutdown.clone();
                 let http = HttpService::build()
+                    .graceful_shutdown_signal(move || {
+                        let shutdown = shutdown.clone();
+                        async move { shutdown.notified().await }
+                    })
                     .client_request_timeout(head_timeout)
                     .client_disconnect_timeout(CLIENT_DISCONNECT_TIMEOUT)
                     .local_addr(local_addr)

@@ -166,6 +166,23 @@ fn r17_transport_errors_get_the_envelope() {
     assert_eq!(status, 200);
 }
 
+/// SIGTERM stops the server at once even while a client keeps an idle connection open: the
+/// connections learn of the shutdown (as `HttpServer` arranges it; the server builds its
+/// stack itself, for the envelope of `r17_transport_errors_get_the_envelope`), instead of
+/// waiting for their keep-alive to run out.
+#[test]
+fn r17_a_stopped_server_closes_idle_connections_at_once() {
+    let mut server = RunningServer::start(&[]);
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut answer = [0_u8; 12];
+    stream.read_exact(&mut answer).unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    let took = server.terminate();
+    // The keep-alive is 5 s; stopping takes a few hundred ms in a debug build.
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
 /// Sends `body` as JSON text to `/v1/analyze/empty`.
 async fn post_text(body: String) -> (u16, Value) {
     let app = app().await;
