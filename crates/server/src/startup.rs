@@ -1,9 +1,8 @@
 //! Building and running the HTTP server, and reloading the tokens file on SIGHUP.
 
+use std::future::ready;
 use std::io::ErrorKind;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
-
-use std::future::ready;
 use std::time::Duration;
 
 use actix_http::HttpService;
