@@ -190,14 +190,15 @@ pub const ENDPOINTS: [Endpoint; 20] = [
 struct Schemas;
 
 /// The statuses an endpoint can fail with, and what they mean.
-const ERROR_STATUSES: [(&str, &str); 10] = [
-    ("400", "Invalid request, budget exceeded or answer too large; see errorCode."),
+const ERROR_STATUSES: [(&str, &str); 11] = [
+    ("400", "Invalid request, malformed HTTP, budget exceeded or answer too large; see errorCode."),
     ("401", "Missing, malformed or unknown token."),
     ("403", "Quota exceeded."),
     ("404", "Unknown path."),
     ("405", "Wrong method."),
-    ("408", "The body did not arrive in time."),
+    ("408", "The head or the body did not arrive in time."),
     ("413", "Body too large."),
+    ("431", "Request head too large."),
     ("429", "Rate limited; see Retry-After."),
     ("500", "A bug."),
     ("503", "Overloaded: the engine's queue is full; see Retry-After."),

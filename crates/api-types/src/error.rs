@@ -49,9 +49,16 @@ pub enum ErrorCode {
     /// The answer would be larger than the server sends (`--response-limit`), such as the
     /// DOT text of a huge automaton; not in the v1 contract, which has no such code.
     ResponseTooLarge,
-    /// The body did not arrive within the server's time for it
+    /// The request's head or body did not arrive within the server's time for it
     /// (`--client-request-timeout-ms`); not in the v1 contract, which has no such code.
     RequestTimeout,
+    /// The request is not valid HTTP/1.1 (its request line, a header, or its
+    /// `Content-Length`), so the server answers before reading any body and closes the
+    /// connection; not in the v1 contract, which has no such code.
+    MalformedRequest,
+    /// The request's head is larger than the server reads (HTTP 431); not in the v1
+    /// contract, which has no such code.
+    HeadersTooLarge,
     /// A bug; never for bad input.
     InternalError,
 }
@@ -70,13 +77,15 @@ impl ErrorCode {
             | ErrorCode::RegexSyntaxError
             | ErrorCode::FairSyntaxError
             | ErrorCode::BadRequest
-            | ErrorCode::ResponseTooLarge => 400,
+            | ErrorCode::ResponseTooLarge
+            | ErrorCode::MalformedRequest => 400,
             ErrorCode::MissingOrMalformedToken | ErrorCode::InvalidToken => 401,
             ErrorCode::QuotaExceeded => 403,
             ErrorCode::NotFound => 404,
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::RequestTimeout => 408,
             ErrorCode::PayloadTooLarge => 413,
+            ErrorCode::HeadersTooLarge => 431,
             ErrorCode::RateLimited => 429,
             ErrorCode::InternalError => 500,
             ErrorCode::Overloaded => 503,
@@ -177,6 +186,8 @@ mod tests {
             (ErrorCode::Overloaded, 503, "Overloaded"),
             (ErrorCode::ResponseTooLarge, 400, "ResponseTooLarge"),
             (ErrorCode::RequestTimeout, 408, "RequestTimeout"),
+            (ErrorCode::MalformedRequest, 400, "MalformedRequest"),
+            (ErrorCode::HeadersTooLarge, 431, "HeadersTooLarge"),
         ];
         for (code, status, name) in cases {
             assert_eq!(code.status(), status, "{code:?}");

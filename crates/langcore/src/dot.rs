@@ -25,13 +25,14 @@
 //!
 //! # Budgets
 //! Minimization checks the budget; writing, linear in the minimal DFA's table, checks the
-//! deadline and the text's size against the memory limit once per state.
+//! deadline, and the text's size with the labels of one state against the memory limit,
+//! once per state. Labels are built for one state at a time and dropped once written.
 
 use std::fmt::Write as _;
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
-use crate::dfa::fragment::Fragment;
+use crate::dfa::fragment::Walk;
 
 /// What every graph starts with: layout, default shape, the start arrow.
 const HEADER: &str = "digraph dfa {
@@ -45,22 +46,25 @@ const HEADER: &str = "digraph dfa {
 pub(crate) fn to_dot(dfa: &Dfa, budget: &Budget) -> Result<String, BudgetError> {
     let minimal = dfa.minimize(budget)?;
     let mut out = String::from(HEADER);
-    // The trim keeps the live states in canonical order (the dead state has no successor
-    // but itself, so leaving it out shifts no other state's rank).
-    let Some(fragment) = Fragment::within(&minimal, budget, Operation::Dot)? else {
+    // The walk numbers the live states in canonical order (the dead state has no successor
+    // but itself, so leaving it out shifts no other state's rank). It labels one state's
+    // moves at a time: `\p{L}{9000}` has 9,000 labels of 5 KB, which, held at once, took
+    // 45 MB and left the allocator's heaps fragmented after the answer (issue 17).
+    let Some(walk) = Walk::new(&minimal, budget, Operation::Dot)? else {
         out.push_str("    0;\n}\n");
         return Ok(out);
     };
-    for idx in 0..fragment.n_states() {
-        let shape = if fragment.is_accepting(idx) { "doublecircle" } else { "circle" };
+    for idx in 0..walk.n_states() {
+        let shape = if walk.is_accepting(idx) { "doublecircle" } else { "circle" };
         // Infallible: writing to a String.
         let _ = writeln!(out, "    {idx} [shape={shape}];");
     }
-    for idx in 0..fragment.n_states() {
+    for idx in 0..walk.n_states() {
         // The text can be large: check it and the clock once per state.
         budget.check_time(Operation::Dot)?;
-        budget.check_memory(Operation::Dot, out.len())?;
-        for (set, target) in fragment.moves(idx) {
+        let moves = walk.moves(idx);
+        budget.check_memory(Operation::Dot, out.len().saturating_add(Walk::label_bytes(&moves)))?;
+        for (set, target) in moves {
             let label = set.to_string().replace('\\', r"\\").replace('"', "\\\"");
             let _ = writeln!(out, "    {idx} -> {target} [label=\"{label}\"];");
         }

@@ -77,7 +77,89 @@ pub(crate) fn parse(pattern: &str, budget: &Budget) -> Result<Hir, Error> {
         ast::visit(&ast, AstCheck { pattern, start: start_offset(pattern) })?;
     }
     budget.check_time(Operation::Parse)?;
-    Ok(translate(pattern, &ast)?)
+    translate_items(pattern, &ast, budget)
+}
+
+/// [`translate`] with the deadline checked between the items of a top-level concatenation,
+/// each translated on its own under the flags in force where it stands, then concatenated:
+/// the same HIR (`Hir::concat` merges literals and flattens as the translator does), but a
+/// pattern of many costly items (1,000 case-folded `[\p{L}--\p{Lu}]` take 250 ms in a
+/// debug build) stops at its deadline instead of after its last item (issue 17). Weak
+/// spot: the items of a group, or of a top-level alternation, are translated at once.
+fn translate_items(pattern: &str, ast: &Ast, budget: &Budget) -> Result<Hir, Error> {
+    let Ast::Concat(concat) = ast else { return Ok(translate(pattern, ast)?) };
+    let mut flags = ItemFlags::default();
+    let mut items = Vec::with_capacity(concat.asts.len());
+    for item in &concat.asts {
+        budget.check_time(Operation::Parse)?;
+        match item {
+            Ast::Flags(set) => flags.set(&set.flags),
+            item => items.push(flags.translate(pattern, item)?),
+        }
+    }
+    Ok(Hir::concat(items))
+}
+
+/// The translator's flags at one item of a concatenation: ours ([`translate`]), changed by
+/// the flag groups before it.
+#[derive(Clone, Copy, Debug)]
+struct ItemFlags {
+    case_insensitive: bool,
+    multi_line: bool,
+    dot_matches_new_line: bool,
+    swap_greed: bool,
+    unicode: bool,
+    crlf: bool,
+}
+
+impl Default for ItemFlags {
+    fn default() -> ItemFlags {
+        ItemFlags {
+            case_insensitive: false,
+            multi_line: false,
+            dot_matches_new_line: true,
+            swap_greed: false,
+            unicode: true,
+            crlf: false,
+        }
+    }
+}
+
+impl ItemFlags {
+    /// Applies a flag group such as `(?i-s)`: flags after `-` are turned off.
+    fn set(&mut self, flags: &ast::Flags) {
+        let mut on = true;
+        for item in &flags.items {
+            match item.kind {
+                ast::FlagsItemKind::Negation => on = false,
+                ast::FlagsItemKind::Flag(flag) => match flag {
+                    ast::Flag::CaseInsensitive => self.case_insensitive = on,
+                    ast::Flag::MultiLine => self.multi_line = on,
+                    ast::Flag::DotMatchesNewLine => self.dot_matches_new_line = on,
+                    ast::Flag::SwapGreed => self.swap_greed = on,
+                    ast::Flag::Unicode => self.unicode = on,
+                    ast::Flag::CRLF => self.crlf = on,
+                    // Read by the parser, which already skipped the whitespace.
+                    ast::Flag::IgnoreWhitespace => {}
+                },
+            }
+        }
+    }
+
+    /// The HIR of `item` of `pattern` under these flags.
+    fn translate(self, pattern: &str, item: &Ast) -> Result<Hir, ParseError> {
+        regex_syntax::hir::translate::TranslatorBuilder::new()
+            .utf8(true)
+            .case_insensitive(self.case_insensitive)
+            .multi_line(self.multi_line)
+            .dot_matches_new_line(self.dot_matches_new_line)
+            .swap_greed(self.swap_greed)
+            .unicode(self.unicode)
+            .crlf(self.crlf)
+            .build()
+            .translate(pattern, item)
+            .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
+    }
 }
 
 /// Charges what parsing and translating `pattern` may take to the memory limit, before
@@ -183,13 +265,7 @@ fn parse_ast(pattern: &str) -> Result<Ast, ParseError> {
 
 /// The HIR of a parsed pattern: Unicode on, `.` matching `\n` too.
 fn translate(pattern: &str, ast: &Ast) -> Result<Hir, ParseError> {
-    regex_syntax::hir::translate::TranslatorBuilder::new()
-        .unicode(true)
-        .utf8(true)
-        .dot_matches_new_line(true)
-        .build()
-        .translate(pattern, ast)
-        .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
+    ItemFlags::default().translate(pattern, ast)
 }
 
 /// Whether the AST walk has anything to find: every assertion and every Unicode or Perl
@@ -439,6 +515,45 @@ mod tests {
         assert!(!same("ab|c", "c|ab"), "only syntax: reordered branches are left to the walk");
         assert!(!same("a{2}", "a{2,}"));
         assert!(!same("a*", "b*"));
+    }
+
+    /// Flag groups among the items, as leaves, so that items are translated under flags
+    /// set, unset and set again.
+    fn flagged_pattern() -> impl proptest::strategy::Strategy<Value = String> {
+        crate::test_patterns::patterns(
+            &["a", "B", "k", "\\w", ".", "[a-c]", "(?i)", "(?-i)", "(?i-s)", "(?U)", "(?s)", "\\n"],
+            &["*", "+?", "{1,2}", "??"],
+            3,
+            16,
+        )
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+        /// Item by item, the translation is the translator's own, flags included.
+        #[test]
+        fn items_translate_as_the_whole(pattern in flagged_pattern()) {
+            let Ok(ast) = parse_ast(&pattern) else { return Ok(()) };
+            let whole = translate(&pattern, &ast).map_err(Error::Parse);
+            proptest::prop_assert_eq!(translate_items(&pattern, &ast, &Budget::unlimited()), whole);
+        }
+    }
+
+    /// Many costly items stop at the deadline between two of them (issue 17: 1,000
+    /// case-folded classes, 250 ms of translation in a debug build, went on after a 200 ms
+    /// deadline was answered; the deadline was checked only before translating).
+    #[test]
+    fn r17_items_are_translated_under_the_deadline() {
+        use std::time::{Duration, Instant};
+        let folded = format!("(?i){}", "[\\p{L}--\\p{Lu}]".repeat(2_000));
+        let started = Instant::now();
+        let budget = Budget::unlimited().with_deadline(started + Duration::from_millis(20));
+        let err = super::parse(&folded, &budget).unwrap_err();
+        assert_eq!(err, Error::Budget(BudgetError::Timeout { op: Operation::Parse }));
+        // One item takes well under a millisecond, even in a debug build.
+        let elapsed = started.elapsed();
+        assert!(elapsed < Duration::from_millis(120), "{elapsed:?}");
     }
 
     #[test]

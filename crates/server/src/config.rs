@@ -83,7 +83,9 @@ pub struct Config {
     pub response_limit: u64,
 
     /// How long a client has to send a request's head, and then its body, in milliseconds: a
-    /// late head gets 408 and a closed connection, a late body 408 `RequestTimeout`.
+    /// late head or body gets 408 `RequestTimeout` (a late head also a closed connection).
+    /// actix counts a head's time from a clock it reads every 500 ms, so a head may have up
+    /// to 500 ms less: below a second, prompt clients may get 408.
     #[arg(long, env = "RELANG_CLIENT_REQUEST_TIMEOUT_MS", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub client_request_timeout_ms: u64,

@@ -1,21 +1,32 @@
 //! Building and running the HTTP server, and reloading the tokens file on SIGHUP.
 
+use std::future::ready;
 use std::io::ErrorKind;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
+use std::time::Duration;
 
-use actix_web::dev::Server;
+use actix_http::HttpService;
+use actix_http::error::DispatchError;
+use actix_service::{IntoServiceFactory, ServiceFactoryExt, fn_service, map_config};
+use actix_web::dev::{AppConfig, Server};
 use actix_web::error::JsonPayloadError;
 use actix_web::middleware::from_fn;
-use actix_web::{App, HttpRequest, HttpServer, web};
+use actix_web::rt::net::TcpStream;
+use actix_web::{App, HttpRequest, web};
 use api_types::ErrorCode;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::config::{Config, ConfigError};
+use crate::connection::Enveloped;
 use crate::error::HttpError;
 use crate::logging::log_request;
 use crate::routes;
 use crate::state::AppState;
 use crate::transport::body_error;
+
+/// How long a client has to close its side after the server closed its own, as
+/// `HttpServer` sets it.
+const CLIENT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -44,21 +55,42 @@ impl Application {
             TcpListener::bind(config.bind).map_err(|err| bind_error(config.bind, err))?;
         let local_addr = listener.local_addr()?;
         let service = configure_with(state.clone(), config.body_limit);
-        let body_timeout = config.client_request_timeout();
-        let mut server = HttpServer::new(move || {
-            App::new().wrap(from_fn(log_request)).configure(service.clone())
-        });
+        let head_timeout = config.client_request_timeout();
         let workers = match config.workers {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
             workers => workers,
         };
         // actix bounds connections per worker; the flag bounds them for the whole server.
         let max_connections = usize::try_from(config.max_connections).unwrap_or(usize::MAX);
-        server = server
+        // What `HttpServer::listen` builds, but for the stream: every accepted connection is
+        // `Enveloped`, so actix-http's own error answers get the envelope too.
+        let builder = Server::build();
+        // So that idle kept-alive connections close at once when the server stops.
+        let shutdown = builder.graceful_shutdown_signal();
+        let server = builder
             .workers(workers)
-            .max_connections(max_connections.div_ceil(workers).max(1))
-            .client_request_timeout(body_timeout);
-        let server = server.listen(listener)?.run();
+            .max_concurrent_connections(max_connections.div_ceil(workers).max(1))
+            .listen("relang", listener, move || {
+                let app = App::new().wrap(from_fn(log_request)).configure(service.clone());
+                let app = app.into_factory().map_err(|err| err.error_response());
+                let shutdown = shutdown.clone();
+                let http = HttpService::build()
+                    .graceful_shutdown_signal(move || {
+                        let shutdown = shutdown.clone();
+                        async move { shutdown.notified().await }
+                    })
+                    .client_request_timeout(head_timeout)
+                    .client_disconnect_timeout(CLIENT_DISCONNECT_TIMEOUT)
+                    .local_addr(local_addr)
+                    // The application reads no host name or address from its config.
+                    .h1(map_config(app, |()| AppConfig::default()));
+                fn_service(|io: TcpStream| {
+                    let peer_addr = io.peer_addr().ok();
+                    ready(Ok::<_, DispatchError>((Enveloped::new(io), peer_addr)))
+                })
+                .and_then(http)
+            })?
+            .run();
         let hangups = signal(SignalKind::hangup())?;
         Ok(Application { server, local_addr, state, hangups })
     }

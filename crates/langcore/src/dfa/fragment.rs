@@ -26,6 +26,8 @@
 //! Copies are checked through the builder, one state at a time. Trimming is linear in the
 //! table of a DFA that already exists; [`Fragment::within`] checks the deadline once per
 //! kept state, for callers that hold one, and charges its labels to the memory limit.
+//! [`Walk`] numbers the states alike but builds a state's labels only when asked, so a
+//! caller that writes them out one state at a time never holds them all.
 
 use super::Dfa;
 use super::trim::Trim;
@@ -67,49 +69,23 @@ impl Fragment {
     /// linear, but a large DFA takes long enough to matter to a deadline.
     ///
     /// # Errors
-    /// When the deadline passes.
+    /// When the deadline passes, or the labels outgrow the memory limit.
     pub(crate) fn within(
         dfa: &Dfa,
         budget: &Budget,
         op: Operation,
     ) -> Result<Option<Fragment>, BudgetError> {
-        let trim = Trim::with_classes(dfa);
-        if !trim.is_useful(dfa.start()) {
-            return Ok(None);
-        }
-        let mut fragment_index: Vec<Option<usize>> = vec![None; dfa.n_states()];
-        fragment_index[dfa.start().index()] = Some(0);
-        let mut order = vec![dfa.start()];
-        let mut states = Vec::new();
-        let mut next_to_visit = 0;
+        let Some(walk) = Walk::new(dfa, budget, op)? else { return Ok(None) };
+        let mut states = Vec::with_capacity(walk.n_states());
         // The labels are copies of the classes' ranges, one per move: charged as they grow
         // (`\p{L}{9000}` makes 9,000 labels of 5 KB each).
         let mut label_bytes = 0_usize;
-        while let Some(&dfa_state) = order.get(next_to_visit) {
+        for idx in 0..walk.n_states() {
             budget.check_time(op)?;
-            // Edges come by smallest character, which numbers new targets; the moves are
-            // then put in order of target, so they come out in a deterministic order.
-            let mut moves: Vec<(CharSet, usize)> = trim
-                .edges_with_classes(dfa_state)
-                .map(|(edge, classes)| {
-                    let target_index =
-                        *fragment_index[edge.target.index()].get_or_insert_with(|| {
-                            order.push(edge.target);
-                            order.len() - 1
-                        });
-                    let sets = classes.iter().filter_map(|&class| dfa.classes().class(class));
-                    let label = CharSet::from_ranges(sets.flat_map(CharSet::ranges).copied());
-                    (label, target_index)
-                })
-                .collect();
-            let bytes = moves
-                .iter()
-                .map(|(label, _)| size_of::<(CharSet, usize)>() + size_of_val(label.ranges()));
-            label_bytes = label_bytes.saturating_add(bytes.sum());
+            let moves = walk.moves(idx);
+            label_bytes = label_bytes.saturating_add(Walk::label_bytes(&moves));
             budget.check_memory(op, label_bytes)?;
-            moves.sort_unstable_by_key(|&(_, target_index)| target_index);
-            states.push(FragmentState { accepting: dfa.is_accepting(dfa_state), moves });
-            next_to_visit += 1;
+            states.push(FragmentState { accepting: walk.is_accepting(idx), moves });
         }
         Ok(Some(Fragment { states }))
     }
@@ -173,6 +149,87 @@ impl Fragment {
                 .collect(),
         });
         Graph::from_parts(StateId::from_index(0), states.collect())
+    }
+}
+
+/// The kept states of a DFA in a fragment's order and numbering, their moves labelled one
+/// state at a time, when asked: what [`Fragment::within`] keeps, for a caller that needs each
+/// state's labels only once (`dot.rs` writes them out), so that they are never all held.
+pub(crate) struct Walk<'a> {
+    dfa: &'a Dfa,
+    trim: Trim,
+    /// The kept states in breadth-first order; the entry first.
+    order: Vec<StateId>,
+    /// The index in `order` of every DFA state, `None` for states not kept.
+    index: Vec<Option<usize>>,
+}
+
+impl<'a> Walk<'a> {
+    /// Numbers the kept states of `dfa` (breadth-first, each state's targets by smallest
+    /// character), checking the deadline once per state as `op`; `None` when the language is
+    /// empty.
+    ///
+    /// # Errors
+    /// When the deadline passes.
+    pub(crate) fn new(
+        dfa: &'a Dfa,
+        budget: &Budget,
+        op: Operation,
+    ) -> Result<Option<Walk<'a>>, BudgetError> {
+        let trim = Trim::with_classes(dfa);
+        if !trim.is_useful(dfa.start()) {
+            return Ok(None);
+        }
+        let mut index: Vec<Option<usize>> = vec![None; dfa.n_states()];
+        index[dfa.start().index()] = Some(0);
+        let mut order = vec![dfa.start()];
+        let mut next_to_visit = 0;
+        while let Some(&dfa_state) = order.get(next_to_visit) {
+            budget.check_time(op)?;
+            for edge in trim.edges(dfa_state) {
+                index[edge.target.index()].get_or_insert_with(|| {
+                    order.push(edge.target);
+                    order.len() - 1
+                });
+            }
+            next_to_visit += 1;
+        }
+        Ok(Some(Walk { dfa, trim, order, index }))
+    }
+
+    /// The number of kept states; the entry is state 0.
+    pub(crate) fn n_states(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether kept state `idx` accepts.
+    pub(crate) fn is_accepting(&self, idx: usize) -> bool {
+        self.dfa.is_accepting(self.order[idx])
+    }
+
+    /// The moves of kept state `idx`, built now: one label per target (the union of the
+    /// classes that lead there), as (label, index of target), in ascending order of target.
+    pub(crate) fn moves(&self, idx: usize) -> Vec<(CharSet, usize)> {
+        let classes = self.dfa.classes();
+        let mut moves: Vec<(CharSet, usize)> = (self.trim)
+            .edges_with_classes(self.order[idx])
+            .map(|(edge, edge_classes)| {
+                let sets = edge_classes.iter().filter_map(|&class| classes.class(class));
+                let label = CharSet::from_ranges(sets.flat_map(CharSet::ranges).copied());
+                let target = self.index[edge.target.index()];
+                (label, target.expect("`new` numbered every target of a kept state"))
+            })
+            .collect();
+        moves.sort_unstable_by_key(|&(_, target_index)| target_index);
+        moves
+    }
+
+    /// The memory `moves` hold, as charged to a budget.
+    pub(crate) fn label_bytes(moves: &[(CharSet, usize)]) -> usize {
+        moves
+            .iter()
+            .map(|(label, _)| size_of::<(CharSet, usize)>() + size_of_val(label.ranges()))
+            .sum()
     }
 }
 

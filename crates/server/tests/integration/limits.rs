@@ -56,12 +56,11 @@ async fn r17_a_huge_charset_is_refused_by_the_budget() {
     let started = Instant::now();
     let (status, body) = post(&app, "/v1/generate/strings", body).await;
     let elapsed = started.elapsed();
-    assert_eq!(status, 400, "{body}");
-    assert!(
-        ["AutomatonTooManyStates", "TimeoutExceeded"]
-            .contains(&body["errorCode"].as_str().unwrap()),
-        "{body}"
-    );
+    // Refused by the memory charge, before parsing, whatever the machine's speed: before,
+    // a fast machine parsed it all and answered `TimeoutExceeded` within the second.
+    let message = body["error"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("parse would exceed the memory limit"), "{message}");
+    error((status, body), 400, "AutomatonTooManyStates");
     // Reading and scanning 600 kB takes a few hundred ms in a debug build on a busy machine.
     assert!(elapsed < Duration::from_millis(1_000), "{elapsed:?}");
 }
@@ -100,6 +99,88 @@ fn r17_a_late_body_gets_408_in_the_envelope() {
     let body: Value = serde_json::from_str(body).unwrap_or_else(|err| panic!("{err}: {body}"));
     error((408, body), 408, "RequestTimeout");
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
+}
+
+/// Sends `bytes` on a fresh connection to `server` and reads until the server closes it.
+fn raw_exchange(server: &RunningServer, bytes: &[u8]) -> String {
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    stream.write_all(bytes).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    String::from_utf8(response).unwrap()
+}
+
+/// Checks that `answer` is a complete answer with `status` and the envelope of `code`, its
+/// length and content type said, and a closed connection.
+#[track_caller]
+fn check_envelope(answer: &str, status: u16, code: &str) {
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{answer:?}"));
+    let head = head.to_ascii_lowercase();
+    assert!(head.starts_with(&format!("http/1.1 {status} ")), "{answer}");
+    assert!(head.contains("\r\ncontent-type: application/json\r\n"), "{answer}");
+    assert!(head.contains(&format!("\r\ncontent-length: {}\r\n", body.len())), "{answer}");
+    assert!(head.contains("\r\nconnection: close"), "{answer}");
+    let body: Value = serde_json::from_str(body).unwrap_or_else(|err| panic!("{err}: {body}"));
+    assert!(!body["error"].as_str().unwrap_or_default().is_empty(), "{body}");
+    error((status, body), status, code);
+}
+
+/// The requests actix-http answers itself, before any handler runs, get the envelope
+/// (issue 17: bad `Content-Length`, a late head and a head too large came back with an
+/// empty body).
+#[test]
+fn r17_transport_errors_get_the_envelope() {
+    // actix-http counts the head's time from a clock it updates every 500 ms, so a shorter
+    // time could run out before a prompt head is read.
+    let server = RunningServer::start(&["--client-request-timeout-ms", "1500"]);
+    let post =
+        |headers: &str| format!("POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\n{headers}\r\n");
+    let malformed = [
+        post("Content-Length: -1\r\n"),
+        post("Content-Length: 3\r\nContent-Length: 4\r\n"),
+        post("Content-Length: 1x\r\n"),
+        post("Transfer-Encoding: chunked\r\nContent-Length: 3\r\n"),
+        post("Bad\u{1}Header: y\r\n"),
+        "GARBAGE\r\n\r\n".to_owned(),
+        "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n".to_owned(),
+    ];
+    for request in malformed {
+        check_envelope(&raw_exchange(&server, request.as_bytes()), 400, "MalformedRequest");
+    }
+    let many_headers = post(&"X-Padding: a\r\n".repeat(200));
+    check_envelope(&raw_exchange(&server, many_headers.as_bytes()), 431, "HeadersTooLarge");
+    let started = Instant::now();
+    let late_head = raw_exchange(&server, b"POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\n");
+    check_envelope(&late_head, 408, "RequestTimeout");
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    // After an answer of the application on the same connection, as a second answer.
+    let pipelined = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\
+                     Content-Length: zz\r\n\r\n";
+    let answers = raw_exchange(&server, pipelined.as_bytes());
+    let second = answers.find("{\"status\":\"ok\"}").expect(&answers) + 15;
+    assert!(answers.starts_with("HTTP/1.1 200 OK\r\n"), "{answers}");
+    check_envelope(&answers[second..], 400, "MalformedRequest");
+    // The server goes on serving.
+    let (status, _) = server.post("/v1/analyze/empty", &json!({ "term": regex("a") }).to_string());
+    assert_eq!(status, 200);
+}
+
+/// SIGTERM stops the server at once even while a client keeps an idle connection open: the
+/// connections learn of the shutdown (as `HttpServer` arranges it; the server builds its
+/// stack itself, for the envelope of `r17_transport_errors_get_the_envelope`), instead of
+/// waiting for their keep-alive to run out.
+#[test]
+fn r17_a_stopped_server_closes_idle_connections_at_once() {
+    let mut server = RunningServer::start(&[]);
+    let mut stream = TcpStream::connect(server.addr()).unwrap();
+    stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut answer = [0_u8; 12];
+    stream.read_exact(&mut answer).unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    let took = server.terminate();
+    // The keep-alive is 5 s; stopping takes a few hundred ms in a debug build.
+    assert!(took < Duration::from_secs(3), "{took:?}");
 }
 
 /// Sends `body` as JSON text to `/v1/analyze/empty`.
@@ -193,6 +274,17 @@ fn check_memory_bound(server: &RunningServer, max_memory_mib: u64, requests: &[(
 fn r17_one_request_peaks_under_its_memory_bound() {
     let server = RunningServer::start(&["--max-memory-mb", "24"]);
     check_memory_bound(&server, 24, &[("/v1/compute/determinize", distinct_characters(6))]);
+}
+
+/// Six DOT requests of `\p{L}{9000}` at once (each refused at the 16 MiB response limit)
+/// leave the RSS within 20% of idle (issue 17: the labels of all moves, held at once,
+/// left 26 MB of free pages resident, 42 MiB after against 16 idle).
+#[test]
+fn r17_dot_requests_leave_no_memory_behind() {
+    let server = RunningServer::start(&[]);
+    let dot = json!({ "term": regex("\\p{L}{9000}") }).to_string();
+    let requests: Vec<_> = (0..6).map(|_| ("/v1/analyze/dot", dot.clone())).collect();
+    check_memory_bound(&server, 128, &requests);
 }
 
 /// The issue's requests at the default limits: its term through determinize, cardinality and

@@ -287,6 +287,19 @@ impl RunningServer {
         self.child.id()
     }
 
+    /// Sends SIGTERM and returns how long the server took to exit (at most 20 s, then it
+    /// is killed and the test fails).
+    pub(crate) fn terminate(&mut self) -> Duration {
+        let started = std::time::Instant::now();
+        let status = Command::new("kill").args(["-TERM", &self.pid().to_string()]).status();
+        assert!(status.expect("kill runs").success());
+        while self.child.try_wait().expect("the server's status").is_none() {
+            assert!(started.elapsed() < Duration::from_secs(20), "the server did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        started.elapsed()
+    }
+
     /// The log lines printed since the server listened that contain `needle`.
     pub(crate) fn log_lines(&self, needle: &str) -> Vec<String> {
         let log = self.log.lock().expect("log lock");
