@@ -8,6 +8,7 @@
 //! - `simplify.rs`: smart constructors that apply algebraic laws as they build;
 //! - `eliminate.rs`: state elimination with cost-guided orders;
 //! - `structure.rs`: the expression of a term as built (patterns, unions, ...);
+//! - `product.rs`: intersections and differences read off their operands' expressions;
 //! - `search.rs`: verified local search for shorter equivalent expressions;
 //! - `class.rs`: the shortest spelling of a character set in a dialect;
 //! - `render.rs`: printing, with the fewest parentheses.
@@ -27,7 +28,10 @@
 //!
 //! From a term (a `Language` not built from an automaton), the candidates are, shortest
 //! first: the structural expression (`structure.rs`: the pattern itself normalized, `A|B`
-//! for a union, and so on, automaton leaves eliminated), which is linear to get; the
+//! for a union, and so on, automaton leaves eliminated), which is linear to get; for an
+//! intersection or difference, the candidate read off its operands' expressions
+//! (`product.rs`, checked against the result's DFA; without one, the result is an
+//! automaton leaf); the
 //! elimination of the whole language's minimal DFA, only while it stays shorter, within a
 //! share of the time left and when the automaton is small for the bound
 //! ([`MAX_ELIMINATION_WORK`]); and in our dialect the pattern text as given, when it is
@@ -63,6 +67,7 @@
 mod ast;
 mod class;
 mod eliminate;
+mod product;
 mod render;
 mod search;
 mod simplify;
@@ -192,16 +197,24 @@ pub(crate) fn term_to_pattern<'a>(
     budget: &Budget,
     minimal: impl FnOnce(&Budget) -> Result<&'a Dfa, Error>,
 ) -> Result<String, Error> {
-    if let Shape::Automaton(dfa) = shape {
-        return Ok(to_pattern(dfa, dialect, budget)?);
-    }
     let mut exprs = Exprs::new(dialect);
     let mut leaf = |exprs: &mut Exprs, dfa: &Dfa| {
         Ok(eliminate(dfa, exprs, budget, None)?
             .expect("an unbounded elimination gives a candidate")
             .node)
     };
-    let structural = match structure::build(&mut exprs, shape, budget, &mut leaf) {
+    let built = match shape {
+        Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
+        // A product without a candidate of its own has only its automaton.
+        Shape::Product { dfa, op, operands } => {
+            match product::candidate(&mut exprs, *op, operands, dfa, budget, &mut leaf) {
+                Some(node) => Ok(node),
+                None => return Ok(to_pattern(dfa, dialect, budget)?),
+            }
+        }
+        _ => structure::build(&mut exprs, shape, budget, &mut leaf),
+    };
+    let structural = match built {
         Ok(node) => node,
         // An automaton leaf too large to convert: the whole language may be small.
         Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => {
