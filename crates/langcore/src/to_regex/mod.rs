@@ -39,6 +39,14 @@
 //! it was sent, and a language whose automaton is too large to eliminate (or to build)
 //! still gets a pattern.
 //!
+//! A pattern written for another dialect enters as its parse tree after that dialect's
+//! reading (classes, case folding, possessive quantifiers, edge anchors all resolved), so
+//! its structural candidate is printed in any output dialect. Its text as written is not
+//! a candidate, even in its own dialect: other engines' `\w`, `\d`, properties and case
+//! folding follow their own Unicode tables, which the output does not rely on (`class.rs`).
+//! A pattern with lookaround left after the reading has only its automaton: the expression
+//! AST has no lookaround, and our dialect none.
+//!
 //! The cost is dominated by elimination, polynomial in the states when the edges stay small
 //! and exponential in the worst case (that is the size of the shortest regex for some
 //! automata); the extra candidates and the search only run while the budget allows.
