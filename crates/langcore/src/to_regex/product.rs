@@ -226,13 +226,20 @@ impl<'b> Split<'b> {
             }
             Kind::Concat(items) => {
                 let mut terms = Terms::default();
+                let mut before = Vec::with_capacity(items.len());
                 for (idx, &item) in items.iter().enumerate() {
                     let first = self.mark(exprs, item)?;
-                    let mut term: Vec<NodeId> =
-                        items[..idx].iter().map(|&before| self.restrict(exprs, before)).collect();
-                    term.push(first);
-                    term.extend_from_slice(&items[idx + 1..]);
-                    terms.push(exprs, &term)?;
+                    if !matches!(exprs.kind(first), Kind::Empty) {
+                        let mut term = before.clone();
+                        term.push(first);
+                        term.extend_from_slice(&items[idx + 1..]);
+                        terms.push(exprs, &term)?;
+                    }
+                    let kept = self.restrict(exprs, item);
+                    if matches!(exprs.kind(kept), Kind::Empty) {
+                        break;
+                    }
+                    before.push(kept);
                 }
                 terms.finish(exprs)
             }
@@ -253,10 +260,12 @@ impl<'b> Split<'b> {
     ) -> Option<NodeId> {
         let first = self.mark(exprs, inner)?;
         let before = self.restrict(exprs, inner);
+        // Without a copy free of characters outside, only the first copy can hold one.
+        let n_firsts = if matches!(exprs.kind(before), Kind::Empty) { 1 } else { u32::MAX };
         let mut terms = Terms::default();
         match max {
             Some(max) if max <= MAX_MARKED_COPIES => {
-                for copies in 0..max {
+                for copies in 0..max.min(n_firsts) {
                     let prefix = exprs.repeat(before, copies, Some(copies));
                     let after = max - copies - 1;
                     let suffix = exprs.repeat(inner, min.saturating_sub(copies + 1), Some(after));
@@ -265,7 +274,7 @@ impl<'b> Split<'b> {
             }
             None if min <= MAX_MARKED_COPIES => {
                 let last = min.max(1) - 1;
-                for copies in 0..last {
+                for copies in 0..last.min(n_firsts) {
                     let prefix = exprs.repeat(before, copies, Some(copies));
                     let suffix = exprs.repeat(inner, last - copies, None);
                     terms.push(exprs, &[prefix, first, suffix])?;
@@ -366,6 +375,18 @@ mod tests {
             "a+",
             expect!["a{4}b|aaab[ab]?|aab[ab]{0,2}|(ab|b[ab])[ab]{0,3}|b"],
         );
+    }
+
+    #[test]
+    fn marking_gives_up_past_its_limits() {
+        let inside = CharSet::range('a', 'b');
+        let mark = |split: &mut Split<'_>, exprs: &mut Exprs, node| split.mark(exprs, node);
+        assert!(rewritten("[a-c]{0,256}", &inside, mark).is_some());
+        assert!(rewritten("[a-c]{0,257}", &inside, mark).is_none());
+        assert!(rewritten("[a-c]{257,}", &inside, mark).is_none());
+        // 20 splits of 200 splits each, about 80,000 characters.
+        assert!(rewritten("([a-c]{200}a){20}", &inside, mark).is_none());
+        assert!(rewritten("([a-c]{200}a){2}", &inside, mark).is_some());
     }
 
     /// `pattern` rebuilt, then rewritten by `rewrite` over `inside`, as a DFA.
