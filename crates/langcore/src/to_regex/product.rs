@@ -403,7 +403,40 @@ mod tests {
         Some(Dfa::from_regex(&render(&exprs, node)).unwrap())
     }
 
+    /// Every string over `a`, `b`, `x` up to `max_len` characters.
+    fn short_strings(max_len: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max_len {
+            last = last.iter().flat_map(|s| ['a', 'b', 'x'].map(|c| format!("{s}{c}"))).collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
     proptest! {
+        /// The pattern of an intersection or difference of random patterns means the result:
+        /// the same canonical DFA, and the `regex` crate agrees on every short string.
+        #[test]
+        fn products_convert_exactly(
+            left in patterns(&["a", "b", "x", "[ab]", "[bx]", "ab"], &["*", "+", "?", "{2}", "{0,3}", "{1,}"], 3, 10),
+            right in patterns(&["a", "b", "[ab]", "b+", "ab"], &["*", "+", "?", "{0,2}"], 3, 10),
+            difference: bool,
+        ) {
+            let budget = Budget::default();
+            let (left, right) = (Language::from_regex(&left).unwrap(), Language::from_regex(&right).unwrap());
+            let result = if difference { left.difference(&right, &budget) } else { left.intersection(&right, &budget) }.unwrap();
+            let output = result.to_pattern(&budget).unwrap();
+            let dfa = result.to_dfa(&budget).unwrap();
+            prop_assert_eq!(&Dfa::from_regex(&output).unwrap(), dfa, "{}", output);
+            if output != "[]" {
+                let oracle = regex::Regex::new(&format!("^(?s:{output})$")).unwrap();
+                for input in short_strings(5) {
+                    prop_assert_eq!(oracle.is_match(&input), dfa.matches(&input), "{} on {:?}", output, input);
+                }
+            }
+        }
+
         /// `restrict(e)` is `e ∩ S*` and `mark(e)` is `e − S*`, by the DFA product.
         #[test]
         fn rewrites_match_the_products(
