@@ -215,7 +215,7 @@ pub(crate) fn term_to_pattern<'a>(
         Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
         // A product without a candidate of its own has only its automaton.
         Shape::Product { dfa, op, operands } => {
-            match product::candidate(&mut exprs, *op, operands, dfa, budget, &mut leaf) {
+            match product::candidate(&mut exprs, *op, operands, dfa, budget) {
                 Some(node) => Ok(node),
                 None => return Ok(to_pattern(dfa, dialect, budget)?),
             }

@@ -29,9 +29,11 @@
 //! [`MAX_MARKED_SIZE`] characters or [`MAX_MARKED_COPIES`] copies.
 //!
 //! # Budgets
-//! [`Operation::ToRegex`]: the candidates get a share of the time left; the deadline is
-//! checked per node rewritten, the check builds the candidate's automaton under the
-//! budget. Any failure only drops the candidate.
+//! [`Operation::ToRegex`]: the candidates get half of the time left, automaton leaves and
+//! the rest of a difference included, so the result's own elimination still has the other
+//! half; the deadline is checked per node rewritten; the check builds the candidate's
+//! automaton under the budget, with at most [`MAX_STATES_FACTOR`] times the result's states.
+//! Any failure only drops the candidate.
 //!
 //! # Invariants
 //! A candidate that is returned denotes exactly the product's language.
@@ -39,7 +41,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::ast::{Exprs, Kind, NodeId};
-use super::{Shape, is_better, search, structure, time_share};
+use super::{Shape, eliminate, is_better, search, structure, time_share};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
@@ -56,22 +58,33 @@ const CANDIDATE_SHARE: u32 = 2;
 const MAX_MARKED_SIZE: usize = 1 << 16;
 /// `mark` gives up on repetitions with more copies than this to split.
 const MAX_MARKED_COPIES: u32 = 256;
+/// A candidate's automaton (unminimized: the subset construction of its NFA) may have this
+/// many times the states of the result's minimal DFA, plus [`EXTRA_STATES`], before the
+/// check gives up on it (the hostname label minus an e-mail local part takes 20 times).
+const MAX_STATES_FACTOR: usize = 32;
+/// See [`MAX_STATES_FACTOR`].
+const EXTRA_STATES: usize = 1024;
 
 /// The shortest exact candidate for `op` (an intersection or a difference) on `operands`,
 /// each with its minimal DFA, whose result is the minimal DFA `result`; `None` when there
-/// is none, or when the budget ran out first. `automaton` converts automaton leaves.
+/// is none, or when its share of the time ran out first.
 pub(super) fn candidate(
     exprs: &mut Exprs,
     op: BoolOp,
     operands: &[(Shape<'_>, &Dfa)],
     result: &Dfa,
     budget: &Budget,
-    automaton: &mut dyn FnMut(&mut Exprs, &Dfa) -> Result<NodeId, BudgetError>,
 ) -> Option<NodeId> {
     let share = time_share(budget, CANDIDATE_SHARE);
+    // Automaton leaves (of the operands, and the rest of a difference) within the share too.
+    let mut automaton = |exprs: &mut Exprs, dfa: &Dfa| {
+        Ok(eliminate(dfa, exprs, &share, None)?
+            .expect("an unbounded elimination gives a candidate")
+            .node)
+    };
     let found = match op {
-        BoolOp::Intersection => intersection(exprs, operands, result, &share, automaton),
-        BoolOp::Difference => difference(exprs, operands, result, &share, automaton),
+        BoolOp::Intersection => intersection(exprs, operands, result, &share, &mut automaton),
+        BoolOp::Difference => difference(exprs, operands, result, &share, &mut automaton),
         BoolOp::Union | BoolOp::SymmetricDifference => Ok(None),
     };
     found.ok().flatten()
@@ -148,7 +161,9 @@ fn alphabet(dfa: &Dfa, budget: &Budget) -> Result<CharSet, BudgetError> {
     Ok(used)
 }
 
-/// Whether `node` denotes exactly the language of the minimal DFA `target`.
+/// Whether `node` denotes exactly the language of the minimal DFA `target`; a candidate
+/// whose automaton has more than [`MAX_STATES_FACTOR`] times the states of `target` (plus
+/// [`EXTRA_STATES`]) is answered `false` once it gets there.
 fn is_exact(
     exprs: &Exprs,
     node: NodeId,
@@ -159,7 +174,16 @@ fn is_exact(
     if info.depth > NEST_LIMIT || (Some(info.min_len), info.max_len) != target.length() {
         return Ok(false);
     }
-    let dfa = Dfa::determinize(&search::build_nfa(exprs, node, budget)?, budget)?;
+    let max_states =
+        MAX_STATES_FACTOR.saturating_mul(target.n_states()).saturating_add(EXTRA_STATES);
+    let capped = budget.with_max_states(max_states.min(budget.max_states()));
+    let dfa = match search::build_nfa(exprs, node, &capped)
+        .and_then(|nfa| Dfa::determinize(&nfa, &capped))
+    {
+        Ok(dfa) => dfa,
+        Err(BudgetError::TooManyStates { .. }) => return Ok(false),
+        Err(err) => return Err(err),
+    };
     Ok(separating_string(&dfa, target, BoolOp::SymmetricDifference, budget)?.is_none())
 }
 
@@ -375,6 +399,15 @@ mod tests {
             "a+",
             expect!["a{4}b|aaab[ab]?|aab[ab]{0,2}|(ab|b[ab])[ab]{0,3}|b"],
         );
+    }
+
+    #[test]
+    fn a_candidate_with_a_large_automaton_is_dropped_early() {
+        // `[ab]*a[ab]{12}` needs 8,192 states, the result a few dozen: the check gives up
+        // on the restricted left operand at 32 times that, and the result is eliminated.
+        let started = std::time::Instant::now();
+        check("[abc]*a[abc]{12}", '&', "[ab]{0,14}", expect!["[ab]?a[ab]{12}"]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]

@@ -59,7 +59,7 @@ pub(super) fn build(
         Shape::Pattern(hir) => build_hir(exprs, hir, budget)?,
         Shape::Automaton(dfa) => automaton(exprs, dfa)?,
         Shape::Product { dfa, op, operands } => {
-            match product::candidate(exprs, *op, operands, dfa, budget, automaton) {
+            match product::candidate(exprs, *op, operands, dfa, budget) {
                 Some(node) => node,
                 None => automaton(exprs, dfa)?,
             }
