@@ -30,8 +30,9 @@
 //! first: the structural expression (`structure.rs`: the pattern itself normalized, `A|B`
 //! for a union, and so on, automaton leaves eliminated), which is linear to get; for an
 //! intersection or difference, the candidate read off its operands' expressions
-//! (`product.rs`, checked against the result's DFA; without one, the result is an
-//! automaton leaf); the
+//! (`product.rs`, checked against the result's DFA), against which the result's own
+//! elimination then competes as it does for an automaton (without a candidate, the result
+//! is an automaton leaf); the
 //! elimination of the whole language's minimal DFA, only while it stays shorter, within a
 //! share of the time left and when the automaton is small for the bound
 //! ([`MAX_ELIMINATION_WORK`]); and in our dialect the pattern text as given, when it is
@@ -213,12 +214,12 @@ pub(crate) fn term_to_pattern<'a>(
     };
     let built = match shape {
         Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
-        // A product without a candidate of its own has only its automaton.
         Shape::Product { dfa, op, operands } => {
-            match product::candidate(&mut exprs, *op, operands, dfa, budget) {
-                Some(node) => Ok(node),
-                None => return Ok(to_pattern(dfa, dialect, budget)?),
-            }
+            return Ok(match product::candidate(&mut exprs, *op, operands, dfa, budget) {
+                Some(candidate) => product_pattern(&mut exprs, candidate, dfa, budget)?,
+                // Without a candidate of its own, a product has only its automaton.
+                None => to_pattern(dfa, dialect, budget)?,
+            });
         }
         _ => structure::build(&mut exprs, shape, budget, &mut leaf),
     };
@@ -251,6 +252,32 @@ pub(crate) fn term_to_pattern<'a>(
         (Err(_), Some(verbatim)) => verbatim.to_owned(),
         (rendered, _) => rendered?,
     })
+}
+
+/// The pattern of a product whose language has the minimal DFA `minimal`, with a
+/// `candidate` read off its operands: the shorter of the candidate and of the elimination of
+/// `minimal` (each improved by the search, as [`to_pattern`] does), as far as the time goes.
+/// Eliminations that grow past a few times the candidate are abandoned.
+fn product_pattern(
+    exprs: &mut Exprs,
+    candidate: NodeId,
+    minimal: &Dfa,
+    budget: &Budget,
+) -> Result<String, BudgetError> {
+    let mut best = candidate;
+    improve(exprs, &mut best, minimal, budget);
+    let bound = exprs.size(best).saturating_mul(SIZE_LIMIT_FACTOR);
+    // Running out of time (or memory) here keeps the candidate.
+    if let Ok(Some(eliminated)) = eliminate(minimal, exprs, budget, Some(bound)) {
+        let mut node = eliminated.node;
+        if eliminated.complete {
+            improve(exprs, &mut node, minimal, budget);
+        }
+        if is_better(exprs, node, best) {
+            best = node;
+        }
+    }
+    finish(exprs, best, budget)
 }
 
 /// Whether `source` can be returned as it is: printable ASCII, and valid in the Rust
