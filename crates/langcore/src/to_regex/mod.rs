@@ -30,15 +30,15 @@
 //! first: the structural expression (`structure.rs`: the pattern itself normalized, `A|B`
 //! for a union, and so on, automaton leaves eliminated), which is linear to get; for an
 //! intersection or difference, the candidate read off its operands' expressions
-//! (`product.rs`, checked against the result's DFA), against which the result's own
-//! elimination then competes as it does for an automaton (without a candidate, the result
-//! is an automaton leaf); the
-//! elimination of the whole language's minimal DFA, only while it stays shorter, within a
-//! share of the time left and when the automaton is small for the bound
-//! ([`MAX_ELIMINATION_WORK`]); and in our dialect the pattern text as given, when it is
-//! plain Rust `regex` syntax in printable ASCII. So a pattern never comes back longer than
-//! it was sent, and a language whose automaton is too large to eliminate (or to build)
-//! still gets a pattern.
+//! (`product.rs`, checked against the result's DFA; without one, the result is an
+//! automaton leaf); the elimination of the whole language's minimal DFA, abandoned once it
+//! grows past a few times the structural candidate, within a share of the time left and
+//! when the automaton is small for the bound ([`MAX_ELIMINATION_WORK`]), both improved by
+//! the search before they compete ([`compete`]: an elimination a little longer may improve
+//! to shorter); and in our dialect the pattern text as given, when it is plain Rust `regex`
+//! syntax in printable ASCII. So a pattern never comes back longer than it was sent, a
+//! product never longer than its automaton gives (time permitting), and a language whose
+//! automaton is too large to eliminate (or to build) still gets a pattern.
 //!
 //! A pattern written for another dialect enters as its parse tree after that dialect's
 //! reading (classes, case folding, possessive quantifiers, edge anchors all resolved), so
@@ -238,13 +238,11 @@ pub(crate) fn term_to_pattern<'a>(
     let automaton = minimal(&share).ok();
     if let Some(dfa) = automaton {
         let bound = exprs.size(structural).min(verbatim.map_or(usize::MAX, str::len));
-        if dfa.n_states().saturating_mul(bound) <= MAX_ELIMINATION_WORK
-            && let Ok(Some(eliminated)) = eliminate(dfa, &mut exprs, &share, Some(bound))
-            && is_better(&exprs, eliminated.node, best)
-        {
-            best = eliminated.node;
+        if dfa.n_states().saturating_mul(bound) <= MAX_ELIMINATION_WORK {
+            compete(&mut exprs, &mut best, dfa, &share, bound);
+        } else {
+            improve(&mut exprs, &mut best, dfa, &share);
         }
-        improve(&mut exprs, &mut best, dfa, &share);
     }
     let rendered = finish(&exprs, best, budget);
     Ok(match (rendered, verbatim) {
@@ -255,9 +253,7 @@ pub(crate) fn term_to_pattern<'a>(
 }
 
 /// The pattern of a product whose language has the minimal DFA `minimal`, with a
-/// `candidate` read off its operands: the shorter of the candidate and of the elimination of
-/// `minimal` (each improved by the search, as [`to_pattern`] does), as far as the time goes.
-/// Eliminations that grow past a few times the candidate are abandoned.
+/// `candidate` read off its operands (see [`compete`]).
 fn product_pattern(
     exprs: &mut Exprs,
     candidate: NodeId,
@@ -265,19 +261,27 @@ fn product_pattern(
     budget: &Budget,
 ) -> Result<String, BudgetError> {
     let mut best = candidate;
-    improve(exprs, &mut best, minimal, budget);
-    let bound = exprs.size(best).saturating_mul(SIZE_LIMIT_FACTOR);
-    // Running out of time (or memory) here keeps the candidate.
-    if let Ok(Some(eliminated)) = eliminate(minimal, exprs, budget, Some(bound)) {
+    compete(exprs, &mut best, minimal, budget, exprs.size(candidate));
+    finish(exprs, best, budget)
+}
+
+/// Improves `best` by the search, then lets the elimination of the minimal DFA `minimal`,
+/// improved too (as [`to_pattern`] does), replace it when shorter: so a candidate from how
+/// the language was built only ever shortens the automaton's pattern, as far as the time
+/// goes. Eliminations that grow past [`SIZE_LIMIT_FACTOR`] times `bound` are abandoned, and
+/// any failure (time, memory) keeps `best`.
+fn compete(exprs: &mut Exprs, best: &mut NodeId, minimal: &Dfa, budget: &Budget, bound: usize) {
+    improve(exprs, best, minimal, budget);
+    let size_limit = bound.saturating_mul(SIZE_LIMIT_FACTOR);
+    if let Ok(Some(eliminated)) = eliminate(minimal, exprs, budget, Some(size_limit)) {
         let mut node = eliminated.node;
         if eliminated.complete {
             improve(exprs, &mut node, minimal, budget);
         }
-        if is_better(exprs, node, best) {
-            best = node;
+        if is_better(exprs, node, *best) {
+            *best = node;
         }
     }
-    finish(exprs, best, budget)
 }
 
 /// Whether `source` can be returned as it is: printable ASCII, and valid in the Rust
