@@ -114,7 +114,14 @@ pub const ENDPOINTS: [Endpoint; 20] = [
         "MatchRequest",
         "Matches",
     ),
-    post("/v1/analyze/pattern", "A regex for the language.", "TermRequest", "Text"),
+    post(
+        "/v1/analyze/pattern",
+        "A short regex for the language: exact in the Rust `regex` dialect by default, or \
+         valid and exact in the engine that options.response.dialect names; `[]` is the \
+         empty language.",
+        "TermRequest",
+        "Text",
+    ),
     post(
         "/v1/analyze/subset",
         "Whether terms[0] is a subset of terms[1].",

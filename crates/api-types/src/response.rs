@@ -159,7 +159,8 @@ impl Length {
 pub enum TermOutput {
     /// A pattern.
     Regex {
-        /// The pattern.
+        /// The pattern: exact in the Rust `regex` dialect by default, or valid and exact in
+        /// the engine that `options.response.dialect` names; `[]` is the empty language.
         value: String,
     },
     /// A FAIR value.

@@ -271,7 +271,7 @@ fn page(options: &GenerateOptions) -> Vec<String> {
 }
 
 /// The DFA of `[charset]*`: every string whose characters are all in `charset`.
-fn strings_over(charset: &CharSet, budget: &Budget) -> Result<Dfa, BudgetError> {
+pub(crate) fn strings_over(charset: &CharSet, budget: &Budget) -> Result<Dfa, BudgetError> {
     let (classes, inside) = Classes::new(&[charset], budget)?;
     let (looping, dead) = (StateId::from_index(0), StateId::from_index(1));
     let mut table = vec![dead; 2 * classes.len()];

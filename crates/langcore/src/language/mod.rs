@@ -10,7 +10,8 @@
 //!   the automaton built later comes from one NFA of the whole term, without an automaton
 //!   per operand.
 //! - Intersection, difference and complement build their DFA at once, by the product of the
-//!   operands' DFAs (`ops/product.rs`).
+//!   operands' DFAs (`ops/product.rs`). An intersection or difference keeps its operands
+//!   too, for [`Language::to_pattern`], which can read the result off their patterns.
 //! - Questions about a language not built yet are answered from its NFA when no DFA is
 //!   needed (`nfa_first.rs`): emptiness, {""}, lengths and infiniteness on the trimmed NFA;
 //!   totality, equivalence and inclusion by an antichain search of the subsets the other
@@ -206,12 +207,20 @@ impl Language {
         Language(Arc::new(Node::new(term)))
     }
 
-    /// The result of a product: the candidate operand whose (built) automaton is `dfa`,
+    /// The result `dfa` of `op` on `operands`: the operand whose (built) automaton is `dfa`,
     /// when there is one, so that the result keeps how that operand was written (its
-    /// pattern, for [`Language::to_pattern`]); a language of `dfa` otherwise.
-    fn same_or_built(dfa: Dfa, candidates: &[&Language]) -> Language {
-        match candidates.iter().find(|candidate| candidate.0.built() == Some(&dfa)) {
+    /// pattern, for [`Language::to_pattern`]); else a language that keeps the operands for
+    /// the conversion to a pattern, while the term stays within [`MAX_DEPTH`].
+    fn product(dfa: Dfa, op: BoolOp, operands: &[&Language]) -> Language {
+        let same = operands.iter().find(|operand| operand.0.built() == Some(&dfa));
+        match same {
             Some(same) => (*same).clone(),
+            None if operands.len() >= 2
+                && operands.iter().all(|operand| operand.0.depth < MAX_DEPTH) =>
+            {
+                let operands = operands.iter().map(|&operand| operand.clone()).collect();
+                Language::new(Term::Product { dfa, op, operands })
+            }
             None => Language::built(dfa),
         }
     }
@@ -439,7 +448,8 @@ impl Language {
                 .iter()
                 .map(|operand| operand.to_dfa(budget))
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Language::same_or_built(Dfa::intersection_all(&dfas, budget)?, operands))
+            let dfa = Dfa::intersection_all(&dfas, budget)?;
+            Ok(Language::product(dfa, BoolOp::Intersection, operands))
         };
         nfa_first::build_unless_empty(budget, build, |budget| {
             nfa_first::intersection_is_empty(operands, budget)
@@ -464,7 +474,7 @@ impl Language {
     pub fn difference(&self, other: &Language, budget: &Budget) -> Result<Language, Error> {
         let build = |budget: &Budget| {
             let product = self.to_dfa(budget)?.difference(other.to_dfa(budget)?, budget)?;
-            Ok(Language::same_or_built(product, &[self]))
+            Ok(Language::product(product, BoolOp::Difference, &[self, other]))
         };
         nfa_first::build_unless_empty(budget, build, |budget| {
             Ok(self.subset_witness(other, budget)?.is_none())
@@ -779,7 +789,10 @@ impl Language {
     /// A short pattern for the language, exact and valid in `dialect`. The shortest of: the
     /// pattern of the minimal DFA ([`Dfa::to_pattern_in`]); the language as built, its
     /// pattern normalized and unions, concatenations and repetitions written with their
-    /// operands' patterns; in [`Dialect::Rust`], a pattern's own text. So a pattern never
+    /// operands' patterns; intersections and differences read off their operands' patterns
+    /// where that is exact (each operand restricted to the characters of the others; the
+    /// strings with a character the right operand never uses, and the rest); in
+    /// [`Dialect::Rust`], a pattern's own text. So a pattern never
     /// comes back longer, and a language whose automaton is too large to convert still gets
     /// its structural pattern.
     ///

@@ -23,6 +23,7 @@ use crate::dfa::fragment::Fragment;
 use crate::nfa::{Nfa, NfaBuilder, State, compile_hir, compile_repetition};
 use crate::state_id::StateId;
 use crate::to_regex::Shape;
+use crate::witness::BoolOp;
 
 /// The deepest combination of languages kept as a term; deeper ones are built first.
 pub(super) const MAX_DEPTH: u32 = 32;
@@ -34,6 +35,10 @@ pub(super) enum Term {
     Pattern(Hir),
     /// A canonical minimal DFA.
     Automaton(Dfa),
+    /// The canonical minimal DFA of an intersection or difference (`op`) of `operands`
+    /// (at least two, built), kept for the conversion to a pattern, which can read the
+    /// result off the operands' own patterns.
+    Product { dfa: Dfa, op: BoolOp, operands: Vec<Language> },
     /// The strings of any operand (at least two).
     Union(Vec<Language>),
     /// A string of each operand, in order (at least two).
@@ -60,6 +65,9 @@ impl Node {
                 1 + operands.iter().map(|operand| operand.0.depth).max().unwrap_or(0)
             }
             Term::Repeat { operand, .. } => 1 + operand.0.depth,
+            Term::Product { operands, .. } => {
+                1 + operands.iter().map(|operand| operand.0.depth).max().unwrap_or(0)
+            }
         };
         Node { term, depth, dfa: OnceLock::new(), source: None }
     }
@@ -67,7 +75,7 @@ impl Node {
     /// The canonical minimal DFA, if it exists already.
     pub(super) fn built(&self) -> Option<&Dfa> {
         match &self.term {
-            Term::Automaton(dfa) => Some(dfa),
+            Term::Automaton(dfa) | Term::Product { dfa, .. } => Some(dfa),
             _ => self.dfa.get(),
         }
     }
@@ -84,6 +92,14 @@ pub(super) fn shape(language: &Language) -> Shape<'_> {
         Term::Concat(operands) => Shape::Concat(operands.iter().map(shape).collect()),
         Term::Repeat { operand, min, max } => {
             Shape::Repeat { operand: Box::new(shape(operand)), min: *min, max: *max }
+        }
+        Term::Product { dfa, op, operands } => {
+            let built: Option<Vec<_>> =
+                operands.iter().map(|operand| Some((shape(operand), operand.0.built()?))).collect();
+            match built {
+                Some(operands) => Shape::Product { dfa, op: *op, operands },
+                None => Shape::Automaton(dfa),
+            }
         }
     }
 }
@@ -158,7 +174,7 @@ fn emit_term(
 ) -> Result<StateId, BudgetError> {
     match &language.0.term {
         Term::Pattern(hir) => compile_hir(builder, hir, next),
-        Term::Automaton(dfa) => emit_built(dfa, builder, next),
+        Term::Automaton(dfa) | Term::Product { dfa, .. } => emit_built(dfa, builder, next),
         Term::Union(operands) => {
             let mut entries = Vec::with_capacity(operands.len());
             for operand in operands {

@@ -130,6 +130,8 @@ pub(super) struct Exprs {
     ids: HashMap<Kind, NodeId>,
     /// Set while an alternation tries a relaxed factoring, so nested ones do not.
     pub(super) relaxing: bool,
+    /// How many factorings are in progress, each inside the alternation of the one before.
+    pub(super) factoring: u32,
     /// Alternations made so far: (branches sorted by id, `ε` among them, `relaxing`).
     pub(super) alt_memo: HashMap<AltKey, NodeId>,
 }

@@ -8,6 +8,7 @@
 //! - `simplify.rs`: smart constructors that apply algebraic laws as they build;
 //! - `eliminate.rs`: state elimination with cost-guided orders;
 //! - `structure.rs`: the expression of a term as built (patterns, unions, ...);
+//! - `product.rs`: intersections and differences read off their operands' expressions;
 //! - `search.rs`: verified local search for shorter equivalent expressions;
 //! - `class.rs`: the shortest spelling of a character set in a dialect;
 //! - `render.rs`: printing, with the fewest parentheses.
@@ -27,13 +28,25 @@
 //!
 //! From a term (a `Language` not built from an automaton), the candidates are, shortest
 //! first: the structural expression (`structure.rs`: the pattern itself normalized, `A|B`
-//! for a union, and so on, automaton leaves eliminated), which is linear to get; the
-//! elimination of the whole language's minimal DFA, only while it stays shorter, within a
-//! share of the time left and when the automaton is small for the bound
-//! ([`MAX_ELIMINATION_WORK`]); and in our dialect the pattern text as given, when it is
-//! plain Rust `regex` syntax in printable ASCII. So a pattern never comes back longer than
-//! it was sent, and a language whose automaton is too large to eliminate (or to build)
-//! still gets a pattern.
+//! for a union, and so on, automaton leaves eliminated), which is linear to get; for an
+//! intersection or difference, the candidate read off its operands' expressions
+//! (`product.rs`, checked against the result's DFA; without one, the result is an
+//! automaton leaf); the elimination of the whole language's minimal DFA, abandoned once it
+//! grows past a few times the structural candidate, within a share of the time left and
+//! when the automaton is small for the bound ([`MAX_ELIMINATION_WORK`]), both improved by
+//! the search before they compete ([`compete`]: an elimination a little longer may improve
+//! to shorter); and in our dialect the pattern text as given, when it is plain Rust `regex`
+//! syntax in printable ASCII. So a pattern never comes back longer than it was sent, a
+//! product never longer than its automaton gives (time permitting), and a language whose
+//! automaton is too large to eliminate (or to build) still gets a pattern.
+//!
+//! A pattern written for another dialect enters as its parse tree after that dialect's
+//! reading (classes, case folding, possessive quantifiers, edge anchors all resolved), so
+//! its structural candidate is printed in any output dialect. Its text as written is not
+//! a candidate, even in its own dialect: other engines' `\w`, `\d`, properties and case
+//! folding follow their own Unicode tables, which the output does not rely on (`class.rs`).
+//! A pattern with lookaround left after the reading has only its automaton: the expression
+//! AST has no lookaround, and our dialect none.
 //!
 //! The cost is dominated by elimination, polynomial in the states when the edges stay small
 //! and exponential in the worst case (that is the size of the shortest regex for some
@@ -63,6 +76,7 @@
 mod ast;
 mod class;
 mod eliminate;
+mod product;
 mod render;
 mod search;
 mod simplify;
@@ -192,16 +206,24 @@ pub(crate) fn term_to_pattern<'a>(
     budget: &Budget,
     minimal: impl FnOnce(&Budget) -> Result<&'a Dfa, Error>,
 ) -> Result<String, Error> {
-    if let Shape::Automaton(dfa) = shape {
-        return Ok(to_pattern(dfa, dialect, budget)?);
-    }
     let mut exprs = Exprs::new(dialect);
     let mut leaf = |exprs: &mut Exprs, dfa: &Dfa| {
         Ok(eliminate(dfa, exprs, budget, None)?
             .expect("an unbounded elimination gives a candidate")
             .node)
     };
-    let structural = match structure::build(&mut exprs, shape, budget, &mut leaf) {
+    let built = match shape {
+        Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
+        Shape::Product { dfa, op, operands } => {
+            return Ok(match product::candidate(&mut exprs, *op, operands, dfa, budget) {
+                Some(candidate) => product_pattern(&mut exprs, candidate, dfa, budget)?,
+                // Without a candidate of its own, a product has only its automaton.
+                None => to_pattern(dfa, dialect, budget)?,
+            });
+        }
+        _ => structure::build(&mut exprs, shape, budget, &mut leaf),
+    };
+    let structural = match built {
         Ok(node) => node,
         // An automaton leaf too large to convert: the whole language may be small.
         Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => {
@@ -216,13 +238,11 @@ pub(crate) fn term_to_pattern<'a>(
     let automaton = minimal(&share).ok();
     if let Some(dfa) = automaton {
         let bound = exprs.size(structural).min(verbatim.map_or(usize::MAX, str::len));
-        if dfa.n_states().saturating_mul(bound) <= MAX_ELIMINATION_WORK
-            && let Ok(Some(eliminated)) = eliminate(dfa, &mut exprs, &share, Some(bound))
-            && is_better(&exprs, eliminated.node, best)
-        {
-            best = eliminated.node;
+        if dfa.n_states().saturating_mul(bound) <= MAX_ELIMINATION_WORK {
+            compete(&mut exprs, &mut best, dfa, &share, bound);
+        } else {
+            improve(&mut exprs, &mut best, dfa, &share);
         }
-        improve(&mut exprs, &mut best, dfa, &share);
     }
     let rendered = finish(&exprs, best, budget);
     Ok(match (rendered, verbatim) {
@@ -230,6 +250,38 @@ pub(crate) fn term_to_pattern<'a>(
         (Err(_), Some(verbatim)) => verbatim.to_owned(),
         (rendered, _) => rendered?,
     })
+}
+
+/// The pattern of a product whose language has the minimal DFA `minimal`, with a
+/// `candidate` read off its operands (see [`compete`]).
+fn product_pattern(
+    exprs: &mut Exprs,
+    candidate: NodeId,
+    minimal: &Dfa,
+    budget: &Budget,
+) -> Result<String, BudgetError> {
+    let mut best = candidate;
+    compete(exprs, &mut best, minimal, budget, exprs.size(candidate));
+    finish(exprs, best, budget)
+}
+
+/// Improves `best` by the search, then lets the elimination of the minimal DFA `minimal`,
+/// improved too (as [`to_pattern`] does), replace it when shorter: so a candidate from how
+/// the language was built only ever shortens the automaton's pattern, as far as the time
+/// goes. Eliminations that grow past [`SIZE_LIMIT_FACTOR`] times `bound` are abandoned, and
+/// any failure (time, memory) keeps `best`.
+fn compete(exprs: &mut Exprs, best: &mut NodeId, minimal: &Dfa, budget: &Budget, bound: usize) {
+    improve(exprs, best, minimal, budget);
+    let size_limit = bound.saturating_mul(SIZE_LIMIT_FACTOR);
+    if let Ok(Some(eliminated)) = eliminate(minimal, exprs, budget, Some(size_limit)) {
+        let mut node = eliminated.node;
+        if eliminated.complete {
+            improve(exprs, &mut node, minimal, budget);
+        }
+        if is_better(exprs, node, *best) {
+            *best = node;
+        }
+    }
 }
 
 /// Whether `source` can be returned as it is: printable ASCII, and valid in the Rust

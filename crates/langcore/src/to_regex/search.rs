@@ -140,7 +140,7 @@ fn characteristic_strings(dfa: &Dfa) -> Vec<String> {
 }
 
 /// The NFA of `node`, built back to front like the pattern front end's.
-fn build_nfa(exprs: &Exprs, node: NodeId, budget: &Budget) -> Result<Nfa, BudgetError> {
+pub(super) fn build_nfa(exprs: &Exprs, node: NodeId, budget: &Budget) -> Result<Nfa, BudgetError> {
     let mut builder = NfaBuilder::new(budget, Operation::ToRegex);
     let accept = builder.add(State { accepting: true, ..State::default() })?;
     let start = compile(&mut builder, exprs, node, accept)?;

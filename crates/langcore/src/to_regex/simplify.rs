@@ -37,7 +37,8 @@
 //! # Invariants
 //! The constructors keep the node invariants of `ast.rs`, and never produce a factored
 //! alternation deeper than [`SOFT_DEPTH`]: factoring is optional, and deep nesting would
-//! make the pattern unreadable and, past `NEST_LIMIT`, unparsable.
+//! make the pattern unreadable and, past `NEST_LIMIT`, unparsable. Their recursion is
+//! bounded: at most [`MAX_NESTED_FACTORING`] factorings run inside one another.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -46,6 +47,11 @@ use crate::alphabet::CharSet;
 
 /// Factoring never builds a node deeper than this.
 const SOFT_DEPTH: u32 = 160;
+/// At most this many factorings run inside one another: factoring the rests of branches
+/// with a common piece is an alternation that factors again, once per common piece, and
+/// two long branches with a long common prefix would otherwise recurse once per piece of
+/// it, past any stack.
+const MAX_NESTED_FACTORING: u32 = 64;
 /// Alternations of 3 to this many branches also try a relaxed factoring.
 const MAX_RELAXED_BRANCHES: usize = 12;
 /// How much longer a relaxed factoring may make its branches.
@@ -487,6 +493,10 @@ impl Exprs {
     /// Factors branches with a common first (`front`) or last piece where that makes them at
     /// most `slack` characters longer; returns the branches and whether anything was factored.
     fn factor(&mut self, branches: Vec<NodeId>, front: bool, slack: usize) -> (Vec<NodeId>, bool) {
+        if self.factoring >= MAX_NESTED_FACTORING {
+            return (branches, false);
+        }
+        self.factoring += 1;
         let mut groups: Vec<(NodeId, Vec<(NodeId, NodeId)>)> = Vec::new();
         for branch in branches {
             let (piece, rest) = self.split(branch, front);
@@ -517,6 +527,7 @@ impl Exprs {
                 out.extend(members.iter().map(|&(branch, _)| branch));
             }
         }
+        self.factoring -= 1;
         (out, changed)
     }
 

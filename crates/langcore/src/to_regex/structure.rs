@@ -8,8 +8,9 @@
 //! normalized as it is rebuilt (`aa*` is `a+`, `a|b` is `[ab]`, classes get their shortest
 //! spelling), and the combination of two patterns costs what their own expressions cost:
 //! the union of `A` and `B` is `A|B` simplified, never the elimination of the product.
-//! Automaton leaves (intersections, differences, FAIR values) are converted by state
-//! elimination (`mod.rs`).
+//! Automaton leaves (FAIR values, and intersections and differences without a shorter
+//! candidate from their operands, `product.rs`) are converted by state elimination
+//! (`mod.rs`).
 //!
 //! The cost is linear in the size of the HIR (a literal of n characters is n class nodes
 //! and one sequence), plus the elimination of the automaton leaves.
@@ -22,9 +23,11 @@
 use regex_syntax::hir::{Hir, HirKind};
 
 use super::ast::{Exprs, NodeId};
+use super::product;
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::witness::BoolOp;
 
 /// How a language was built, as far as the conversion can use it.
 #[derive(Debug)]
@@ -39,6 +42,9 @@ pub(crate) enum Shape<'a> {
     Concat(Vec<Shape<'a>>),
     /// `operand{min,max}`, `max: None` unbounded.
     Repeat { operand: Box<Shape<'a>>, min: u32, max: Option<u32> },
+    /// The intersection or difference (`op`) of the operands, each with its canonical
+    /// minimal DFA; `dfa` is the result's.
+    Product { dfa: &'a Dfa, op: BoolOp, operands: Vec<(Shape<'a>, &'a Dfa)> },
 }
 
 /// The expression of `shape`; `automaton` converts an automaton leaf.
@@ -52,6 +58,12 @@ pub(super) fn build(
     Ok(match shape {
         Shape::Pattern(hir) => build_hir(exprs, hir, budget)?,
         Shape::Automaton(dfa) => automaton(exprs, dfa)?,
+        Shape::Product { dfa, op, operands } => {
+            match product::candidate(exprs, *op, operands, dfa, budget) {
+                Some(node) => node,
+                None => automaton(exprs, dfa)?,
+            }
+        }
         Shape::Union(operands) | Shape::Concat(operands) => {
             let mut nodes = Vec::with_capacity(operands.len());
             for operand in operands {

@@ -303,3 +303,16 @@ fn products_find_their_short_unions() {
         .unwrap();
     expect!["[ab]*|[bc]*"].assert_eq(&both.to_pattern(&budget).unwrap());
 }
+
+/// Two long branches with a long common prefix factor one piece at a time, each factoring
+/// an alternation inside the one before: that nesting is bounded, and it used to overflow
+/// the stack here (a thousand factorings deep).
+#[test]
+fn long_common_prefixes_factor_within_the_stack() {
+    let literal = "ab".repeat(1000);
+    let pattern = format!("{literal}|{literal}x");
+    let language = crate::Language::from_regex(&pattern).unwrap();
+    let output = language.to_pattern(&Budget::default()).unwrap();
+    assert!(output.len() <= pattern.len());
+    assert_eq!(Dfa::from_regex(&output).unwrap(), Dfa::from_regex(&pattern).unwrap());
+}

@@ -364,3 +364,48 @@ fn products_equal_to_an_operand_keep_its_pattern() {
     let inside = tag.intersection(&wide, &budget).unwrap();
     assert_eq!(inside.to_pattern(&budget).unwrap(), pattern);
 }
+
+/// The pattern of `pattern` (written for `input`) in `output`, checked exact by reading it
+/// back in `output`.
+#[track_caller]
+fn across(pattern: &str, input: Dialect, output: Dialect) -> String {
+    let budget = Budget::default();
+    let language = Language::from_regex_in(pattern, input, &budget).unwrap();
+    let text = language.to_pattern_in(output, &budget).unwrap();
+    let back = Language::from_regex_in(&text, output, &budget)
+        .unwrap_or_else(|err| panic!("{pattern} ({input:?}) → {text} ({output:?}): {err}"));
+    assert_eq!(
+        back.to_dfa(&budget).unwrap(),
+        language.to_dfa(&budget).unwrap(),
+        "{pattern} ({input:?}) → {text} ({output:?})"
+    );
+    text
+}
+
+/// A pattern written for another engine comes back through its parse tree (after the
+/// dialect's own reading: its classes, case folding, quantifiers), printed in the output
+/// dialect, exact there; its text as written is a candidate only when it is our dialect's
+/// own syntax, since other engines' `\w`, `\d` and case folding follow their own Unicode
+/// tables.
+#[test]
+fn patterns_of_every_dialect_print_in_every_dialect() {
+    let dialects = [Dialect::Rust, Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre];
+    let patterns = [
+        (Dialect::Js, r"\d{3}-\d{4}"),
+        (Dialect::Js, r"(?:foo|ba[rz])+\/x"),
+        (Dialect::Python, r"(?i:ab)c[a-z_]{2}[0-9]?"),
+        (Dialect::Python, r"[a-f0-9]{1,4}(?::[a-f0-9]{1,4}){7}"),
+        (Dialect::Java, r"[a-z&&[^aeiou]]+[\w&&[^_]]"),
+        (Dialect::Pcre, r"(?:foo|bar)+x*+[[:digit:]]"),
+        (Dialect::Pcre, r"(?<=a)b|c(?=d)d"),
+    ];
+    for (pattern, input) in patterns.iter().map(|&(input, pattern)| (pattern, input)) {
+        for output in dialects {
+            across(pattern, input, output);
+        }
+    }
+    let outputs = dialects.map(|output| across(r"\d{3}-\d{4}", Dialect::Js, output));
+    let ascii = "[0-9]{3}-[0-9]{4}";
+    assert_eq!(outputs, [ascii, ascii, r"\d{3}-\d{4}", r"\d{3}-\d{4}", ascii].map(String::from));
+    assert_eq!(across(r"(?:foo|ba[rz])+\/x", Dialect::Js, Dialect::Rust), "(ba[rz]|foo)+/x");
+}
