@@ -8,6 +8,7 @@
 mod auth;
 mod config;
 mod error;
+mod log_writer;
 mod logging;
 mod routes;
 mod runner;
@@ -19,6 +20,7 @@ mod wire;
 
 pub use auth::hash_token;
 pub use config::{Command, Config, ConfigError, QuotaPeriod};
+pub use log_writer::LogFlush;
 pub use logging::{LogFormat, init as init_logging};
 pub use startup::{Application, service};
 

@@ -2,7 +2,10 @@
 //!
 //! # Overview
 //! - [`LogFormat`]: `--log-format json|text`.
-//! - [`init`]: installs the global subscriber (`RUST_LOG` filters, default `info`).
+//! - [`init`]: installs the global subscriber (`RUST_LOG` filters, default `info`), which
+//!   writes through a [`LogWriter`]: each thread buffers its lines and one thread writes
+//!   them out every few milliseconds, so a request's line costs no lock shared with other
+//!   workers and no system call (`log_writer.rs`).
 //! - `log_request`: the middleware that logs each request once, when it is answered, with
 //!   `method`, `path`, `status`, `errorCode` (failures only), `latency_ms` and `request_id`
 //!   (also sent back as the `x-request-id` header). 5xx are logged at `ERROR`, 4xx at
@@ -27,6 +30,7 @@ use tracing_subscriber::field::MakeExt;
 use tracing_subscriber::fmt::format::{Writer, debug_fn};
 
 use crate::error::HttpError;
+use crate::log_writer::{LogFlush, LogWriter};
 
 /// How log lines are written (to standard output).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -37,11 +41,13 @@ pub enum LogFormat {
     Text,
 }
 
-/// Installs the global log subscriber in `format`; `RUST_LOG` filters (default `info`).
-/// Colours only on a terminal, and only in text.
-pub fn init(format: LogFormat) {
+/// Installs the global log subscriber in `format`, writing to standard output; `RUST_LOG`
+/// filters (default `info`). Colours only on a terminal, and only in text. Keep the
+/// returned guard while the server runs: dropping it writes out the lines still buffered.
+pub fn init(format: LogFormat) -> LogFlush {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let (writer, flush) = LogWriter::new(std::io::stdout());
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
     match format {
         LogFormat::Json => builder.json().flatten_event(true).init(),
         LogFormat::Text => {
@@ -52,6 +58,7 @@ pub fn init(format: LogFormat) {
                 .init();
         }
     }
+    flush
 }
 
 /// One field in text: `message` bare, numbers and booleans bare, anything else quoted.
