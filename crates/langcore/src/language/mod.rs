@@ -251,6 +251,42 @@ impl Language {
         Ok(self.0.dfa.get_or_init(|| dfa))
     }
 
+    /// Whether the canonical minimal DFA exists already: built by an earlier question, or
+    /// the language was made from an automaton.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let language = Language::from_regex("[a-z]{3}")?;
+    /// assert!(!language.is_built());
+    /// language.to_dfa(&Budget::default())?;
+    /// assert!(language.is_built());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_built(&self) -> bool {
+        self.0.built().is_some()
+    }
+
+    /// About how many bytes this language holds on the heap: how it was built (a parsed
+    /// pattern, an automaton, the operands of a combination) and its automaton once built,
+    /// which grows it. Parts shared with other languages count in each. For callers that keep
+    /// languages, such as a cache bounded by memory.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let language = Language::from_regex("[a-z]{3}")?;
+    /// let parsed = language.heap_bytes();
+    /// language.to_dfa(&Budget::default())?;
+    /// assert!(language.heap_bytes() > parsed);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        term::heap_bytes(self)
+    }
+
     // Operations that combine terms.
 
     /// The strings of `self` or of `other`. Kept as a term until a question needs it.
