@@ -15,6 +15,7 @@ mod runner;
 mod scheduler;
 mod startup;
 mod state;
+mod term_cache;
 mod transport;
 mod wire;
 

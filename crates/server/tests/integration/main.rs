@@ -19,4 +19,5 @@ mod python_client;
 mod redis_quota;
 mod stress;
 mod support;
+mod term_cache;
 mod transport;
