@@ -16,7 +16,8 @@
 //! a string), so a value with spaces, quotes or newlines never splits a field or a line.
 //! No header is logged: the bearer token never reaches the log.
 
-use std::fmt;
+use std::cell::RefCell;
+use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -62,12 +63,31 @@ pub fn init(format: LogFormat) -> LogFlush {
 }
 
 /// One field in text: `message` bare, numbers and booleans bare, anything else quoted.
+/// The value's `{:?}` is written into a buffer of the thread's, kept between lines.
 fn write_field(writer: &mut Writer<'_>, field: &Field, value: &dyn fmt::Debug) -> fmt::Result {
-    let text = format!("{value:?}");
-    if field.name() == "message" {
-        return writer.write_str(&text);
+    thread_local! {
+        static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
     }
-    if is_bare(&text) {
+    TEXT.with(|text| match text.try_borrow_mut() {
+        Ok(mut text) => write_field_with(writer, field, value, &mut text),
+        // A value whose `Debug` logs: a buffer of its own.
+        Err(_) => write_field_with(writer, field, value, &mut String::new()),
+    })
+}
+
+/// [`write_field`] with `text` as the buffer.
+fn write_field_with(
+    writer: &mut Writer<'_>,
+    field: &Field,
+    value: &dyn fmt::Debug,
+    text: &mut String,
+) -> fmt::Result {
+    text.clear();
+    write!(text, "{value:?}")?;
+    if field.name() == "message" {
+        return writer.write_str(text);
+    }
+    if is_bare(text) {
         write!(writer, "{}={text}", field.name())
     } else {
         write!(writer, "{}={text:?}", field.name())
