@@ -30,6 +30,7 @@ mod term;
 use std::mem;
 use std::sync::Arc;
 
+use self::nfa_first::TrimFacts;
 use self::term::{MAX_DEPTH, Node, Term};
 use crate::analysis::Cardinality;
 use crate::budget::{Budget, Operation};
@@ -666,7 +667,7 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_empty(&self, budget: &Budget) -> Result<bool, Error> {
-        match nfa_first::trim(self, budget, |trim| trim.is_empty())? {
+        match nfa_first::trim(self, budget, |facts| facts.is_empty)? {
             Some(answer) => Ok(answer),
             None => Ok(self.to_dfa(budget)?.is_empty()),
         }
@@ -687,7 +688,7 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_empty_string(&self, budget: &Budget) -> Result<bool, Error> {
-        match nfa_first::trim(self, budget, |trim| trim.is_empty_string())? {
+        match nfa_first::trim(self, budget, |facts| facts.is_empty_string)? {
             Some(answer) => Ok(answer),
             None => Ok(self.to_dfa(budget)?.is_empty_string()),
         }
@@ -729,7 +730,7 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn length(&self, budget: &Budget) -> Result<(Option<usize>, Option<usize>), Error> {
-        match nfa_first::trim(self, budget, |trim| trim.length())? {
+        match nfa_first::trim(self, budget, |facts| facts.length)? {
             Some(answer) => Ok(answer),
             None => Ok(self.to_dfa(budget)?.length()),
         }
@@ -753,9 +754,14 @@ impl Language {
         if let Some(dfa) = self.0.built() {
             return Ok(dfa.cardinality(budget)?);
         }
-        // Infinite on the trimmed NFA, or counted on the DFA built from the same NFA.
+        // Infinite on the trimmed NFA (its facts kept), or counted on the DFA built from the
+        // same NFA.
+        if self.0.facts.get().is_some_and(|facts| facts.is_infinite) {
+            return Ok(Cardinality::Infinite);
+        }
         let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
-        if NfaTrim::new(&nfa).is_infinite() {
+        let facts = self.0.facts.get_or_init(|| TrimFacts::of(&NfaTrim::new(&nfa)));
+        if facts.is_infinite {
             return Ok(Cardinality::Infinite);
         }
         Ok(self.to_dfa_from(&nfa, budget)?.cardinality(budget)?)
@@ -786,7 +792,7 @@ impl Language {
             min.is_none_or(|min| min > options.max_length())
                 || max.is_some_and(|max| max < options.min_length())
         };
-        if nfa_first::trim(self, budget, |trim| outside(trim.length()))? == Some(true) {
+        if nfa_first::trim(self, budget, |facts| outside(facts.length))? == Some(true) {
             return Ok(Vec::new());
         }
         self.to_dfa(budget)?.generate(options, budget)

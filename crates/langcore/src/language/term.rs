@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 use regex_syntax::hir::{self, Class, Hir, HirKind};
 
 use super::Language;
+use super::nfa_first::TrimFacts;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dfa::fragment::Fragment;
@@ -48,6 +49,8 @@ pub(super) struct Node {
     pub(super) term: Term,
     pub(super) depth: u32,
     pub(super) dfa: OnceLock<Dfa>,
+    /// What its trimmed NFA says, once a question asked (`nfa_first.rs`).
+    pub(super) facts: OnceLock<TrimFacts>,
     /// The text of a pattern of our dialect, a candidate for its shortest spelling.
     pub(super) source: Option<Box<str>>,
 }
@@ -61,7 +64,7 @@ impl Node {
             }
             Term::Repeat { operand, .. } => 1 + operand.0.depth,
         };
-        Node { term, depth, dfa: OnceLock::new(), source: None }
+        Node { term, depth, dfa: OnceLock::new(), facts: OnceLock::new(), source: None }
     }
 
     /// The canonical minimal DFA, if it exists already.
