@@ -29,6 +29,7 @@ use tracing::field::{Field, Visit};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::field::{MakeExt, MakeVisitor, VisitFmt, VisitOutput};
 use tracing_subscriber::fmt::format::Writer;
+use tracing_subscriber::fmt::time::FormatTime;
 
 use crate::error::HttpError;
 use crate::log_writer::{LogFlush, LogWriter};
@@ -48,7 +49,8 @@ pub enum LogFormat {
 pub fn init(format: LogFormat) -> LogFlush {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let (writer, flush) = LogWriter::new(std::io::stdout());
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
+    let builder =
+        tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer).with_timer(LineTime);
     match format {
         LogFormat::Json => builder.json().flatten_event(true).init(),
         LogFormat::Text => {
@@ -60,6 +62,31 @@ pub fn init(format: LogFormat) -> LogFlush {
         }
     }
     flush
+}
+
+/// Each line's time as tracing-subscriber's `SystemTime` writes it (RFC 3339 in UTC, with
+/// microseconds: `2026-11-24T20:28:28.205695Z`), the date and time to the second formatted
+/// once a second per thread rather than for every line.
+#[derive(Clone, Copy, Debug)]
+struct LineTime;
+
+impl FormatTime for LineTime {
+    fn format_time(&self, writer: &mut Writer<'_>) -> fmt::Result {
+        thread_local! {
+            /// The second last formatted, and its text without the final `Z`.
+            static SECOND: RefCell<(u64, String)> = const { RefCell::new((0, String::new())) };
+        }
+        let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let micros = since.subsec_micros();
+        SECOND.with_borrow_mut(|(second, text)| {
+            if *second != since.as_secs() || text.is_empty() {
+                *second = since.as_secs();
+                *text = crate::auth::to_rfc3339(since.as_secs());
+                text.pop();
+            }
+            write!(writer, "{text}.{micros:06}Z")
+        })
+    }
 }
 
 /// The fields of a text line, each as [`write_field`] writes it; strings, integers and
@@ -318,6 +345,28 @@ mod tests {
             "{fast}"
         );
         assert!(fast.contains(r#"hit=true code="NotFound""#), "{fast}");
+    }
+
+    /// The time of a line is written as tracing-subscriber's own timer writes it.
+    #[test]
+    fn line_times_are_rfc_3339_as_before() {
+        let time = |timer: &dyn Fn(&mut Writer<'_>) -> fmt::Result| {
+            let mut text = String::new();
+            timer(&mut Writer::new(&mut text)).unwrap();
+            text
+        };
+        // Both at the same second, but for a second that ended in between: try again.
+        let (ours, theirs) = (0..3)
+            .map(|_| {
+                let ours = time(&|writer| LineTime.format_time(writer));
+                let theirs =
+                    time(&|writer| tracing_subscriber::fmt::time::SystemTime.format_time(writer));
+                (ours, theirs)
+            })
+            .find(|(ours, theirs)| ours[..19] == theirs[..19])
+            .unwrap();
+        assert_eq!((ours.len(), &ours[19..20], &ours[26..]), (theirs.len(), ".", "Z"), "{ours}");
+        assert!(ours[20..26].bytes().all(|byte| byte.is_ascii_digit()), "{ours}");
     }
 
     #[test]
