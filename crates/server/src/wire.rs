@@ -38,6 +38,8 @@ pub(crate) struct Term {
     input: Input,
     /// The term's language, once parsed or found in the cache.
     language: OnceLock<Language>,
+    /// Found in the cache, and whether its automaton was built then.
+    cached_built: Option<bool>,
 }
 
 /// What a term's language is built from: its key's text read in a dialect, or the
@@ -80,10 +82,12 @@ impl Checker<'_> {
             max_memory: self.budget.max_memory(),
         };
         let language = OnceLock::new();
+        let mut cached_built = None;
         if let Some(cached) = self.cache.get(&key) {
+            cached_built = Some(cached.is_built());
             let _ = language.set(cached);
         }
-        Ok(Term { key, input, language })
+        Ok(Term { key, input, language, cached_built })
     }
 }
 
@@ -109,12 +113,15 @@ impl Term {
         Ok(self.language.get_or_init(|| language).clone())
     }
 
-    /// Keeps the term's language in `cache` for later requests, if a job made it (or it came
-    /// from there: the cache then charges the automaton a question built since).
+    /// Keeps the term's language in `cache` for later requests, if a job made it, or if it
+    /// came from there and a question has built its automaton since (the cache charges it
+    /// again); a cached language nobody built since costs no second lookup.
     pub(crate) fn keep(&self, cache: &TermCache) {
-        if let Some(language) = self.language.get() {
-            cache.keep(&self.key, language);
+        let Some(language) = self.language.get() else { return };
+        if self.cached_built.is_some_and(|built| built || !language.is_built()) {
+            return;
         }
+        cache.keep(&self.key, language);
     }
 
     /// Whether the term's automaton is deterministic: for a FAIR, the automaton it carries;
@@ -270,6 +277,25 @@ mod tests {
         let forged = format!("{}{flipped}{}", &text[..12], &text[13..]);
         let err = check(TermInput::Fair(forged), &codec).unwrap_err();
         assert_eq!(err.code(), ErrorCode::FairSyntaxError);
+    }
+
+    /// A term found in the cache is kept again only when its job built the automaton: the
+    /// next request then gets the built language.
+    #[test]
+    fn a_cached_term_is_kept_again_once_built() {
+        let (codec, cache, budget) = (codec(), TermCache::new(16, 1 << 20), Budget::unlimited());
+        let checker = Checker { codec: &codec, cache: &cache, budget: &budget };
+        let input = || TermInput::Regex { pattern: "[a-c]{2}x".to_owned(), dialect: Dialect::Rust };
+        let first = checker.term(input()).unwrap();
+        assert!(first.cached_built.is_none());
+        first.language(&budget).unwrap();
+        first.keep(&cache);
+        let second = checker.term(input()).unwrap();
+        assert_eq!(second.cached_built, Some(false));
+        second.language(&budget).unwrap().to_dfa(&budget).unwrap();
+        second.keep(&cache);
+        let third = checker.term(input()).unwrap();
+        assert_eq!(third.cached_built, Some(true));
     }
 
     #[test]
