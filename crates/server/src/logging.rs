@@ -142,7 +142,11 @@ impl Visit for TextVisitor<'_> {
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
         if self.result.is_ok() {
-            self.result = write_field(&mut self.writer, field, value);
+            self.result = if field.name() == "message" {
+                write!(self.writer, "{value:?}")
+            } else {
+                write_field(&mut self.writer, field, value)
+            };
         }
     }
 }
