@@ -8,7 +8,9 @@
 # Usage: tests/load/run.sh [SECONDS] [CONNECTIONS]   (default 60 s, 64 connections)
 # wrk runs one thread per connection: mix.lua keeps each request's class and start time in its
 # thread, and wrk's script API does not say which connection a response is for.
-# Extra server flags: RELANG_* environment variables (relang-server --help).
+# Extra server flags: RELANG_* environment variables (relang-server --help). BIN_DIR: a folder
+# holding a relang-server built elsewhere (default: cargo builds target/release); SERVER_CPUS,
+# LOAD_CPUS: taskset CPU lists for the server and wrk (default: not pinned).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -18,10 +20,17 @@ baseline_seconds=10
 baseline_connections=4
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-cargo build --release --quiet -p server
+if [[ -n ${BIN_DIR:-} ]]; then
+    relang=$BIN_DIR/relang-server
+else
+    cargo build --release --quiet -p server
+    relang=target/release/relang-server
+fi
+server_pin=(${SERVER_CPUS:+taskset -c "$SERVER_CPUS"})
+load_pin=(${LOAD_CPUS:+taskset -c "$LOAD_CPUS"})
 
 log=$(mktemp)
-RUST_LOG="warn,relang_server=info" target/release/relang-server --bind 127.0.0.1:0 >"$log" 2>&1 &
+RUST_LOG="warn,relang_server=info" "${server_pin[@]}" "$relang" --bind 127.0.0.1:0 >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do
@@ -31,17 +40,17 @@ for _ in $(seq 100); do
 done
 [[ -n ${addr:-} ]] || { echo "the server did not start:" >&2; cat "$log" >&2; exit 1; }
 url="http://$addr"
-echo "relang-server $(target/release/relang-server --version | cut -d' ' -f2) at $url, pid $server;" \
+echo "relang-server $("$relang" --version | cut -d' ' -f2) at $url, pid $server;" \
      "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
 echo "== unloaded: small requests only, $baseline_connections connections, ${baseline_seconds} s"
-wrk -t"$baseline_connections" -c"$baseline_connections" -d"${baseline_seconds}s" --timeout 30s \
+"${load_pin[@]}" wrk -t"$baseline_connections" -c"$baseline_connections" -d"${baseline_seconds}s" --timeout 30s \
     -s tests/load/mix.lua "$url" -- small | sed -n '/^duration/,$p'
 
 echo
 echo "== loaded: 90% small, 10% explosive, $connections connections, ${seconds} s"
-wrk -t"$connections" -c"$connections" -d"${seconds}s" --timeout 30s \
+"${load_pin[@]}" wrk -t"$connections" -c"$connections" -d"${seconds}s" --timeout 30s \
     -s tests/load/mix.lua "$url" -- mix | sed -n '/^duration/,$p'
 
 echo

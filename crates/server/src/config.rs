@@ -67,6 +67,11 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub max_memory_mb: u64,
 
+    /// How many compiled terms (patterns and FAIR values, by text, dialect and limits) are
+    /// kept for requests that repeat them, within --max-memory-mb; 0 turns the cache off.
+    #[arg(long, env = "RELANG_TERM_CACHE", default_value_t = 4096)]
+    pub term_cache: usize,
+
     /// The most terms one request may carry.
     #[arg(long, env = "RELANG_MAX_TERMS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(2..))]
@@ -192,6 +197,11 @@ impl Config {
     /// How long a request's head, then its body, may take to arrive.
     pub(crate) fn client_request_timeout(&self) -> Duration {
         Duration::from_millis(self.client_request_timeout_ms)
+    }
+
+    /// `--max-memory-mb` in bytes.
+    pub(crate) fn max_memory_bytes(&self) -> usize {
+        usize::try_from(self.max_memory_mb << 20).unwrap_or(usize::MAX)
     }
 
     /// The largest response body, in bytes.

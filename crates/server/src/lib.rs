@@ -9,17 +9,20 @@ mod auth;
 mod config;
 mod connection;
 mod error;
+mod log_writer;
 mod logging;
 mod routes;
 mod runner;
 mod scheduler;
 mod startup;
 mod state;
+mod term_cache;
 mod transport;
 mod wire;
 
 pub use auth::hash_token;
 pub use config::{Command, Config, ConfigError, QuotaPeriod};
+pub use log_writer::LogFlush;
 pub use logging::{LogFormat, init as init_logging};
 pub use startup::{Application, service};
 

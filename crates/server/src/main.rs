@@ -61,7 +61,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
         println!("{}", server::hash_token(std::io::stdin().lock())?);
         return Ok(());
     }
-    server::init_logging(config.log_format);
+    // Held until the server stops, so that its last lines are written out.
+    let _log = server::init_logging(config.log_format);
     let app = Application::build(&config)?;
     let (address, playground) = (app.local_addr(), app.playground_url());
     tracing::info!(%address, %playground, "relang-server listening");

@@ -8,8 +8,10 @@
 //!    dialect of pattern output ([`wire::output_dialect`]);
 //! 2. makes the request's [`Budget`] (its deadline counts from here, queueing included);
 //! 3. checks everything else the request carries ([`Body::check`]: FAIR values decoded,
-//!    the charset parsed under the budget), still before any engine work is queued;
-//! 4. runs the question on the [`Scheduler`](crate::scheduler::Scheduler) under the budget;
+//!    terms looked up in the [`TermCache`](crate::term_cache::TermCache), the charset
+//!    parsed under the budget), still before any engine work is queued;
+//! 4. runs the question on the [`Scheduler`](crate::scheduler::Scheduler) under the budget,
+//!    then keeps the languages of its terms in the cache ([`Term::keep`]);
 //! 5. answers with its value in the success envelope, within the response limit
 //!    ([`AppState::respond`]); a timeout's message says how long the budget was.
 
@@ -30,7 +32,7 @@ use crate::auth::Caller;
 use crate::error::HttpError;
 use crate::state::AppState;
 use crate::transport::text_within;
-use crate::wire::{self, Term, generate_options};
+use crate::wire::{self, Checker, Term, generate_options};
 
 /// What every engine handler returns.
 pub(crate) type Answer = Result<HttpResponse, HttpError>;
@@ -49,15 +51,14 @@ pub(crate) trait Body: Sized {
     /// The contract's error for the first rule broken.
     fn validate(self, limits: &RequestLimits) -> Result<(Self::Valid, Options), ApiError>;
 
-    /// Checks the rest of what the request carries, under its `budget`.
+    /// Checks the rest of what the request carries, under its budget (`checker`'s).
     ///
     /// # Errors
     /// `FairSyntaxError` for a FAIR that does not decode, the parse's error for a charset.
-    fn check(
-        valid: Self::Valid,
-        codec: &FairCodec,
-        budget: &Budget,
-    ) -> Result<Self::Checked, HttpError>;
+    fn check(valid: Self::Valid, checker: &Checker<'_>) -> Result<Self::Checked, HttpError>;
+
+    /// The terms of a checked body.
+    fn terms(checked: &Self::Checked) -> &[Term];
 }
 
 impl Body for TermRequest {
@@ -68,8 +69,12 @@ impl Body for TermRequest {
         TermRequest::validate(self, limits)
     }
 
-    fn check(term: TermInput, codec: &FairCodec, _: &Budget) -> Result<Term, HttpError> {
-        Term::check(term, codec)
+    fn check(term: TermInput, checker: &Checker<'_>) -> Result<Term, HttpError> {
+        checker.term(term)
+    }
+
+    fn terms(term: &Term) -> &[Term] {
+        std::slice::from_ref(term)
     }
 }
 
@@ -81,12 +86,12 @@ impl Body for TwoTermsRequest {
         TwoTermsRequest::validate(self, limits)
     }
 
-    fn check(
-        [left, right]: [TermInput; 2],
-        codec: &FairCodec,
-        _: &Budget,
-    ) -> Result<[Term; 2], HttpError> {
-        Ok([Term::check(left, codec)?, Term::check(right, codec)?])
+    fn check([left, right]: [TermInput; 2], checker: &Checker<'_>) -> Result<[Term; 2], HttpError> {
+        Ok([checker.term(left)?, checker.term(right)?])
+    }
+
+    fn terms(terms: &[Term; 2]) -> &[Term] {
+        terms
     }
 }
 
@@ -98,8 +103,12 @@ impl Body for MultiTermsRequest {
         MultiTermsRequest::validate(self, limits)
     }
 
-    fn check(terms: Vec<TermInput>, codec: &FairCodec, _: &Budget) -> Result<Vec<Term>, HttpError> {
-        terms.into_iter().map(|term| Term::check(term, codec)).collect()
+    fn check(terms: Vec<TermInput>, checker: &Checker<'_>) -> Result<Vec<Term>, HttpError> {
+        terms.into_iter().map(|term| checker.term(term)).collect()
+    }
+
+    fn terms(terms: &Vec<Term>) -> &[Term] {
+        terms
     }
 }
 
@@ -117,10 +126,13 @@ impl Body for RepeatRequest {
 
     fn check(
         (term, range): (TermInput, RepeatRange),
-        codec: &FairCodec,
-        _: &Budget,
+        checker: &Checker<'_>,
     ) -> Result<(Term, RepeatRange), HttpError> {
-        Ok((Term::check(term, codec)?, range))
+        Ok((checker.term(term)?, range))
+    }
+
+    fn terms((term, _): &(Term, RepeatRange)) -> &[Term] {
+        std::slice::from_ref(term)
     }
 }
 
@@ -138,10 +150,13 @@ impl Body for GenerateStringsRequest {
 
     fn check(
         (term, params): (TermInput, GenerateParams),
-        codec: &FairCodec,
-        budget: &Budget,
+        checker: &Checker<'_>,
     ) -> Result<(Term, GenerateOptions), HttpError> {
-        Ok((Term::check(term, codec)?, generate_options(params, budget)?))
+        Ok((checker.term(term)?, generate_options(params, checker.budget)?))
+    }
+
+    fn terms((term, _): &(Term, GenerateOptions)) -> &[Term] {
+        std::slice::from_ref(term)
     }
 }
 
@@ -159,10 +174,13 @@ impl Body for MatchRequest {
 
     fn check(
         (term, strings): (TermInput, Vec<String>),
-        codec: &FairCodec,
-        _: &Budget,
+        checker: &Checker<'_>,
     ) -> Result<(Term, Vec<String>), HttpError> {
-        Ok((Term::check(term, codec)?, strings))
+        Ok((checker.term(term)?, strings))
+    }
+
+    fn terms((term, _): &(Term, Vec<String>)) -> &[Term] {
+        std::slice::from_ref(term)
     }
 }
 
@@ -232,18 +250,24 @@ where
     let budget = caller.budget(&options);
     let time_budget = caller.timeout(&options);
     let answer = async {
-        let checked = B::check(valid, &state.codec, &budget)?;
+        let checker = Checker { codec: &state.codec, cache: &state.terms, budget: &budget };
+        let checked = Arc::new(B::check(valid, &checker)?);
+        let input = Arc::clone(&checked);
         let codec = Arc::clone(&state.codec);
         let response_limit = state.response_limit;
-        state
+        let answer = state
             .scheduler
             .run(budget, move |budget| {
                 question(
-                    &checked,
+                    &input,
                     &Job { budget, options: &options, dialect, codec: &codec, response_limit },
                 )
             })
-            .await
+            .await;
+        for term in B::terms(&checked) {
+            term.keep(&state.terms);
+        }
+        answer
     };
     let answer = answer.await.map_err(|err| err.with_time_budget(time_budget))?;
     state.respond(answer)

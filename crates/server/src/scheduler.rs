@@ -67,6 +67,10 @@ const MIN_RUN: Duration = Duration::from_millis(1);
 /// How long a paused long-lane job sleeps before it looks at the HTTP workers again.
 const PAUSE_STEP: Duration = Duration::from_micros(50);
 
+/// How many budget checks a job makes on a worker before the slice samples its thread's CPU
+/// time.
+const CHECKS_BEFORE_SAMPLE: u32 = 64;
+
 /// Requests computing on an HTTP worker (in their slices, or between them), in every
 /// scheduler of the process: they all share its cores.
 static ON_WORKERS: AtomicUsize = AtomicUsize::new(0);
@@ -74,6 +78,31 @@ static ON_WORKERS: AtomicUsize = AtomicUsize::new(0);
 thread_local! {
     /// When the long-lane job on this thread last ended a pause.
     static LAST_PAUSE: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// The budget checks of the slice computing on this worker, and its CPU time sample.
+    static SLICE_CLOCK: Cell<SliceClock> = const { Cell::new(SliceClock::START) };
+}
+
+/// What a slice knows of its CPU time: how many budget checks its job made, and when it made
+/// the `CHECKS_BEFORE_SAMPLE`th, the time and the thread's CPU time then.
+#[derive(Clone, Copy, Debug)]
+struct SliceClock {
+    checks: u32,
+    sampled: Option<(Instant, Duration)>,
+}
+
+impl SliceClock {
+    const START: SliceClock = SliceClock { checks: 0, sampled: None };
+}
+
+/// The slice budget's pause hook: counts a budget check, and samples the CPU time at the
+/// `CHECKS_BEFORE_SAMPLE`th.
+fn count_check() {
+    let mut clock = SLICE_CLOCK.get();
+    clock.checks = clock.checks.saturating_add(1);
+    if clock.checks == CHECKS_BEFORE_SAMPLE {
+        clock.sampled = Some((Instant::now(), thread_cpu_time()));
+    }
+    SLICE_CLOCK.set(clock);
 }
 
 /// How many threads the long lane has, how many jobs may wait for one, and the slice.
@@ -185,8 +214,7 @@ impl Scheduler {
         let on_workers = OnWorkers::enter();
         let mut slices = 0;
         loop {
-            let interrupt = Instant::now() + self.slice;
-            let (res, run) = run_caught(&job, &budget.with_interrupt(interrupt));
+            let (res, run, interrupt) = run_slice(&job, &budget, self.slice);
             slices += 1;
             match after_slice(&run, interrupt, budget.deadline(), slices, self.slice) {
                 Next::Answer => return res?,
@@ -212,19 +240,44 @@ struct Run {
     cpu: Duration,
 }
 
+/// What a job's run returns: its result, or an internal error when it panicked.
+type Caught<T> = Result<Result<T, HttpError>, HttpError>;
+
+/// Runs `job` on the calling worker for a `slice` under `budget`: returns its result, the
+/// [`Run`] (its CPU time from the sample, see the module docs) and the interrupt.
+fn run_slice<T>(
+    job: &impl Fn(&Budget) -> Result<T, HttpError>,
+    budget: &Budget,
+    slice: Duration,
+) -> (Caught<T>, Run, Instant) {
+    let started = Instant::now();
+    let interrupt = started + slice;
+    SLICE_CLOCK.set(SliceClock::START);
+    let res = run_caught(job, &budget.with_interrupt(interrupt).with_pause(count_check));
+    let ended = Instant::now();
+    let cpu = if ended < interrupt {
+        // Not interrupted: its CPU time decides nothing.
+        Duration::ZERO
+    } else {
+        match SLICE_CLOCK.get().sampled {
+            Some((at, cpu_then)) => {
+                thread_cpu_time().saturating_sub(cpu_then) + at.saturating_duration_since(started)
+            }
+            None => slice,
+        }
+    };
+    (res, Run { ended, cpu }, interrupt)
+}
+
 /// Runs `job` on the calling thread, a panic caught as an internal error.
 fn run_caught<T>(
     job: &(impl Fn(&Budget) -> Result<T, HttpError> + ?Sized),
     budget: &Budget,
-) -> (Result<Result<T, HttpError>, HttpError>, Run) {
-    let cpu_before = thread_cpu_time();
-    let res = panic::catch_unwind(AssertUnwindSafe(|| job(budget)));
-    let run = Run { ended: Instant::now(), cpu: thread_cpu_time().saturating_sub(cpu_before) };
-    let res = res.map_err(|_| {
+) -> Caught<T> {
+    panic::catch_unwind(AssertUnwindSafe(|| job(budget))).map_err(|_| {
         tracing::error!("an engine job panicked");
         HttpError::new(ErrorCode::InternalError, "the request failed on an internal error")
-    });
-    (res, run)
+    })
 }
 
 /// The CPU time the calling thread has used so far.
@@ -285,7 +338,7 @@ impl Lane {
         })?;
         let (sender, receiver) = oneshot::channel();
         let task: Task = Box::new(move || {
-            let (res, _) = run_caught(&*job, &budget.with_pause(give_way));
+            let res = run_caught(&*job, &budget.with_pause(give_way));
             // The place is free before the answer is: a request sent after it finds it free.
             drop(admitted);
             let _ = sender.send(res);
@@ -367,6 +420,35 @@ mod tests {
         // Past the deadline: whatever the run says is the answer (a timeout).
         assert_eq!(next(run(start, 100, 1), 1), Next::Answer);
         assert_eq!(after_slice(&run(start, 100, 1), interrupt, None, 1, SLICE), Next::LongLane);
+    }
+
+    /// A slice reads its CPU time only after `CHECKS_BEFORE_SAMPLE` checks: a job that
+    /// slept (was descheduled) past its interrupt after them used less than its slice; one
+    /// interrupted before them counts as having used it all.
+    #[test]
+    fn a_slice_samples_its_cpu_time_after_some_checks() {
+        let check = |budget: &Budget| budget.check_time(langcore::Operation::Product);
+        let sleeper = |n_checks: u32| {
+            move |budget: &Budget| {
+                for _ in 0..n_checks {
+                    check(budget)?;
+                }
+                std::thread::sleep(SLICE * 20);
+                check(budget).map_err(HttpError::from)
+            }
+        };
+        let (res, run, interrupt) =
+            run_slice(&sleeper(CHECKS_BEFORE_SAMPLE), &Budget::unlimited(), SLICE);
+        assert_eq!(res.unwrap().unwrap_err().code(), ErrorCode::TimeoutExceeded);
+        assert!(run.ended >= interrupt);
+        assert!(run.cpu < SLICE * 20, "{:?}", run.cpu);
+        let (_, run, _) = run_slice(&sleeper(1), &Budget::unlimited(), SLICE);
+        assert_eq!(run.cpu, SLICE);
+        // Finished within the slice: no sample, no CPU time.
+        let (res, run, interrupt) =
+            run_slice(&|_: &Budget| Ok(7), &Budget::unlimited(), SLICE * 100);
+        assert_eq!((res.unwrap().unwrap(), run.cpu), (7, Duration::ZERO));
+        assert!(run.ended < interrupt);
     }
 
     #[test]

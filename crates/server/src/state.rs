@@ -1,4 +1,5 @@
-//! What every handler shares: the scheduler, the FAIR codec and authentication.
+//! What every handler shares: the scheduler, the FAIR codec, the cache of compiled terms
+//! and authentication.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use crate::auth::Auth;
 use crate::config::{Config, ConfigError};
 use crate::error::HttpError;
 use crate::scheduler::Scheduler;
+use crate::term_cache::TermCache;
 
 /// Shared by all handlers through `web::Data`.
 pub(crate) struct AppState {
@@ -19,6 +21,8 @@ pub(crate) struct AppState {
     /// Also registered on its own, for the [`Caller`](crate::auth::Caller) extractor;
     /// reloaded on SIGHUP.
     pub(crate) auth: web::Data<Auth>,
+    /// The languages of terms seen before (`--term-cache`).
+    pub(crate) terms: TermCache,
     /// The largest response body, in bytes ([`crate::transport::respond`]).
     pub(crate) response_limit: usize,
     /// How long a request body may take to arrive ([`crate::transport::guard_body`]).
@@ -48,6 +52,7 @@ impl AppState {
             scheduler: Scheduler::new(config.scheduler()),
             codec: Arc::new(FairCodec::new(keyring).with_limits(fair_limits)),
             auth: web::Data::new(Auth::new(config)?),
+            terms: TermCache::new(config.term_cache, config.max_memory_bytes()),
             response_limit: config.response_limit(),
             body_timeout: config.client_request_timeout(),
         })

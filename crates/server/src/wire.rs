@@ -2,14 +2,17 @@
 //! langcore's, in one place.
 //!
 //! # Overview
-//! - [`Term`]: a term checked before any engine work: a pattern, or a FAIR already decoded
-//!   and verified. [`Term::language`] and [`Term::is_deterministic`] run on a scheduler
-//!   thread, under the request's budget.
+//! - [`Term`]: a term checked before any engine work ([`Checker::term`]): a pattern, or a
+//!   FAIR already decoded and verified, with its language when the [`TermCache`] has it.
+//!   [`Term::language`] and [`Term::is_deterministic`] run on a scheduler thread, under
+//!   the request's budget; [`Term::keep`] caches the language a job made.
 //! - [`generate_options`]: generation parameters to langcore's options, the charset parsed
 //!   under the request's budget.
 //! - [`output_dialect`]: the dialect of pattern output, checked before any engine work.
 //! - [`output`], [`fair`], [`cardinality`], [`length`], [`matches`]: engine results to
 //!   response values.
+
+use std::sync::OnceLock;
 
 use api_types::ErrorCode;
 use api_types::request::{
@@ -22,60 +25,114 @@ use langcore::graph::Graph;
 use langcore::{Budget, Dfa, GenerateOptions, Language, Membership, Nfa};
 
 use crate::error::HttpError;
+use crate::term_cache::{TermCache, TermKey, TermSource};
 
 /// A term checked before any engine work: a FAIR is decoded and its signature verified at
 /// once (the codec's limits bound that work); a pattern is parsed by the job, under the
-/// request's budget, as the first step of building its language.
+/// request's budget, as the first step of building its language, unless the
+/// [`TermCache`] has its language already.
 #[derive(Debug)]
-pub(crate) enum Term {
-    /// A pattern in its dialect.
-    Pattern(String, langcore::Dialect),
-    /// The automaton a FAIR carries.
-    Graph(Graph),
+pub(crate) struct Term {
+    /// The term's kind and text, with the limits it is built under.
+    key: TermKey,
+    input: Input,
+    /// The term's language, once parsed or found in the cache.
+    language: OnceLock<Language>,
+    /// Found in the cache, and whether its automaton was built then.
+    cached_built: Option<bool>,
+}
+
+/// What a term's language is built from: its key's text read in a dialect, or the
+/// automaton of a FAIR.
+#[derive(Debug)]
+enum Input {
+    Pattern(langcore::Dialect),
+    Fair(Graph),
+}
+
+/// What checking a request's terms needs: the FAIR codec, the cache of compiled terms and
+/// the request's budget (whose limits are part of every cache key).
+pub(crate) struct Checker<'a> {
+    pub(crate) codec: &'a FairCodec,
+    pub(crate) cache: &'a TermCache,
+    pub(crate) budget: &'a Budget,
+}
+
+impl Checker<'_> {
+    /// Checks `input`: decodes a FAIR (`FairSyntaxError` when it is not one), and looks the
+    /// term's language up in the cache.
+    pub(crate) fn term(&self, input: TermInput) -> Result<Term, HttpError> {
+        let (source, text, input) = match input {
+            TermInput::Regex { pattern, dialect } => {
+                let dialect = engine_dialect(dialect);
+                (TermSource::Pattern(dialect), pattern, Input::Pattern(dialect))
+            }
+            TermInput::Fair(text) => {
+                let graph = self
+                    .codec
+                    .decode(&text)
+                    .map_err(|err| HttpError::new(ErrorCode::FairSyntaxError, err.to_string()))?;
+                (TermSource::Fair, text, Input::Fair(graph))
+            }
+        };
+        let key = TermKey {
+            source,
+            text,
+            max_states: self.budget.max_states(),
+            max_memory: self.budget.max_memory(),
+        };
+        let language = OnceLock::new();
+        let mut cached_built = None;
+        if let Some(cached) = self.cache.get(&key) {
+            cached_built = Some(cached.is_built());
+            let _ = language.set(cached);
+        }
+        Ok(Term { key, input, language, cached_built })
+    }
 }
 
 impl Term {
-    /// Checks `input`: decodes a FAIR with `codec` (`FairSyntaxError` when it is not one).
-    pub(crate) fn check(input: TermInput, codec: &FairCodec) -> Result<Term, HttpError> {
-        match input {
-            TermInput::Regex { pattern, dialect } => {
-                Ok(Term::Pattern(pattern, engine_dialect(dialect)))
-            }
-            TermInput::Fair(text) => codec
-                .decode(&text)
-                .map(Term::Graph)
-                .map_err(|err| HttpError::new(ErrorCode::FairSyntaxError, err.to_string())),
-        }
-    }
-
-    /// The term's language: a pattern is parsed (its automaton is built when a question
-    /// needs it), a FAIR's automaton is determinized when it is not deterministic, then
-    /// minimized.
+    /// The term's language: from the cache, or a pattern parsed (its automaton is built
+    /// when a question needs it), a FAIR's automaton determinized when it is not
+    /// deterministic, then minimized. Kept for the next call, and for [`Term::keep`].
     pub(crate) fn language(&self, budget: &Budget) -> Result<Language, HttpError> {
-        match self {
-            Term::Pattern(pattern, dialect) => {
-                Ok(Language::from_regex_in(pattern, *dialect, budget)?)
-            }
-            Term::Graph(graph) => {
+        if let Some(language) = self.language.get() {
+            return Ok(language.clone());
+        }
+        let language = match &self.input {
+            Input::Pattern(dialect) => Language::from_regex_in(&self.key.text, *dialect, budget)?,
+            Input::Fair(graph) => {
                 let dfa = if graph.is_deterministic() {
                     Dfa::from_graph(graph, budget)?
                 } else {
                     Dfa::from_nfa(&Nfa::from_graph(graph), budget)?
                 };
-                Ok(Language::from_dfa(&dfa, budget)?)
+                Language::from_dfa(&dfa, budget)?
             }
+        };
+        Ok(self.language.get_or_init(|| language).clone())
+    }
+
+    /// Keeps the term's language in `cache` for later requests, if a job made it, or if it
+    /// came from there and a question has built its automaton since (the cache charges it
+    /// again); a cached language nobody built since costs no second lookup.
+    pub(crate) fn keep(&self, cache: &TermCache) {
+        let Some(language) = self.language.get() else { return };
+        if self.cached_built.is_some_and(|built| built || !language.is_built()) {
+            return;
         }
+        cache.keep(&self.key, language);
     }
 
     /// Whether the term's automaton is deterministic: for a FAIR, the automaton it carries;
     /// for a pattern, its position automaton (the NFA without ε-moves), deterministic exactly
     /// when the pattern is one-unambiguous (`abc`, `a*b` yes; `ab|ac`, `(a|b)*abb` no).
     pub(crate) fn is_deterministic(&self, budget: &Budget) -> Result<bool, HttpError> {
-        match self {
-            Term::Pattern(pattern, dialect) => Ok(Nfa::from_regex_in(pattern, *dialect, budget)?
+        match &self.input {
+            Input::Pattern(dialect) => Ok(Nfa::from_regex_in(&self.key.text, *dialect, budget)?
                 .to_graph(budget)?
                 .is_deterministic()),
-            Term::Graph(graph) => Ok(graph.is_deterministic()),
+            Input::Fair(graph) => Ok(graph.is_deterministic()),
         }
     }
 }
@@ -193,6 +250,12 @@ mod tests {
         FairCodec::new(Keyring::development())
     }
 
+    /// Checks `input` with no cache.
+    fn check(input: TermInput, codec: &FairCodec) -> Result<Term, HttpError> {
+        let cache = TermCache::new(0, 0);
+        Checker { codec, cache: &cache, budget: &Budget::unlimited() }.term(input)
+    }
+
     fn params(body: serde_json::Value) -> GenerateParams {
         let request: GenerateStringsRequest = serde_json::from_value(body).unwrap();
         let limits = api_types::request::RequestLimits { max_terms: 10, max_timeout_ms: 1_000 };
@@ -205,22 +268,41 @@ mod tests {
         let dfa =
             Language::from_regex("a|b").unwrap().to_dfa(&Budget::unlimited()).unwrap().clone();
         let text = codec.encode(&dfa.to_graph());
-        let term = Term::check(TermInput::Fair(text.clone()), &codec).unwrap();
-        assert!(matches!(&term, Term::Graph(graph) if graph.is_deterministic()));
+        let term = check(TermInput::Fair(text.clone()), &codec).unwrap();
+        assert!(matches!(&term.input, Input::Fair(graph) if graph.is_deterministic()));
         let language = term.language(&Budget::unlimited()).unwrap();
         let same = Language::from_regex("[ab]").unwrap();
         assert_eq!(language.equivalence_witness(&same, &Budget::unlimited()).unwrap(), None);
         let flipped = if text.as_bytes()[12] == b'A' { "B" } else { "A" };
         let forged = format!("{}{flipped}{}", &text[..12], &text[13..]);
-        let err = Term::check(TermInput::Fair(forged), &codec).unwrap_err();
+        let err = check(TermInput::Fair(forged), &codec).unwrap_err();
         assert_eq!(err.code(), ErrorCode::FairSyntaxError);
+    }
+
+    /// A term found in the cache is kept again only when its job built the automaton: the
+    /// next request then gets the built language.
+    #[test]
+    fn a_cached_term_is_kept_again_once_built() {
+        let (codec, cache, budget) = (codec(), TermCache::new(16, 1 << 20), Budget::unlimited());
+        let checker = Checker { codec: &codec, cache: &cache, budget: &budget };
+        let input = || TermInput::Regex { pattern: "[a-c]{2}x".to_owned(), dialect: Dialect::Rust };
+        let first = checker.term(input()).unwrap();
+        assert!(first.cached_built.is_none());
+        first.language(&budget).unwrap();
+        first.keep(&cache);
+        let second = checker.term(input()).unwrap();
+        assert_eq!(second.cached_built, Some(false));
+        second.language(&budget).unwrap().to_dfa(&budget).unwrap();
+        second.keep(&cache);
+        let third = checker.term(input()).unwrap();
+        assert_eq!(third.cached_built, Some(true));
     }
 
     #[test]
     fn patterns_are_deterministic_when_one_unambiguous() {
         let deterministic = |pattern: &str| {
             let input = TermInput::Regex { pattern: pattern.to_owned(), dialect: Dialect::Rust };
-            let term = Term::check(input, &codec()).unwrap();
+            let term = check(input, &codec()).unwrap();
             term.is_deterministic(&Budget::unlimited()).unwrap()
         };
         assert!(deterministic("abc") && deterministic("a*b"));

@@ -118,6 +118,14 @@ pub struct Classes {
 }
 
 impl Classes {
+    /// The bytes the partition holds on the heap: its classes' ranges and its start table.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let ranges: usize = self.classes.iter().map(|class| class.ranges().len()).sum();
+        self.classes.len() * size_of::<CharSet>()
+            + ranges * size_of::<(char, char)>()
+            + self.starts.len() * size_of::<(char, ClassId)>()
+    }
+
     /// The partition with a single class, the full set: the alphabet of an automaton without
     /// labels. Equal to the partition [`Classes::new`] computes for no labels.
     ///

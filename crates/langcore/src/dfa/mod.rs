@@ -236,6 +236,11 @@ impl Dfa {
         self.accepting.len()
     }
 
+    /// The bytes the automaton holds on the heap: its table, acceptance and classes.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.table.len() * size_of::<StateId>() + self.accepting.len() + self.classes.heap_bytes()
+    }
+
     /// Every state, in numbering order.
     ///
     /// # Example

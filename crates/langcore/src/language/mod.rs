@@ -31,6 +31,7 @@ mod term;
 use std::mem;
 use std::sync::Arc;
 
+use self::nfa_first::TrimFacts;
 use self::term::{MAX_DEPTH, Node, Term};
 use crate::analysis::Cardinality;
 use crate::budget::{Budget, Operation};
@@ -258,6 +259,42 @@ impl Language {
     fn to_dfa_from(&self, nfa: &Nfa, budget: &Budget) -> Result<&Dfa, Error> {
         let dfa = Dfa::from_nfa(nfa, budget)?;
         Ok(self.0.dfa.get_or_init(|| dfa))
+    }
+
+    /// Whether the canonical minimal DFA exists already: built by an earlier question, or
+    /// the language was made from an automaton.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let language = Language::from_regex("[a-z]{3}")?;
+    /// assert!(!language.is_built());
+    /// language.to_dfa(&Budget::default())?;
+    /// assert!(language.is_built());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_built(&self) -> bool {
+        self.0.built().is_some()
+    }
+
+    /// About how many bytes this language holds on the heap: how it was built (a parsed
+    /// pattern, an automaton, the operands of a combination) and its automaton once built,
+    /// which grows it. Parts shared with other languages count in each. For callers that keep
+    /// languages, such as a cache bounded by memory.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let language = Language::from_regex("[a-z]{3}")?;
+    /// let parsed = language.heap_bytes();
+    /// language.to_dfa(&Budget::default())?;
+    /// assert!(language.heap_bytes() > parsed);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        term::heap_bytes(self)
     }
 
     // Operations that combine terms.
@@ -640,7 +677,7 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_empty(&self, budget: &Budget) -> Result<bool, Error> {
-        match nfa_first::trim(self, budget, |trim| trim.is_empty())? {
+        match nfa_first::trim(self, budget, |facts| facts.is_empty)? {
             Some(answer) => Ok(answer),
             None => Ok(self.to_dfa(budget)?.is_empty()),
         }
@@ -661,7 +698,7 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_empty_string(&self, budget: &Budget) -> Result<bool, Error> {
-        match nfa_first::trim(self, budget, |trim| trim.is_empty_string())? {
+        match nfa_first::trim(self, budget, |facts| facts.is_empty_string)? {
             Some(answer) => Ok(answer),
             None => Ok(self.to_dfa(budget)?.is_empty_string()),
         }
@@ -703,7 +740,7 @@ impl Language {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn length(&self, budget: &Budget) -> Result<(Option<usize>, Option<usize>), Error> {
-        match nfa_first::trim(self, budget, |trim| trim.length())? {
+        match nfa_first::trim(self, budget, |facts| facts.length)? {
             Some(answer) => Ok(answer),
             None => Ok(self.to_dfa(budget)?.length()),
         }
@@ -727,9 +764,14 @@ impl Language {
         if let Some(dfa) = self.0.built() {
             return Ok(dfa.cardinality(budget)?);
         }
-        // Infinite on the trimmed NFA, or counted on the DFA built from the same NFA.
+        // Infinite on the trimmed NFA (its facts kept), or counted on the DFA built from the
+        // same NFA.
+        if self.0.facts.get().is_some_and(|facts| facts.is_infinite) {
+            return Ok(Cardinality::Infinite);
+        }
         let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
-        if NfaTrim::new(&nfa).is_infinite() {
+        let facts = self.0.facts.get_or_init(|| TrimFacts::of(&NfaTrim::new(&nfa)));
+        if facts.is_infinite {
             return Ok(Cardinality::Infinite);
         }
         Ok(self.to_dfa_from(&nfa, budget)?.cardinality(budget)?)
@@ -760,7 +802,7 @@ impl Language {
             min.is_none_or(|min| min > options.max_length())
                 || max.is_some_and(|max| max < options.min_length())
         };
-        if nfa_first::trim(self, budget, |trim| outside(trim.length()))? == Some(true) {
+        if nfa_first::trim(self, budget, |facts| outside(facts.length))? == Some(true) {
             return Ok(Vec::new());
         }
         self.to_dfa(budget)?.generate(options, budget)

@@ -6,7 +6,8 @@
 //! that decides it, and returns `None` when the language is built (its DFA answers
 //! directly):
 //! - [`trim`]: emptiness, {""}, infiniteness and lengths on the trimmed NFA
-//!   (`nfa/analysis.rs`);
+//!   (`nfa/analysis.rs`), kept with the language once found ([`TrimFacts`]), so that asking
+//!   again (a language shared by a cache, say) builds no NFA;
 //! - [`separating_string`]: inclusion and equivalence witnesses, shortest then smallest,
 //!   by the antichain search of `nfa/inclusion.rs` (first, for equivalence, by the joint
 //!   subset walk of `dfa/determinize.rs`, then by the DFAs when they fit);
@@ -31,18 +32,44 @@ use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
 use crate::ops::product;
 use crate::witness::BoolOp;
 
-/// The answer `question` gives on the trimmed NFA of `language`, or `None` when its DFA is
-/// built.
+/// What the trimmed NFA of a language says of it: the answers of [`trim`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TrimFacts {
+    pub(super) is_empty: bool,
+    pub(super) is_empty_string: bool,
+    pub(super) is_infinite: bool,
+    /// The shortest and longest lengths (see [`Language::length`]).
+    pub(super) length: (Option<usize>, Option<usize>),
+}
+
+impl TrimFacts {
+    /// The facts of the language whose trimmed NFA is `trim` (each linear in the NFA).
+    pub(super) fn of(trim: &NfaTrim<'_>) -> TrimFacts {
+        TrimFacts {
+            is_empty: trim.is_empty(),
+            is_empty_string: trim.is_empty_string(),
+            is_infinite: trim.is_infinite(),
+            length: trim.length(),
+        }
+    }
+}
+
+/// The answer `question` gives on the facts of the trimmed NFA of `language`, or `None`
+/// when its DFA is built. The facts are kept with the language: the NFA is built once.
 pub(super) fn trim<T>(
     language: &Language,
     budget: &Budget,
-    question: impl FnOnce(&NfaTrim<'_>) -> T,
+    question: impl FnOnce(&TrimFacts) -> T,
 ) -> Result<Option<T>, Error> {
     if language.0.built().is_some() {
         return Ok(None);
     }
+    if let Some(facts) = language.0.facts.get() {
+        return Ok(Some(question(facts)));
+    }
     let nfa = term::to_nfa(language, Operation::BuildNfa, budget)?;
-    Ok(Some(question(&NfaTrim::new(&nfa))))
+    let facts = TrimFacts::of(&NfaTrim::new(&nfa));
+    Ok(Some(question(language.0.facts.get_or_init(|| facts))))
 }
 
 /// Whether `language` holds every string, or `None` when its DFA is built.
@@ -166,4 +193,41 @@ pub(super) fn build_unless_empty(
         }
     }
     build(budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Cardinality;
+    use crate::dfa::Dfa;
+
+    /// Issue 18: the facts of the trimmed NFA stay with the language, so asking again (a
+    /// language shared by the server's cache) builds no NFA: the answers come back even
+    /// under a budget no NFA fits, and they are the DFA's.
+    #[test]
+    fn trim_facts_are_kept_with_the_language() {
+        let budget = Budget::default();
+        let tiny = Budget::default().with_max_states(2);
+        let fresh = Language::from_regex("(abc|de){2}").unwrap();
+        assert!(fresh.is_empty(&tiny).is_err());
+        for pattern in ["(abc|de){2}", "a+b*", "[a-c]{2,5}x?", "(ab){0}c{0}", "a[^\\s\\S]b"] {
+            let language = Language::from_regex(pattern).unwrap();
+            let dfa = Dfa::from_regex(pattern).unwrap();
+            let expected = (dfa.is_empty(), dfa.is_empty_string(), dfa.length());
+            let asked = |budget: &Budget| {
+                let length = language.length(budget).unwrap();
+                (
+                    language.is_empty(budget).unwrap(),
+                    language.is_empty_string(budget).unwrap(),
+                    length,
+                )
+            };
+            assert_eq!(asked(&budget), expected, "{pattern}");
+            assert_eq!(asked(&tiny), expected, "{pattern}");
+            assert!(!language.is_built(), "{pattern}");
+        }
+        let infinite = Language::from_regex("(a|b)*a(a|b){40}").unwrap();
+        assert!(!infinite.is_empty(&budget).unwrap());
+        assert_eq!(infinite.cardinality(&tiny).unwrap(), Cardinality::Infinite);
+    }
 }

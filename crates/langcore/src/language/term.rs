@@ -14,9 +14,10 @@
 
 use std::sync::OnceLock;
 
-use regex_syntax::hir::Hir;
+use regex_syntax::hir::{self, Class, Hir, HirKind};
 
 use super::Language;
+use super::nfa_first::TrimFacts;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dfa::fragment::Fragment;
@@ -53,6 +54,8 @@ pub(super) struct Node {
     pub(super) term: Term,
     pub(super) depth: u32,
     pub(super) dfa: OnceLock<Dfa>,
+    /// What its trimmed NFA says, once a question asked (`nfa_first.rs`).
+    pub(super) facts: OnceLock<TrimFacts>,
     /// The text of a pattern of our dialect, a candidate for its shortest spelling.
     pub(super) source: Option<Box<str>>,
 }
@@ -69,7 +72,7 @@ impl Node {
                 1 + operands.iter().map(|operand| operand.0.depth).max().unwrap_or(0)
             }
         };
-        Node { term, depth, dfa: OnceLock::new(), source: None }
+        Node { term, depth, dfa: OnceLock::new(), facts: OnceLock::new(), source: None }
     }
 
     /// The canonical minimal DFA, if it exists already.
@@ -78,6 +81,53 @@ impl Node {
             Term::Automaton(dfa) | Term::Product { dfa, .. } => Some(dfa),
             _ => self.dfa.get(),
         }
+    }
+}
+
+/// About how many bytes `language` holds on the heap: its term (a pattern's HIR, an
+/// automaton, the operands of a combination) and its DFA once built. A term's depth is
+/// bounded by [`MAX_DEPTH`], and so this recursion; the HIR is walked by `regex-syntax`'s
+/// visitor, which keeps its stack on the heap.
+pub(super) fn heap_bytes(language: &Language) -> usize {
+    let node = &*language.0;
+    let own = size_of::<Node>()
+        + node.source.as_ref().map_or(0, |source| source.len())
+        + node.dfa.get().map_or(0, Dfa::heap_bytes);
+    own + match &node.term {
+        Term::Pattern(hir) => hir::visit(hir, HirBytes(0)).unwrap_or(0),
+        Term::Automaton(dfa) => dfa.heap_bytes(),
+        Term::Union(operands) | Term::Concat(operands) => operands.iter().map(heap_bytes).sum(),
+        Term::Repeat { operand, .. } => heap_bytes(operand),
+    }
+}
+
+/// Sums what an HIR's nodes hold: each node and its properties, a class's ranges, a
+/// literal's bytes.
+struct HirBytes(usize);
+
+impl hir::Visitor for HirBytes {
+    type Output = usize;
+    type Err = std::convert::Infallible;
+
+    fn finish(self) -> Result<usize, Self::Err> {
+        Ok(self.0)
+    }
+
+    fn visit_pre(&mut self, hir: &Hir) -> Result<(), Self::Err> {
+        /// A node's properties, boxed beside it (`regex-syntax` keeps their type private).
+        const PROPERTIES_BYTES: usize = 80;
+        let own = match hir.kind() {
+            HirKind::Class(Class::Unicode(class)) => class.ranges().len() * 8,
+            HirKind::Class(Class::Bytes(class)) => class.ranges().len() * 2,
+            HirKind::Literal(literal) => literal.0.len(),
+            HirKind::Concat(children) | HirKind::Alternation(children) => {
+                children.len() * size_of::<Hir>()
+            }
+            HirKind::Repetition(_) | HirKind::Capture(_) => size_of::<Hir>(),
+            HirKind::Empty | HirKind::Look(_) => 0,
+        };
+        self.0 += size_of::<Hir>() + PROPERTIES_BYTES + own;
+        Ok(())
     }
 }
 

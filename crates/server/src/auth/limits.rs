@@ -79,7 +79,7 @@ impl CallerLimits {
     pub(crate) fn server(config: &Config) -> CallerLimits {
         let limits =
             TokenLimits::unlimited(config.max_terms, config.max_timeout_ms, config.max_states);
-        let max_memory = usize::try_from(config.max_memory_mb << 20).unwrap_or(usize::MAX);
+        let max_memory = config.max_memory_bytes();
         CallerLimits { max_memory, ..CallerLimits::new(limits, config.default_timeout_ms) }
     }
 

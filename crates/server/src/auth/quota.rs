@@ -97,8 +97,8 @@ fn days_from_civil(year: u64, month: u64) -> u64 {
     era * 146_097 + day_of_era - 719_468
 }
 
-/// `secs` since the epoch as an RFC 3339 UTC date and time, for messages.
-fn to_rfc3339(secs: u64) -> String {
+/// `secs` since the epoch as an RFC 3339 UTC date and time, for messages and log lines.
+pub(crate) fn to_rfc3339(secs: u64) -> String {
     let (year, month, day) = civil_from_days(secs / SECONDS_PER_DAY);
     let time = secs % SECONDS_PER_DAY;
     format!(

@@ -20,4 +20,5 @@ mod real_patterns;
 mod redis_quota;
 mod stress;
 mod support;
+mod term_cache;
 mod transport;
