@@ -96,6 +96,9 @@ pub(super) fn heap_bytes(language: &Language) -> usize {
     own + match &node.term {
         Term::Pattern(hir) => hir::visit(hir, HirBytes(0)).unwrap_or(0),
         Term::Automaton(dfa) => dfa.heap_bytes(),
+        Term::Product { dfa, operands, .. } => {
+            dfa.heap_bytes() + operands.iter().map(heap_bytes).sum::<usize>()
+        }
         Term::Union(operands) | Term::Concat(operands) => operands.iter().map(heap_bytes).sum(),
         Term::Repeat { operand, .. } => heap_bytes(operand),
     }
