@@ -263,13 +263,17 @@ fn named_property(name: &str) -> Option<CharSet> {
     Some(CharSet::range(range.0, range.1))
 }
 
-/// The set of property `name` (the text between the braces, or one letter).
-fn property(name: &str) -> Option<CharSet> {
+/// The set of property `name` (the text between the braces, or one letter) in `dialect`:
+/// Java reads the POSIX names (`Alpha`, `Punct`, ...) as ASCII classes, the others as
+/// Unicode properties.
+fn property(name: &str, dialect: Dialect) -> Option<CharSet> {
     let (negated, name) = match name.strip_prefix('^') {
         Some(rest) => (true, rest),
         None => (false, name),
     };
-    let set = rust_set(&format!(r"\p{{{name}}}"))
+    let java_first = if dialect == Dialect::Java { named_property(name) } else { None };
+    let set = java_first
+        .or_else(|| rust_set(&format!(r"\p{{{name}}}")))
         .or_else(|| named_property(name))
         .or_else(|| name.strip_prefix("Is").and_then(|rest| rust_set(&format!(r"\p{{{rest}}}"))))?;
     Some(if negated { set.complement() } else { set })
@@ -362,6 +366,17 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 _ => Err(("\\x needs two hex digits".into(), 0..1 + len)),
             }
         }
+        'o' if dialect == Dialect::Pcre && text[1..].starts_with('{') => {
+            let braced = &text[2..];
+            let close = braced
+                .find('}')
+                .ok_or_else(|| ("unclosed \\o{...} escape".to_owned(), 0..text.len()))?;
+            let c = u32::from_str_radix(&braced[..close], 8)
+                .ok()
+                .and_then(char::from_u32)
+                .ok_or_else(|| ("invalid code point in \\o{...}".to_owned(), 0..close + 3))?;
+            Ok((Atom::Char(c), close + 3))
+        }
         'u' | 'U' if dialect != Dialect::Pcre => {
             let rest = &text[1..];
             if let Some(braced) = rest.strip_prefix('{').filter(|_| dialect == Dialect::Rust) {
@@ -414,7 +429,7 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                     _ => return Err(("\\p needs a property name".into(), 0..1)),
                 },
             };
-            let found = property(name.trim())
+            let found = property(name.trim(), dialect)
                 .ok_or_else(|| (format!("unknown Unicode property or block `{name}`"), 0..len))?;
             Ok((Atom::Set(if first == 'P' { found.complement() } else { found }), len))
         }
@@ -573,6 +588,18 @@ impl ClassReader<'_> {
                         })?;
                 self.pos += len;
                 set = set.union(&nested);
+                continue;
+            }
+            if matches!(dialect, Dialect::Java | Dialect::Pcre)
+                && self.text[self.pos..].starts_with("\\Q")
+            {
+                // Quoted text inside a class: each character is itself.
+                let quoted = &self.text[self.pos + 2..];
+                let end = quoted.find("\\E").unwrap_or(quoted.len());
+                for c in quoted[..end].chars() {
+                    set = set.union(&CharSet::singleton(c));
+                }
+                self.pos = (self.pos + 2 + end + 2).min(self.text.len());
                 continue;
             }
             let posix_end = self.text[self.pos..].find(":]");

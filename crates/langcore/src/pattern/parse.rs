@@ -135,6 +135,8 @@ struct Flags {
     dot_all: bool,
     verbose: bool,
     ascii: bool,
+    /// PCRE's `(?J)`: groups may share a name.
+    duplicate_names: bool,
 }
 
 /// What the first pass learnt about a capturing group.
@@ -163,6 +165,8 @@ struct Parser<'p> {
     /// Current group levels: (level id, branch number).
     levels: Vec<(usize, usize)>,
     n_levels: usize,
+    /// Per level id, its number of branches once closed (0 while open).
+    level_branches: Vec<usize>,
     groups: Vec<Group>,
     /// Group numbers referred to (first pass).
     backrefs: Vec<u32>,
@@ -197,10 +201,12 @@ impl<'p> Parser<'p> {
                 dot_all: dialect == Dialect::Rust,
                 verbose: false,
                 ascii: false,
+                duplicate_names: false,
             },
             depth: 0,
             levels: Vec::new(),
             n_levels: 0,
+            level_branches: Vec::new(),
             groups: Vec::new(),
             backrefs: Vec::new(),
             bindings,
@@ -337,6 +343,7 @@ impl<'p> Parser<'p> {
             again.depth = self.depth + 1;
             again.levels = self.levels.clone();
             again.n_levels = self.n_levels;
+            again.level_branches = self.level_branches.clone();
             again.groups = self.groups[..n_groups].to_vec();
             again.needs_text = self.needs_text.clone();
             let parsed = again.parse_alternation();
@@ -391,9 +398,7 @@ impl<'p> Parser<'p> {
 
     /// Branches up to the end of the group or the pattern.
     fn parse_alternation(&mut self) -> Result<Expr, ParseError> {
-        let level = self.n_levels;
-        self.n_levels += 1;
-        self.levels.push((level, 0));
+        let level = self.open_level();
         let saved = self.flags;
         let mut branches = vec![self.parse_concat()?];
         while self.eat("|") {
@@ -403,8 +408,24 @@ impl<'p> Parser<'p> {
             branches.push(self.parse_concat()?);
         }
         self.flags = saved;
-        self.levels.pop();
+        self.close_level(level);
         Ok(Expr::alt(branches))
+    }
+
+    /// Opens a new group level (an alternation): its id.
+    fn open_level(&mut self) -> usize {
+        let level = self.n_levels;
+        self.n_levels += 1;
+        self.levels.push((level, 0));
+        self.level_branches.resize(self.n_levels, 0);
+        level
+    }
+
+    /// Closes the innermost level, recording how many branches it had.
+    fn close_level(&mut self, level: usize) {
+        if let Some((_, branch)) = self.levels.pop() {
+            self.level_branches[level] = branch + 1;
+        }
     }
 
     fn parse_concat(&mut self) -> Result<Expr, ParseError> {
@@ -899,7 +920,12 @@ impl<'p> Parser<'p> {
                 span,
             ));
         }
-        let on_path = group.path.iter().all(|step| self.levels.contains(step));
+        // Every level on the way to the group is still open on the same branch, or was
+        // closed with that one branch (a group such as `(?:x(a))` before the reference).
+        let on_path = group
+            .path
+            .iter()
+            .all(|step| self.levels.contains(step) || self.level_branches.get(step.0) == Some(&1));
         if group.varies || !on_path {
             return Err(self.unsupported(
                 "a reference is only supported to a group that matches exactly once before it \
@@ -913,11 +939,22 @@ impl<'p> Parser<'p> {
     /// The branches of a conditional on group `number`, up to its closing parenthesis.
     fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
         self.referenced_group(number, start..self.pos)?;
+        let (yes, no) = self.parse_branches(start)?;
+        Ok(match self.bindings.get(&number) {
+            Some(Binding::Unset) => no,
+            Some(Binding::Set | Binding::Text(_)) => yes,
+            None => {
+                self.backrefs.push(number);
+                Expr::alt(vec![yes, no])
+            }
+        })
+    }
+
+    /// The `yes|no` branches of a conditional, up to its closing parenthesis.
+    fn parse_branches(&mut self, start: usize) -> Result<(Expr, Expr), ParseError> {
         let saved = self.flags;
         self.depth += 1;
-        let level = self.n_levels;
-        self.n_levels += 1;
-        self.levels.push((level, 0));
+        let level = self.open_level();
         let yes = self.parse_concat()?;
         let no = if self.eat("|") {
             if let Some(last) = self.levels.last_mut() {
@@ -927,7 +964,7 @@ impl<'p> Parser<'p> {
         } else {
             Expr::Empty
         };
-        self.levels.pop();
+        self.close_level(level);
         self.depth -= 1;
         self.flags = saved;
         if self.peek() == Some('|') {
@@ -936,14 +973,20 @@ impl<'p> Parser<'p> {
         if !self.eat(")") {
             return Err(self.error("unclosed group", start..start + 1));
         }
-        Ok(match self.bindings.get(&number) {
-            Some(Binding::Unset) => no,
-            Some(Binding::Set | Binding::Text(_)) => yes,
-            None => {
-                self.backrefs.push(number);
-                Expr::alt(vec![yes, no])
-            }
-        })
+        Ok((yes, no))
+    }
+
+    /// `(?(?=X)yes|no)` and the other lookarounds as conditions: `(?=X)yes|(?!X)no`.
+    fn parse_look_conditional(&mut self, start: usize) -> Result<Expr, ParseError> {
+        let Expr::Look(look) = self.parse_group()? else {
+            return Err(self.error("a conditional needs a condition", start..self.pos));
+        };
+        let (yes, no) = self.parse_branches(start)?;
+        let otherwise = Expr::look(look.ahead, !look.negated, (*look.body).clone());
+        Ok(Expr::alt(vec![
+            Expr::concat(vec![Expr::Look(look), yes]),
+            Expr::concat(vec![otherwise, no]),
+        ]))
     }
 
     fn parse_group(&mut self) -> Result<Expr, ParseError> {
@@ -961,6 +1004,7 @@ impl<'p> Parser<'p> {
             GroupKind::Comment => return Ok(Expr::Empty),
             GroupKind::Reference(expr) => return Ok(expr),
             GroupKind::Conditional(number) => self.parse_conditional(start, number)?,
+            GroupKind::LookConditional => self.parse_look_conditional(start)?,
             GroupKind::Plain(saved) => {
                 let body = self.parse_group_body(start)?;
                 self.flags = saved;
@@ -972,6 +1016,13 @@ impl<'p> Parser<'p> {
                 let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
                 let body = self.parse_group_body(start)?;
                 let body = self.expand_inside(body, body_start, flags, n_groups, n_backrefs)?;
+                if !ahead && self.dialect == Dialect::Python && fixed_width(&body).is_none() {
+                    return Err(self.error(
+                        "look-behind requires fixed-width pattern: Python's lookbehind body \
+                         must match strings of one length",
+                        start..self.pos,
+                    ));
+                }
                 if !ahead && has_lookahead(&body) {
                     return Err(self.unsupported(
                         "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported",
@@ -1001,7 +1052,7 @@ impl<'p> Parser<'p> {
     fn parse_capture(&mut self, start: usize, name: Option<String>) -> Result<Expr, ParseError> {
         if let Some(name) = &name {
             let duplicate = self.groups.iter().any(|group| group.name.as_ref() == Some(name));
-            if duplicate && self.dialect != Dialect::Rust {
+            if duplicate && self.dialect != Dialect::Rust && !self.flags.duplicate_names {
                 return Err(self.error(format!("duplicate group name `{name}`"), start..self.pos));
             }
         }
@@ -1093,8 +1144,18 @@ impl<'p> Parser<'p> {
             self.pos += end + 1;
             return Ok(GroupKind::Comment);
         }
+        if self.rest().starts_with('>') && dialect == Dialect::Js {
+            return Err(
+                self.error("invalid group: atomic groups are not JavaScript", start..self.pos + 1)
+            );
+        }
         if self.rest().starts_with('>') {
             return Err(self.unsupported("atomic groups are not supported: they change which strings match, and relang does not read them exactly yet", start..self.pos + 1));
+        }
+        if ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|open| self.rest().starts_with(open))
+            && matches!(dialect, Dialect::Pcre | Dialect::Rust)
+        {
+            return Ok(GroupKind::LookConditional);
         }
         if self.rest().starts_with('(')
             && matches!(dialect, Dialect::Python | Dialect::Pcre | Dialect::Rust)
@@ -1159,6 +1220,7 @@ impl<'p> Parser<'p> {
                 'x' => flags.verbose = on,
                 'a' if dialect == Dialect::Python => flags.ascii = on,
                 'u' if dialect == Dialect::Python => flags.ascii = !on,
+                'J' if dialect == Dialect::Pcre => flags.duplicate_names = on,
                 'u' | 'U' | 'L' | 'd' | 'n' | 'J' => {}
                 ':' => {
                     let saved = self.flags;
@@ -1196,6 +1258,8 @@ enum GroupKind {
     Reference(Expr),
     /// `(?(n)yes|no)`: the branches are read next.
     Conditional(u32),
+    /// `(?(?=X)yes|no)`: the lookaround and the branches are read next.
+    LookConditional,
 }
 
 /// `sub{min,max}` possessive, exactly, when `sub` is one character class `c`: as many
@@ -1214,6 +1278,30 @@ fn possessive_repeat(sub: Expr, min: u32, max: Option<u32>) -> Option<Expr> {
     })
 }
 
+/// The one length of every string `expr` matches, if it has one (Python's rule for
+/// lookbehind bodies; a branch that matches nothing still counts).
+fn fixed_width(expr: &Expr) -> Option<u32> {
+    match expr {
+        Expr::Empty | Expr::Look(_) => Some(0),
+        Expr::Set(_) => Some(1),
+        Expr::Concat(parts) => {
+            parts.iter().try_fold(0u32, |acc, part| acc.checked_add(fixed_width(part)?))
+        }
+        Expr::Alt(branches) => {
+            let first = fixed_width(branches.first()?)?;
+            branches[1..].iter().all(|branch| fixed_width(branch) == Some(first)).then_some(first)
+        }
+        Expr::Repeat { sub, min, max } => {
+            let width = fixed_width(sub)?;
+            match *max {
+                Some(max) if max == *min || width == 0 => width.checked_mul(max),
+                None if width == 0 => Some(0),
+                _ => None,
+            }
+        }
+    }
+}
+
 /// Whether `expr` has a lookahead outside the lookbehinds it holds (whose bodies were
 /// checked when they were read).
 fn has_lookahead(expr: &Expr) -> bool {
@@ -1228,6 +1316,33 @@ fn has_lookahead(expr: &Expr) -> bool {
 /// The strings of an expression without assertions, if finite and at most
 /// [`MAX_BACKREF_CHOICES`]; otherwise why not.
 fn strings(expr: &Expr) -> Result<Vec<String>, String> {
+    if is_infinite(expr) {
+        return Err("a backreference to a group with infinitely many strings is not regular".into());
+    }
+    finite_strings(expr)
+}
+
+/// Whether an expression without assertions has infinitely many strings: an unbounded
+/// repetition of something that matches a non-empty string.
+fn is_infinite(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Set(_) | Expr::Look(_) => false,
+        Expr::Concat(parts) => {
+            parts.iter().all(|part| !part.is_fail()) && parts.iter().any(is_infinite)
+        }
+        Expr::Alt(parts) => parts.iter().any(is_infinite),
+        Expr::Repeat { sub, min, max } => {
+            if sub.is_fail() {
+                return false;
+            }
+            is_infinite(sub) && (*min > 0 || *max != Some(0))
+                || max.is_none() && !sub.is_zero_width()
+        }
+    }
+}
+
+/// The strings of a finite expression, if at most [`MAX_BACKREF_CHOICES`].
+fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
     const TOO_MANY: &str =
         "the group referred to has too many strings to expand its backreferences: too large";
     match expr {
@@ -1241,7 +1356,7 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
         Expr::Concat(parts) => {
             let mut acc = vec![String::new()];
             for part in parts {
-                let tails = strings(part)?;
+                let tails = finite_strings(part)?;
                 if acc.len().saturating_mul(tails.len()) > MAX_BACKREF_CHOICES {
                     return Err(TOO_MANY.into());
                 }
@@ -1255,7 +1370,7 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
         Expr::Alt(branches) => {
             let mut acc = Vec::new();
             for branch in branches {
-                acc.extend(strings(branch)?);
+                acc.extend(finite_strings(branch)?);
                 if acc.len() > MAX_BACKREF_CHOICES {
                     return Err(TOO_MANY.into());
                 }
@@ -1265,7 +1380,7 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
             Ok(acc)
         }
         Expr::Repeat { sub, min, max } => {
-            let once = strings(sub)?;
+            let once = finite_strings(sub)?;
             let Some(max) = *max else {
                 if once.iter().all(String::is_empty) {
                     return Ok(vec![String::new()]);

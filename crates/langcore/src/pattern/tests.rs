@@ -101,10 +101,8 @@ fn possessive_quantifiers_are_exact_or_refused() {
     check("a{1,3}+a", java, &["aaaa"], &["aa", "aaa"]);
     let err = Language::from_regex_in("(ab)*+", java, &Budget::default()).unwrap_err();
     assert!(err.to_string().contains("possessive"), "{err}");
-    for (pattern, what) in [("(?>a)", "atomic"), ("(?(?=x)a|b)", "conditionals")] {
-        let err = Language::from_regex_in(pattern, Dialect::Pcre, &Budget::default()).unwrap_err();
-        assert!(err.to_string().contains(what), "{pattern}: {err}");
-    }
+    let err = Language::from_regex_in("(?>a)", Dialect::Pcre, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("atomic"), "{err}");
 }
 
 #[test]
@@ -236,4 +234,77 @@ fn conditionals_and_optional_groups() {
     let err =
         Language::from_regex_in(r"(a)(?(1)b|c|d)", Dialect::Pcre, &Budget::default()).unwrap_err();
     assert!(err.to_string().contains("two branches"), "{err}");
+}
+
+/// The error `pattern` in `dialect` gives.
+#[track_caller]
+fn refusal(pattern: &str, dialect: Dialect) -> String {
+    match Language::from_regex_in(pattern, dialect, &Budget::default()) {
+        Ok(_) => panic!("{pattern} ({dialect}) should be refused"),
+        Err(err) => err.to_string(),
+    }
+}
+
+#[test]
+fn backreference_to_a_group_closed_in_a_one_branch_group() {
+    // regexlib's leap-year dates: `\1` follows the group `(?:31(\/|-))` that holds group 1.
+    let pcre = Dialect::Pcre;
+    check(r"(?:31(/|-)(?:0[13]))\1\d\d|x", pcre, &["31/01/99", "31-03-00"], &["31/01-99"]);
+    check(r"(?:(?:a(x|y))b)\1", pcre, &["axbx", "ayby"], &["axby"]);
+    // The group's level had two branches: it may not have matched.
+    assert!(refusal(r"(?:a(x)|b)\1", pcre).contains("exactly once"));
+}
+
+#[test]
+fn unbounded_groups_are_not_regular_before_too_large() {
+    let err = refusal(r"(\w+)=\1", Dialect::Python);
+    assert!(err.contains("not regular"), "{err}");
+    let err = refusal(r"([\s\S]{1,3})\1", Dialect::Python);
+    assert!(err.contains("too large"), "{err}");
+}
+
+#[test]
+fn python_lookbehind_must_have_a_fixed_width() {
+    let py = Dialect::Python;
+    for pattern in [r"(?<!\\+)_", r"(?<=ab|c)d", r"(?<=a{1,2})b", r"(?<=a*)b"] {
+        let err = refusal(pattern, py);
+        assert!(err.contains("fixed-width"), "{pattern}: {err}");
+    }
+    check(r".*(?<=ab|cd)e", py, &["abe", "xcde"], &["ace"]);
+    check(r".*(?<=(?:ab){2}(?<!x))c", py, &["ababc"], &["abc"]);
+    // Other engines take variable-width lookbehinds.
+    check(r".*(?<!\d+)px", Dialect::Js, &["apx"], &["1px"]);
+}
+
+#[test]
+fn javascript_has_no_atomic_groups() {
+    assert!(refusal("(?>a)", Dialect::Js).contains("invalid group"));
+}
+
+#[test]
+fn pcre_duplicate_names_under_j() {
+    check(r"(?J)(?:(?<n>a)x|(?<n>b)y)", Dialect::Pcre, &["ax", "by"], &["ay"]);
+    assert!(refusal(r"(?:(?<n>a)x|(?<n>b)y)", Dialect::Pcre).contains("duplicate"));
+}
+
+#[test]
+fn quoting_inside_classes_and_braced_octal() {
+    check(r"[\Q^]\E]+", Dialect::Pcre, &["^]", "]"], &["\\", "Q"]);
+    check(r"[a\Q-\E]+", Dialect::Java, &["a-"], &["b"]);
+    check(r"\o{101}\x{263a}", Dialect::Pcre, &["A\u{263a}"], &["o"]);
+}
+
+#[test]
+fn conditionals_on_lookarounds() {
+    let pcre = Dialect::Pcre;
+    check(r"(?(?=\d)\d{3}|[a-z]{3})", pcre, &["123", "abc"], &["1bc", "a23"]);
+    check(r"x(?(?<=x)y|z)", pcre, &["xy"], &["xz"]);
+    check(r"(?(?!a)b|a)", pcre, &["a", "b"], &["c"]);
+}
+
+#[test]
+fn java_posix_properties_are_ascii() {
+    let java = Dialect::Java;
+    check(r"\p{Alpha}\p{Lower}+\p{Punct}", java, &["Ab!", "xy_"], &["éa!", "Aé!", "A\u{b4}!"]);
+    check(r"\p{Alpha}+", Dialect::Pcre, &["é"], &["1"]);
 }
