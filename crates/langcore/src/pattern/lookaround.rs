@@ -154,7 +154,8 @@ impl<'b> Compiler<'b> {
                 }
                 self.add(GState { epsilons, ..GState::default() })
             }
-            Expr::Repeat { sub, min, max } => self.compile_repeat(sub, *min, *max, next),
+            Expr::Repeat { sub, min, max, .. } => self.compile_repeat(sub, *min, *max, next),
+            Expr::Atomic(sub) => self.compile(sub, next),
             Expr::Look(look) => {
                 let address = std::ptr::from_ref(look) as usize;
                 let guard = match self.by_address.get(&address) {

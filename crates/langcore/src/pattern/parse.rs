@@ -25,6 +25,7 @@
 
 use std::collections::HashMap;
 
+use super::atomic::{self, Refusal};
 use super::class::{self, Ctx};
 use super::{Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
 use crate::alphabet::CharSet;
@@ -534,7 +535,9 @@ impl<'p> Parser<'p> {
                     quantifier_start..self.pos,
                 ));
             }
+            let mut greedy = true;
             let possessive = if self.eat("?") {
+                greedy = false;
                 false
             } else if self.rest().starts_with('+') {
                 if self.dialect == Dialect::Js {
@@ -564,15 +567,11 @@ impl<'p> Parser<'p> {
                 n_quantifiers += 1;
                 continue;
             }
+            let repeat = Expr::Repeat { sub: Box::new(expr), min, max, greedy };
             expr = if possessive {
-                possessive_repeat(expr, min, max).ok_or_else(|| {
-                    self.unsupported(
-                        "possessive quantifiers are only supported on a single character or class",
-                        start..self.pos,
-                    )
-                })?
+                self.atomic(repeat, "possessive quantifier", start..self.pos)?
             } else {
-                Expr::Repeat { sub: Box::new(expr), min, max }
+                repeat
             };
             n_quantifiers += 1;
         }
@@ -950,6 +949,25 @@ impl<'p> Parser<'p> {
         })
     }
 
+    /// The exact translation of `(?>body)` (`atomic.rs`), or an error naming `what` and
+    /// why it is not read.
+    fn atomic(
+        &mut self,
+        body: Expr,
+        what: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<Expr, ParseError> {
+        atomic::atomic(body, self.budget).map_err(|refusal| match refusal {
+            Refusal::Unsupported(why) => {
+                self.unsupported(format!("{what} not supported yet: {why}"), span)
+            }
+            Refusal::Budget(err) => {
+                self.over_budget = Some(err);
+                self.error(format!("the budget ran out reading this {what}"), span)
+            }
+        })
+    }
+
     /// The `yes|no` branches of a conditional, up to its closing parenthesis.
     fn parse_branches(&mut self, start: usize) -> Result<(Expr, Expr), ParseError> {
         let saved = self.flags;
@@ -998,44 +1016,57 @@ impl<'p> Parser<'p> {
                 start..start + 1,
             ));
         }
-        let kind = self.group_kind(start)?;
-        let expr = match kind {
-            GroupKind::Flags => return Ok(Expr::Empty),
-            GroupKind::Comment => return Ok(Expr::Empty),
-            GroupKind::Reference(expr) => return Ok(expr),
-            GroupKind::Conditional(number) => self.parse_conditional(start, number)?,
-            GroupKind::LookConditional => self.parse_look_conditional(start)?,
-            GroupKind::Plain(saved) => {
-                let body = self.parse_group_body(start)?;
-                self.flags = saved;
-                body
-            }
-            GroupKind::Capture(name) => self.parse_capture(start, name)?,
-            GroupKind::Look { ahead, negated } => {
-                let n_groups = self.groups.len();
-                let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
-                let body = self.parse_group_body(start)?;
-                let body = self.expand_inside(body, body_start, flags, n_groups, n_backrefs)?;
-                if !ahead && self.dialect == Dialect::Python && fixed_width(&body).is_none() {
-                    return Err(self.error(
-                        "look-behind requires fixed-width pattern: Python's lookbehind body \
-                         must match strings of one length",
-                        start..self.pos,
-                    ));
-                }
-                if !ahead && has_lookahead(&body) {
-                    return Err(self.unsupported(
-                        "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported",
-                        start..self.pos,
-                    ));
-                }
-                for group in &mut self.groups[n_groups..] {
-                    group.varies = true;
-                }
-                Expr::look(ahead, negated, body)
-            }
-        };
-        Ok(expr)
+        // Each arm is its own function returning directly: this frame is on the stack
+        // once per nesting level.
+        match self.group_kind(start)? {
+            GroupKind::Flags | GroupKind::Comment => Ok(Expr::Empty),
+            GroupKind::Reference(expr) => Ok(expr),
+            GroupKind::Conditional(number) => self.parse_conditional(start, number),
+            GroupKind::LookConditional => self.parse_look_conditional(start),
+            GroupKind::Plain(saved) => self.parse_plain(start, saved),
+            GroupKind::Atomic => self.parse_atomic_group(start),
+            GroupKind::Capture(name) => self.parse_capture(start, name),
+            GroupKind::Look { ahead, negated } => self.parse_look(start, ahead, negated),
+        }
+    }
+
+    /// The body of a non-capturing group; its flags end with it.
+    fn parse_plain(&mut self, start: usize, saved: Flags) -> Result<Expr, ParseError> {
+        let body = self.parse_group_body(start)?;
+        self.flags = saved;
+        Ok(body)
+    }
+
+    /// The body of a lookaround and its closing parenthesis (kept out of `parse_group`,
+    /// whose frame is on the stack once per nesting level).
+    fn parse_look(&mut self, start: usize, ahead: bool, negated: bool) -> Result<Expr, ParseError> {
+        let n_groups = self.groups.len();
+        let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
+        let body = self.parse_group_body(start)?;
+        let body = self.expand_inside(body, body_start, flags, n_groups, n_backrefs)?;
+        if !ahead && self.dialect == Dialect::Python && fixed_width(&body).is_none() {
+            return Err(self.error(
+                "look-behind requires fixed-width pattern: Python's lookbehind body \
+                     must match strings of one length",
+                start..self.pos,
+            ));
+        }
+        if !ahead && has_lookahead(&body) {
+            return Err(self.unsupported(
+                "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported",
+                start..self.pos,
+            ));
+        }
+        for group in &mut self.groups[n_groups..] {
+            group.varies = true;
+        }
+        Ok(Expr::look(ahead, negated, body))
+    }
+
+    /// The body of an atomic group and its closing parenthesis, translated.
+    fn parse_atomic_group(&mut self, start: usize) -> Result<Expr, ParseError> {
+        let body = self.parse_group_body(start)?;
+        self.atomic(body, "atomic group", start..self.pos)
     }
 
     /// The alternation inside a group and its closing parenthesis.
@@ -1149,8 +1180,8 @@ impl<'p> Parser<'p> {
                 self.error("invalid group: atomic groups are not JavaScript", start..self.pos + 1)
             );
         }
-        if self.rest().starts_with('>') {
-            return Err(self.unsupported("atomic groups are not supported: they change which strings match, and relang does not read them exactly yet", start..self.pos + 1));
+        if self.eat(">") {
+            return Ok(GroupKind::Atomic);
         }
         if ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|open| self.rest().starts_with(open))
             && matches!(dialect, Dialect::Pcre | Dialect::Rust)
@@ -1248,6 +1279,8 @@ enum GroupKind {
     Plain(Flags),
     /// A capturing group, maybe named.
     Capture(Option<String>),
+    /// `(?>...)`: an atomic group.
+    Atomic,
     /// A lookaround.
     Look { ahead: bool, negated: bool },
     /// `(?flags)`: changes the flags for the rest of the enclosing group.
@@ -1260,22 +1293,6 @@ enum GroupKind {
     Conditional(u32),
     /// `(?(?=X)yes|no)`: the lookaround and the branches are read next.
     LookConditional,
-}
-
-/// `sub{min,max}` possessive, exactly, when `sub` is one character class `c`: as many
-/// copies of `c` as there are, so never followed by another `c` unless `max` was reached.
-fn possessive_repeat(sub: Expr, min: u32, max: Option<u32>) -> Option<Expr> {
-    let Expr::Set(set) = &sub else { return None };
-    let not_more = Expr::look(true, true, Expr::set(set.clone()));
-    let repeat = |min: u32, max: Option<u32>| Expr::Repeat { sub: Box::new(sub.clone()), min, max };
-    Some(match max {
-        None => Expr::concat(vec![repeat(min, None), not_more]),
-        Some(max) if max == min => repeat(min, Some(max)),
-        Some(max) => Expr::alt(vec![
-            repeat(max, Some(max)),
-            Expr::concat(vec![repeat(min, Some(max - 1)), not_more]),
-        ]),
-    })
 }
 
 /// The one length of every string `expr` matches, if it has one (Python's rule for
@@ -1291,7 +1308,7 @@ fn fixed_width(expr: &Expr) -> Option<u32> {
             let first = fixed_width(branches.first()?)?;
             branches[1..].iter().all(|branch| fixed_width(branch) == Some(first)).then_some(first)
         }
-        Expr::Repeat { sub, min, max } => {
+        Expr::Repeat { sub, min, max, .. } => {
             let width = fixed_width(sub)?;
             match *max {
                 Some(max) if max == *min || width == 0 => width.checked_mul(max),
@@ -1299,6 +1316,7 @@ fn fixed_width(expr: &Expr) -> Option<u32> {
                 _ => None,
             }
         }
+        Expr::Atomic(sub) => fixed_width(sub),
     }
 }
 
@@ -1308,7 +1326,7 @@ fn has_lookahead(expr: &Expr) -> bool {
     match expr {
         Expr::Empty | Expr::Set(_) => false,
         Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(has_lookahead),
-        Expr::Repeat { sub, .. } => has_lookahead(sub),
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => has_lookahead(sub),
         Expr::Look(look) => look.ahead,
     }
 }
@@ -1331,13 +1349,14 @@ fn is_infinite(expr: &Expr) -> bool {
             parts.iter().all(|part| !part.is_fail()) && parts.iter().any(is_infinite)
         }
         Expr::Alt(parts) => parts.iter().any(is_infinite),
-        Expr::Repeat { sub, min, max } => {
+        Expr::Repeat { sub, min, max, .. } => {
             if sub.is_fail() {
                 return false;
             }
             is_infinite(sub) && (*min > 0 || *max != Some(0))
                 || max.is_none() && !sub.is_zero_width()
         }
+        Expr::Atomic(sub) => is_infinite(sub),
     }
 }
 
@@ -1379,7 +1398,7 @@ fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
             acc.dedup();
             Ok(acc)
         }
-        Expr::Repeat { sub, min, max } => {
+        Expr::Repeat { sub, min, max, .. } => {
             let once = finite_strings(sub)?;
             let Some(max) = *max else {
                 if once.iter().all(String::is_empty) {
@@ -1420,5 +1439,6 @@ fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
             Ok(acc)
         }
         Expr::Look(_) => Err("a backreference to a group with assertions is not supported".into()),
+        Expr::Atomic(sub) => finite_strings(sub),
     }
 }

@@ -99,10 +99,11 @@ fn possessive_quantifiers_are_exact_or_refused() {
     check("a{2}+", java, &["aa"], &["aaaa"]);
     check("a*+b", Dialect::Rust, &["aab", "b"], &["a"]);
     check("a{1,3}+a", java, &["aaaa"], &["aa", "aaa"]);
-    let err = Language::from_regex_in("(ab)*+", java, &Budget::default()).unwrap_err();
-    assert!(err.to_string().contains("possessive"), "{err}");
-    let err = Language::from_regex_in("(?>a)", Dialect::Pcre, &Budget::default()).unwrap_err();
-    assert!(err.to_string().contains("atomic"), "{err}");
+    check("(ab)*+", java, &["", "abab"], &["aba"]);
+    check("(a|ab)*+c", java, &["aac", "c"], &["abc"]);
+    check("(?:a|ab)++b", java, &["ab", "aab"], &["abb"]);
+    let err = Language::from_regex_in("(?>(a|ab)*b)", java, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("atomic group not supported yet: its body"), "{err}");
 }
 
 #[test]
@@ -307,4 +308,39 @@ fn java_posix_properties_are_ascii() {
     let java = Dialect::Java;
     check(r"\p{Alpha}\p{Lower}+\p{Punct}", java, &["Ab!", "xy_"], &["éa!", "Aé!", "A\u{b4}!"]);
     check(r"\p{Alpha}+", Dialect::Pcre, &["é"], &["1"]);
+}
+
+#[test]
+fn atomic_groups_follow_backtracking_priority() {
+    // Expectations from Python 3.11's `re.fullmatch`, one per rewriting rule.
+    let py = Dialect::Python;
+    // Prefix-free body, then a head of one end.
+    check(r"(?>\d+)\.\d+|x", py, &["12.5", "x"], &["12."]);
+    check(r"(?>.*\.)txt", py, &["a.txt", "a.b.txt"], &["txt"]);
+    // The first branch wins when it can.
+    check(r"a(?>bc|b)c", py, &["abcc"], &["abc"]);
+    // Greedy repetition, unbounded and bounded, before more of the group.
+    check(r"(?>[0-9]*)[0-9]", py, &[], &["1", "12"]);
+    check(r"(?>a{0,3}(?:b|aabb))", py, &["aab", "b", "aaab", "ab"], &["aabb"]);
+    // Lazy repetition: the fewest iterations after which the rest matches.
+    check(r"(?>a{0,3}?(?:b|ab))", py, &["ab", "aab", "b", "aaab", "aaaab"], &[]);
+    check(r"(?>a*?)a", py, &["a"], &["aa"]);
+    check(r"(?>a+?)b", py, &["ab"], &["aab"]);
+    // A repetition of a part of several ends keeps each iteration's first end.
+    check(r"(?>(?:ab|a)*)b", py, &["abb", "b"], &["ab", "aab"]);
+}
+
+#[test]
+fn atomic_rewriting_stays_within_its_limits() {
+    let java = Dialect::Java;
+    // Distributing twenty alternations over the rest would take 2^20 steps.
+    let err = refusal(&format!("(?>{}b*)", "(?:a|ab)".repeat(20)), java);
+    assert!(err.contains("too large"), "{err}");
+    let err = refusal("(?>a{0,100}a)", java);
+    assert!(err.contains("too large"), "{err}");
+    // A tight deadline stops the rewriting and the automaton cleanly.
+    let small = Budget::default().with_max_states(50);
+    let pattern = format!("(?>{}b*)", "(?:a|ab)".repeat(6));
+    let err = Language::from_regex_in(&pattern, java, &small).unwrap_err();
+    assert!(matches!(err, Error::Budget(_)), "{err}");
 }
