@@ -333,8 +333,14 @@ pub(crate) fn parse_in(pattern: &str, dialect: Dialect, budget: &Budget) -> Resu
         match syntax::parse(pattern, budget) {
             Ok(hir) => return Ok(Parsed::Hir(hir)),
             Err(Error::Parse(plain_err)) => {
+                // A plain syntax error reads best in `regex-syntax`'s words; a construct
+                // the plain road leaves to this front end gets this front end's answer.
                 return match parse_extended(pattern, dialect, budget) {
-                    Err(Error::Parse(err)) if !err.is_unsupported() => Err(Error::Parse(plain_err)),
+                    Err(Error::Parse(err))
+                        if !err.is_unsupported() && !plain_err.is_unsupported() =>
+                    {
+                        Err(Error::Parse(plain_err))
+                    }
                     other => other,
                 };
             }

@@ -19,9 +19,9 @@
 //! n took part, which is open only for a group directly under `?`; a backreference to such
 //! a group that did not take part fails (matches "" in JavaScript).
 //!
-//! Possessive quantifiers on one character class are exact (`c*+` is `c*(?!c)`); on
-//! anything longer they are refused, as are atomic groups, conditionals on anything but a
-//! group, and recursion.
+//! Atomic groups and possessive quantifiers are rewritten exactly by `atomic.rs`, or
+//! refused with the reason; conditionals on a lookaround `(?(?=X)yes|no)` are
+//! `(?=X)yes|(?!X)no`. Recursion, subroutine calls and branch reset are refused.
 
 use std::collections::HashMap;
 
@@ -1053,7 +1053,8 @@ impl<'p> Parser<'p> {
         }
         if !ahead && has_lookahead(&body) {
             return Err(self.unsupported(
-                "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported",
+                "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported: \
+                 relang decides a lookbehind from the text before it alone",
                 start..self.pos,
             ));
         }

@@ -344,3 +344,16 @@ fn atomic_rewriting_stays_within_its_limits() {
     let err = Language::from_regex_in(&pattern, java, &small).unwrap_err();
     assert!(matches!(err, Error::Budget(_)), "{err}");
 }
+
+#[test]
+fn errors_come_from_the_front_end_that_reads_the_construct() {
+    // The plain road leaves `\b` and lookarounds to this front end, whose error is the one
+    // that names what is wrong.
+    let err = refusal(r"\b\p{Foo}", Dialect::Rust);
+    assert!(err.contains("Foo") && !err.contains("word boundar"), "{err}");
+    let err = refusal("(?=a", Dialect::Rust);
+    assert!(err.contains("unclosed group"), "{err}");
+    // A plain syntax error keeps `regex-syntax`'s words.
+    let err = refusal(r"\bx{2,1}", Dialect::Rust);
+    assert!(err.contains("invalid repetition count range"), "{err}");
+}
