@@ -411,6 +411,10 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                     let code = (letter.to_ascii_uppercase() as u32) ^ 0x40;
                     Ok((Atom::Char(char::from_u32(code).unwrap_or('\0')), 2))
                 }
+                // Annex B: in a class, `\c` also takes a digit or `_`, modulo 32.
+                Some(digit) if in_class && (digit.is_ascii_digit() || digit == '_') => {
+                    Ok((Atom::Char(char::from_u32(digit as u32 % 32).unwrap_or('\0')), 2))
+                }
                 _ if dialect == Dialect::Js => Ok((Atom::Char('\\'), 0)),
                 _ => Err(("\\c needs a control letter".into(), 0..1)),
             }

@@ -731,6 +731,13 @@ impl<'p> Parser<'p> {
             ]);
             return Ok(Expr::alt(vec![Expr::literal("\r\n"), Expr::set(single)]));
         }
+        if c == 'N' && dialect == Dialect::Python && self.rest()[1..].starts_with('{') {
+            let end = self.rest().find('}').map_or(self.pattern.len(), |end| self.pos + end + 1);
+            return Err(self.unsupported(
+                "\\N{...} named characters are not supported yet: write the character or \\u",
+                start..end,
+            ));
+        }
         if c == 'k' && (not_js || self.rest()[1..].starts_with('<')) {
             return self.named_backref(start);
         }
@@ -785,6 +792,9 @@ impl<'p> Parser<'p> {
             self.pos += len;
             return Ok(octal(len));
         }
+        if self.dialect == Dialect::Js {
+            return self.js_digit_escape(start, digits, octal_len).map(Some);
+        }
         // Python reads three octal digits as octal; every dialect reads \1.. as a group.
         if self.dialect == Dialect::Python && octal_len == 3 {
             self.pos += 3;
@@ -806,6 +816,41 @@ impl<'p> Parser<'p> {
         }
         self.pos += len;
         self.backref(number, start..self.pos).map(Some)
+    }
+
+    /// ECMAScript's `\1`..: a backreference when the whole number is at most the count of
+    /// groups in the pattern, else a legacy octal escape or (`\8`, `\9`) the digit itself
+    /// (Annex B). A reference to a group that has not closed yet (later in the pattern, or
+    /// the one it stands in) always matches "": captures inside a repetition are reset at
+    /// each iteration, so the group cannot have matched before.
+    fn js_digit_escape(
+        &mut self,
+        start: usize,
+        digits: &str,
+        octal_len: usize,
+    ) -> Result<Expr, ParseError> {
+        let number = digits.parse::<usize>().unwrap_or(usize::MAX);
+        if number <= js_capture_count(self.pattern) {
+            self.pos += digits.len();
+            let closed = self.groups.get(number - 1).is_some_and(|group| group.closed);
+            if !closed {
+                return Ok(Expr::Empty);
+            }
+            return self.backref(number as u32, start..self.pos);
+        }
+        if octal_len == 0 {
+            // `\8`, `\9`: an identity escape.
+            self.pos += 1;
+            return Ok(Expr::set(class::fold(
+                CharSet::singleton(char::from(digits.as_bytes()[0])),
+                self.ctx(),
+            )));
+        }
+        // At most 0o377: three digits when the first is 0 to 3, else two.
+        let len = if digits.as_bytes()[0] <= b'3' { octal_len } else { octal_len.min(2) };
+        self.pos += len;
+        let value = u32::from_str_radix(&digits[..len], 8).unwrap_or(0);
+        Ok(Expr::set(char::from_u32(value).map_or_else(CharSet::empty, CharSet::singleton)))
     }
 
     /// `\k<name>`, `\k'name'` or `\k{name}`.
@@ -1253,6 +1298,12 @@ impl<'p> Parser<'p> {
                 'a' if dialect == Dialect::Python => flags.ascii = on,
                 'u' if dialect == Dialect::Python => flags.ascii = !on,
                 'J' if dialect == Dialect::Pcre => flags.duplicate_names = on,
+                'L' if dialect == Dialect::Python => {
+                    return Err(self.error(
+                        "bad inline flags: cannot use 'L' flag with a str pattern",
+                        start..self.pos,
+                    ));
+                }
                 'u' | 'U' | 'L' | 'd' | 'n' | 'J' => {}
                 ':' => {
                     let saved = self.flags;
@@ -1260,6 +1311,13 @@ impl<'p> Parser<'p> {
                     return Ok(GroupKind::Plain(saved));
                 }
                 ')' => {
+                    if dialect == Dialect::Python && !is_pattern_start(&self.pattern[..start]) {
+                        return Err(self.error(
+                            "global flags not at the start of the expression: Python wants \
+                             (?i) first, or a scoped (?i:...)",
+                            start..self.pos,
+                        ));
+                    }
                     self.flags = flags;
                     return Ok(GroupKind::Flags);
                 }
@@ -1294,6 +1352,54 @@ enum GroupKind {
     Conditional(u32),
     /// `(?(?=X)yes|no)`: the lookaround and the branches are read next.
     LookConditional,
+}
+
+/// Whether `prefix` holds only global flag groups, comments and (once a flag group has
+/// set verbose mode) whitespace: Python's rule for where `(?i)` may stand.
+fn is_pattern_start(prefix: &str) -> bool {
+    let (mut rest, mut verbose) = (prefix, false);
+    loop {
+        if verbose && rest.starts_with(char::is_whitespace) {
+            rest = rest.trim_start();
+            continue;
+        }
+        let Some(group) = rest.strip_prefix("(?") else { return rest.is_empty() };
+        let Some(close) = group.find(')') else { return false };
+        let inner = &group[..close];
+        if !inner.starts_with('#') {
+            if !inner.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
+                return false;
+            }
+            verbose |= inner.split('-').next().is_some_and(|on| on.contains('x'));
+        }
+        rest = &group[close + 1..];
+    }
+}
+
+/// The number of capturing groups in an ECMAScript pattern: `(` not followed by `?`, or
+/// opening `(?<name>`, outside classes and escapes.
+fn js_capture_count(pattern: &str) -> usize {
+    let bytes = pattern.as_bytes();
+    let (mut pos, mut count, mut in_class) = (0, 0, false);
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'\\' => pos += 1,
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            b'(' if !in_class => {
+                let rest = &bytes[pos + 1..];
+                let named = rest.starts_with(b"?<")
+                    && !rest[2..].starts_with(b"=")
+                    && !rest[2..].starts_with(b"!");
+                if !rest.starts_with(b"?") || named {
+                    count += 1;
+                }
+            }
+            _ => {}
+        }
+        pos += 1;
+    }
+    count
 }
 
 /// The one length of every string `expr` matches, if it has one (Python's rule for

@@ -357,3 +357,35 @@ fn errors_come_from_the_front_end_that_reads_the_construct() {
     let err = refusal(r"\bx{2,1}", Dialect::Rust);
     assert!(err.contains("invalid repetition count range"), "{err}");
 }
+
+#[test]
+fn javascript_digit_escapes_follow_annex_b() {
+    let js = Dialect::Js;
+    // A reference to a group that has not closed yet matches "".
+    check(r"\1(a)", js, &["a"], &["\u{1}a"]);
+    check(r"(a\1)", js, &["a"], &["aa"]);
+    check(r"(?:\2|x)(a)(b)", js, &["xab", "ab"], &["bab"]);
+    // No such group: `\8` is the digit, `\101` octal, `\10` octal when there is one group.
+    check(r"\8(a)\9", js, &["8a9"], &["a"]);
+    check(r"\101\477", js, &["A\u{27}7"], &["A"]);
+    check(r"(a)\10", js, &["a\u{8}"], &["aa0"]);
+}
+
+#[test]
+fn python_flag_rules() {
+    let py = Dialect::Python;
+    for pattern in ["a(?i)b", "(?:(?i)a)", " (?i)a", "(?i:a)(?s)b", "(?#x) (?i)a"] {
+        let err = refusal(pattern, py);
+        assert!(err.contains("global flags not at the start"), "{pattern}: {err}");
+    }
+    assert!(refusal("(?L)a", py).contains("'L' flag"));
+    check("(?i)(?m)a", py, &["A"], &[]);
+    check("(?x) (?i)a", py, &["A"], &[]);
+    check("(?#c)(?i)a", py, &["A"], &[]);
+}
+
+#[test]
+fn javascript_control_escapes_in_classes_take_digits() {
+    check(r"[\c1]", Dialect::Js, &["\u{11}"], &["\\", "c", "1"]);
+    check(r"\c1", Dialect::Js, &["\\c1"], &["\u{11}"]);
+}
