@@ -31,6 +31,10 @@ pub(super) struct Ctx {
     pub(super) case_insensitive: bool,
     /// Python's `(?a)`: `\d`, `\w`, `\s` and `\b` in ASCII.
     pub(super) ascii: bool,
+    /// Java's `(?U)`: `\d`, `\w`, `\s` and the POSIX names in Unicode.
+    pub(super) unicode_classes: bool,
+    /// Java's `(?u)` (implied by `(?U)`): case-insensitive matching beyond ASCII.
+    pub(super) unicode_case: bool,
     /// Whether `.` matches line terminators.
     pub(super) dot_all: bool,
     /// Verbose mode: whitespace and `#` comments are ignored (inside classes too, in Rust
@@ -81,7 +85,9 @@ fn rust_set(text: &str) -> Option<CharSet> {
 }
 
 fn is_ascii_only(ctx: Ctx) -> bool {
-    ctx.ascii || matches!(ctx.dialect, Dialect::Js | Dialect::Java | Dialect::Pcre)
+    ctx.ascii
+        || !ctx.unicode_classes
+            && matches!(ctx.dialect, Dialect::Js | Dialect::Java | Dialect::Pcre)
 }
 
 /// The dialect's `\d`.
@@ -112,6 +118,7 @@ fn space(ctx: Ctx) -> CharSet {
     let ascii = ascii_set(&[('\t', '\r'), (' ', ' ')]);
     match ctx.dialect {
         _ if ctx.ascii => ascii,
+        Dialect::Java if ctx.unicode_classes => rust_set(r"\s").unwrap_or_default(),
         Dialect::Java | Dialect::Pcre => ascii,
         Dialect::Js => ascii.union(&CharSet::from_ranges([
             ('\u{a0}', '\u{a0}'),
@@ -156,7 +163,7 @@ pub(super) fn fold(set: CharSet, ctx: Ctx) -> CharSet {
     if !ctx.case_insensitive {
         return set;
     }
-    if ctx.dialect == Dialect::Java {
+    if ctx.dialect == Dialect::Java && !ctx.unicode_case {
         let upper = set.intersection(&ascii_set(&[('A', 'Z')]));
         let lower = set.intersection(&ascii_set(&[('a', 'z')]));
         let shift = |part: &CharSet, up: bool| {
@@ -264,14 +271,15 @@ fn named_property(name: &str) -> Option<CharSet> {
 }
 
 /// The set of property `name` (the text between the braces, or one letter) in `dialect`:
-/// Java reads the POSIX names (`Alpha`, `Punct`, ...) as ASCII classes, the others as
-/// Unicode properties.
-fn property(name: &str, dialect: Dialect) -> Option<CharSet> {
+/// Java reads the POSIX names (`Alpha`, `Punct`, ...) as ASCII classes (Unicode ones under
+/// `(?U)`), the others as Unicode properties.
+fn property(name: &str, ctx: Ctx) -> Option<CharSet> {
     let (negated, name) = match name.strip_prefix('^') {
         Some(rest) => (true, rest),
         None => (false, name),
     };
-    let java_first = if dialect == Dialect::Java { named_property(name) } else { None };
+    let ascii_posix = ctx.dialect == Dialect::Java && !ctx.unicode_classes;
+    let java_first = if ascii_posix { named_property(name) } else { None };
     let set = java_first
         .or_else(|| rust_set(&format!(r"\p{{{name}}}")))
         .or_else(|| named_property(name))
@@ -433,7 +441,7 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                     _ => return Err(("\\p needs a property name".into(), 0..1)),
                 },
             };
-            let found = property(name.trim(), dialect)
+            let found = property(name.trim(), ctx)
                 .ok_or_else(|| (format!("unknown Unicode property or block `{name}`"), 0..len))?;
             Ok((Atom::Set(if first == 'P' { found.complement() } else { found }), len))
         }

@@ -138,6 +138,11 @@ struct Flags {
     ascii: bool,
     /// PCRE's `(?J)`: groups may share a name.
     duplicate_names: bool,
+    /// Java's `(?U)` and `(?u)`, see [`Ctx`].
+    unicode_classes: bool,
+    unicode_case: bool,
+    /// `(?U)` in PCRE and Rust: quantifiers are lazy unless followed by `?`.
+    swap_greed: bool,
 }
 
 /// What the first pass learnt about a capturing group.
@@ -203,6 +208,9 @@ impl<'p> Parser<'p> {
                 verbose: false,
                 ascii: false,
                 duplicate_names: false,
+                unicode_classes: false,
+                unicode_case: false,
+                swap_greed: false,
             },
             depth: 0,
             levels: Vec::new(),
@@ -224,6 +232,8 @@ impl<'p> Parser<'p> {
             dialect: self.dialect,
             case_insensitive: self.flags.case_insensitive,
             ascii: self.flags.ascii,
+            unicode_classes: self.flags.unicode_classes,
+            unicode_case: self.flags.unicode_case,
             dot_all: self.flags.dot_all,
             verbose: self.flags.verbose,
         }
@@ -535,9 +545,9 @@ impl<'p> Parser<'p> {
                     quantifier_start..self.pos,
                 ));
             }
-            let mut greedy = true;
+            let mut greedy = !self.flags.swap_greed;
             let possessive = if self.eat("?") {
-                greedy = false;
+                greedy = !greedy;
                 false
             } else if self.rest().starts_with('+') {
                 if self.dialect == Dialect::Js {
@@ -1298,6 +1308,12 @@ impl<'p> Parser<'p> {
                 'a' if dialect == Dialect::Python => flags.ascii = on,
                 'u' if dialect == Dialect::Python => flags.ascii = !on,
                 'J' if dialect == Dialect::Pcre => flags.duplicate_names = on,
+                'U' if dialect == Dialect::Java => {
+                    flags.unicode_classes = on;
+                    flags.unicode_case = on;
+                }
+                'u' if dialect == Dialect::Java => flags.unicode_case = on,
+                'U' if matches!(dialect, Dialect::Pcre | Dialect::Rust) => flags.swap_greed = on,
                 'L' if dialect == Dialect::Python => {
                     return Err(self.error(
                         "bad inline flags: cannot use 'L' flag with a str pattern",

@@ -389,3 +389,15 @@ fn javascript_control_escapes_in_classes_take_digits() {
     check(r"[\c1]", Dialect::Js, &["\u{11}"], &["\\", "c", "1"]);
     check(r"\c1", Dialect::Js, &["\\c1"], &["\u{11}"]);
 }
+
+#[test]
+fn unicode_and_ungreedy_flags() {
+    let java = Dialect::Java;
+    check(r"(?U)\w\d\s", java, &["é٣\u{2003}"], &[]);
+    check(r"\w", java, &["a"], &["é"]);
+    check(r"(?iu)é", java, &["É"], &[]);
+    check(r"(?i)é", java, &["é"], &["É"]);
+    // Ungreedy `(?U)`: `a+` is lazy, `a+?` greedy, which atomic groups tell apart.
+    check(r"(?U)(?>a+)a", Dialect::Pcre, &["aa"], &["aaa"]);
+    check(r"(?U)(?>a+?)a", Dialect::Pcre, &[], &["aa", "aaa"]);
+}
