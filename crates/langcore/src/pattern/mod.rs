@@ -27,8 +27,8 @@
 //!
 //! # Invariants
 //! - Group nesting is at most [`NEST_LIMIT`], which bounds every recursion over an [`Expr`].
-//! - A lookbehind body holds no lookahead (nor `$`, `\b`): the parser refuses them, so a
-//!   lookbehind's truth is a function of the prefix alone (see `lookaround.rs`).
+//! - Atomic groups are rewritten while parsing (`atomic.rs`); past the parser an
+//!   [`Expr::Atomic`] only marks its body and is simplified away.
 
 mod atomic;
 mod class;

@@ -1106,13 +1106,6 @@ impl<'p> Parser<'p> {
                 start..self.pos,
             ));
         }
-        if !ahead && has_lookahead(&body) {
-            return Err(self.unsupported(
-                "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported: \
-                 relang decides a lookbehind from the text before it alone",
-                start..self.pos,
-            ));
-        }
         for group in &mut self.groups[n_groups..] {
             group.varies = true;
         }
@@ -1440,17 +1433,6 @@ fn fixed_width(expr: &Expr) -> Option<u32> {
             }
         }
         Expr::Atomic(sub) => fixed_width(sub),
-    }
-}
-
-/// Whether `expr` has a lookahead outside the lookbehinds it holds (whose bodies were
-/// checked when they were read).
-fn has_lookahead(expr: &Expr) -> bool {
-    match expr {
-        Expr::Empty | Expr::Set(_) => false,
-        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(has_lookahead),
-        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => has_lookahead(sub),
-        Expr::Look(look) => look.ahead,
     }
 }
 

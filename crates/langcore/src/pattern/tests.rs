@@ -169,6 +169,15 @@ fn budgets_hold_for_lookarounds() {
     assert!(matches!(err, Error::Budget(_)), "{err}");
     let nested = format!("{}a{}", "(?=".repeat(40), ")".repeat(40));
     assert!(Language::from_regex_in(&nested, Dialect::Python, &Budget::default()).is_ok());
+    // Lookaheads inside lookbehinds: the pending matches are charged like the rest.
+    let err = Language::from_regex_in(r"(?:.(?<=(?=.*a)(?!.*b.{20}).))*", Dialect::Js, &small)
+        .unwrap_err();
+    assert!(matches!(err, Error::Budget(_)), "{err}");
+    let quick = Budget::default()
+        .with_deadline(std::time::Instant::now() + std::time::Duration::from_millis(50));
+    let pattern = r"(?:.(?<=(?=.*a)(?!.*b.{30}).(?=(?:.*c){3})))*";
+    let err = Language::from_regex_in(pattern, Dialect::Js, &quick).unwrap_err();
+    assert!(matches!(err, Error::Budget(_)), "{err}");
 }
 
 #[test]
@@ -400,4 +409,16 @@ fn unicode_and_ungreedy_flags() {
     // Ungreedy `(?U)`: `a+` is lazy, `a+?` greedy, which atomic groups tell apart.
     check(r"(?U)(?>a+)a", Dialect::Pcre, &["aa"], &["aaa"]);
     check(r"(?U)(?>a+?)a", Dialect::Pcre, &[], &["aa", "aaa"]);
+}
+
+#[test]
+fn lookaheads_inside_lookbehinds_look_to_the_end() {
+    // Expectations from Python 3.11's `re.fullmatch`.
+    let py = Dialect::Python;
+    check(r"a(?<=a(?=c))c", py, &["ac"], &["ab"]);
+    check(r".*(?<=\bfoo)bar", py, &["foobar", "x foobar"], &["xfoobar"]);
+    check(r".*(?<=foo\b)bar", py, &[], &["foobar"]);
+    check(r"a(?<=a(?=.*z))b*z?", py, &["abbz", "az"], &["abb", "a"]);
+    check(r"a(?<!a(?=.*z))b*z?", py, &["abb", "a"], &["abbz", "az"]);
+    check(r"(?:x(?<=(?=x)x))*", py, &["", "xx"], &[]);
 }
