@@ -2,11 +2,11 @@
 //! as membership oracles.
 //!
 //! Random patterns (nested lookaheads, lookarounds inside stars, lookbehinds inside
-//! lookaheads and the reverse, `\b`, `\B`, `^`, `$`) over a small alphabet, every string up to length 4 and
-//! longer random ones: relang's `Language::from_regex_in` must agree with `re.fullmatch`
-//! and with `RegExp` on all, in each one's dialect. One process per engine answers the
-//! whole batch (`tests/dialects/check.py`, `check.js`); a missing engine is skipped, unless
-//! `RELANG_REQUIRE_ENGINES=1`.
+//! lookaheads and the reverse, `\b`, `\B`, `^`, `$`) over a small alphabet, every string
+//! up to length 4 and longer random ones: relang's `Language::from_regex_in` must agree
+//! with `re.fullmatch` and with `RegExp` on all, in each one's dialect. One process per
+//! engine answers the whole batch (`tests/dialects/check.py`, `check.js`); a missing engine
+//! is skipped, unless `RELANG_REQUIRE_ENGINES=1`.
 
 use langcore::{Budget, Dialect, Language};
 use proptest::prelude::*;
