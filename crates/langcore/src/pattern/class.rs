@@ -410,7 +410,7 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 None => Err((format!("\\{first} needs {width} hex digits"), 0..1 + len)),
             }
         }
-        'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre) => {
+        'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre | Dialect::Rust) => {
             match text[1..].chars().next() {
                 Some(letter)
                     if letter.is_ascii_alphabetic()
@@ -473,8 +473,12 @@ pub(super) fn bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassErr
 /// `[]`, where no class that starts with `]` closes, is the empty class.
 fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
     let Some(len) = rust_class_len(text) else {
+        // `[]` and `[^]` where no class starting with `]` closes: JavaScript's readings.
         if text.starts_with("[]") {
             return Ok((CharSet::empty(), 2));
+        }
+        if text.starts_with("[^]") {
+            return Ok((CharSet::full(), 3));
         }
         return Err(("unclosed character class".into(), 0..1));
     };
@@ -486,11 +490,23 @@ fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
         flags.push('x');
     }
     let prefix = if flags.is_empty() { String::new() } else { format!("(?{flags})") };
-    let parsed = regex_syntax::ParserBuilder::new()
-        .unicode(true)
-        .utf8(true)
-        .build()
-        .parse(&format!("{prefix}{}", &text[..len]));
+    // The error as its last line says it.
+    let parse = |class: &str| {
+        regex_syntax::ParserBuilder::new()
+            .unicode(true)
+            .utf8(true)
+            .build()
+            .parse(&format!("{prefix}{class}"))
+            .map_err(|err| {
+                err.to_string().lines().last().unwrap_or("invalid class").trim().to_owned()
+            })
+    };
+    // `[\w-.]`: every engine that reads it takes the hyphen literally; `regex-syntax`
+    // refuses it as a range.
+    let parsed = parse(&text[..len]).or_else(|err| match hyphens_escaped(&text[..len]) {
+        Some(escaped) => parse(&escaped).map_err(|_| err),
+        None => Err(err),
+    });
     match parsed {
         Ok(hir) => match hir.kind() {
             HirKind::Class(class) => Ok((CharSet::from_hir_class(class), len)),
@@ -499,10 +515,7 @@ fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
             }
             _ => Err(("not a character class".into(), 0..len)),
         },
-        Err(err) => Err((
-            err.to_string().lines().last().unwrap_or("invalid class").trim().to_owned(),
-            0..len,
-        )),
+        Err(message) => Err((message, 0..len)),
     }
 }
 
@@ -540,6 +553,47 @@ fn rust_class_len(text: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// The class `class` (`[...]`, in `regex-syntax` syntax) with each hyphen next to a class
+/// escape (`\w`, `\d`, `\s`, `\p{..}` and their negations) escaped, if there is one.
+fn hyphens_escaped(class: &str) -> Option<String> {
+    let is_class_escape = |item: &str| {
+        item.len() >= 2
+            && item.starts_with('\\')
+            && matches!(item.as_bytes()[1], b'w' | b'W' | b'd' | b'D' | b's' | b'S' | b'p' | b'P')
+    };
+    // The items of the class: escapes (with their braces) and single characters.
+    let mut items: Vec<&str> = Vec::new();
+    let mut pos = 0;
+    while pos < class.len() {
+        let rest = &class[pos..];
+        let len = match rest.strip_prefix('\\') {
+            Some(after) if after.starts_with(['p', 'P']) && after[1..].starts_with('{') => {
+                after.find('}').map_or(rest.len(), |close| close + 2)
+            }
+            Some(after) => 1 + after.chars().next().map_or(0, char::len_utf8),
+            None => rest.chars().next().map_or(1, char::len_utf8),
+        };
+        items.push(&rest[..len.min(rest.len())]);
+        pos += len.max(1);
+    }
+    let mut changed = false;
+    let mut res = String::with_capacity(class.len() + 2);
+    for (idx, item) in items.iter().enumerate() {
+        let beside = |offset: isize| {
+            idx.checked_add_signed(offset)
+                .and_then(|at| items.get(at))
+                .is_some_and(|x| is_class_escape(x))
+        };
+        if *item == "-" && idx > 1 && idx + 2 < items.len() && (beside(-1) || beside(1)) {
+            res.push_str("\\-");
+            changed = true;
+        } else {
+            res.push_str(item);
+        }
+    }
+    changed.then_some(res)
 }
 
 /// The items of a class of the other dialects.

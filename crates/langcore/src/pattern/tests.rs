@@ -422,3 +422,13 @@ fn lookaheads_inside_lookbehinds_look_to_the_end() {
     check(r"a(?<!a(?=.*z))b*z?", py, &["abb", "a"], &["abbz", "az"]);
     check(r"(?:x(?<=(?=x)x))*", py, &["", "xx"], &[]);
 }
+
+#[test]
+fn unambiguous_constructs_of_other_engines_in_the_default_dialect() {
+    let rust = Dialect::Rust;
+    check(r"[\w-.]+@[\w-.]+", rust, &["a-b.c@d"], &["a b@c"]);
+    check(r"[.-\d]", rust, &["-", ".", "7"], &["/"]);
+    check(r"[a-z-[aeiou]]", rust, &["b", "-", "a"], &["A", "["]);
+    check("a[^]", rust, &["ab", "a\n"], &["a"]);
+    check(r"\cM\cj", rust, &["\r\n"], &["cM"]);
+}
