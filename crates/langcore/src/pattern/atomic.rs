@@ -33,8 +33,8 @@
 //! # Budgets
 //! The prefix-free tests build automata under the caller's [`Budget`], whose deadline is
 //! checked at every step; unrolling is limited to [`MAX_UNROLL`] copies of a repeated
-//! part and the rewriting to [`MAX_STEPS`] rule applications, so the translation is at
-//! most polynomial in the group's size; its lookarounds then go through the budgeted
+//! part and the rewriting to [`MAX_STEPS`] rule applications nested at most [`MAX_DEPTH`]
+//! deep, so the translation is at most polynomial in the group's size; its lookarounds then go through the budgeted
 //! construction of `lookaround.rs`.
 
 use std::cell::Cell;
@@ -50,6 +50,10 @@ pub(super) const MAX_UNROLL: u32 = 64;
 /// The most rule applications for one atomic group: distributing an alternation over the
 /// rest of the group can multiply the work (`(?>(a|ab)(a|ab)...)`).
 pub(super) const MAX_STEPS: usize = 4_096;
+
+/// The deepest the rules may nest (one level per part of the group they go past), which
+/// bounds the stack.
+pub(super) const MAX_DEPTH: usize = 256;
 
 /// Why an atomic group was not read.
 #[derive(Debug)]
@@ -68,7 +72,8 @@ impl From<BudgetError> for Refusal {
 
 /// The exact translation of `(?>body)`: an [`Expr::Atomic`].
 pub(super) fn atomic(body: Expr, budget: &Budget) -> Result<Expr, Refusal> {
-    let res = Rewriter { budget, steps: Cell::new(0) }.sequence(body.into_parts())?;
+    let rewriter = Rewriter { budget, steps: Cell::new(0), depth: Cell::new(0) };
+    let res = rewriter.sequence(body.into_parts())?;
     Ok(Expr::Atomic(Box::new(res)))
 }
 
@@ -76,19 +81,33 @@ struct Rewriter<'b> {
     budget: &'b Budget,
     /// Rule applications so far, against [`MAX_STEPS`].
     steps: Cell<usize>,
+    /// Nested rule applications now, against [`MAX_DEPTH`].
+    depth: Cell<usize>,
 }
 
 impl Rewriter<'_> {
     /// `(?>parts...)`.
     fn sequence(&self, parts: Vec<Expr>) -> Result<Expr, Refusal> {
-        let Some(head) = parts.first() else { return Ok(Expr::Empty) };
+        if parts.is_empty() {
+            return Ok(Expr::Empty);
+        }
         self.steps.set(self.steps.get() + 1);
-        if self.steps.get() > MAX_STEPS {
+        if self.steps.get() > MAX_STEPS || self.depth.get() >= MAX_DEPTH {
             return Err(Refusal::Unsupported(format!(
-                "rewriting it takes more than {MAX_STEPS} steps: too large"
+                "rewriting it takes more than {MAX_STEPS} steps or nests deeper than \
+                 {MAX_DEPTH}: too large"
             )));
         }
         self.budget.check_time(Operation::Parse)?;
+        self.depth.set(self.depth.get() + 1);
+        let res = self.apply(parts);
+        self.depth.set(self.depth.get() - 1);
+        res
+    }
+
+    /// The first rule that applies to `(?>parts...)`, `parts` not empty.
+    fn apply(&self, parts: Vec<Expr>) -> Result<Expr, Refusal> {
+        let Some(head) = parts.first() else { return Ok(Expr::Empty) };
         if self.has_one_end(&Expr::concat(parts.clone()))? {
             return Ok(Expr::concat(parts));
         }

@@ -432,3 +432,10 @@ fn unambiguous_constructs_of_other_engines_in_the_default_dialect() {
     check("a[^]", rust, &["ab", "a\n"], &["a"]);
     check(r"\cM\cj", rust, &["\r\n"], &["cM"]);
 }
+
+#[test]
+fn deep_atomic_rewriting_is_refused_not_a_stack_overflow() {
+    let pattern = format!("(?>{}b*)", "(?:a|ab)".repeat(300));
+    let err = Language::from_regex_in(&pattern, Dialect::Java, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("too large") || matches!(err, Error::Budget(_)), "{err}");
+}
