@@ -163,7 +163,8 @@ impl Rewriter<'_> {
             return self.sequence(unrolled(sub, min)?);
         }
         let one_end = self.has_one_end(sub)? && !is_nullable(sub);
-        if min > 0 && (one_end || rest.is_empty() && min > 1) {
+        // Unrolled unless rule 6 reads `(?>X{1,k})` as it stands.
+        if min > 0 && (one_end || !rest.is_empty() || min > 1) {
             // `sub{min} sub{0,max-min} rest`, the copies read by the head rules.
             let mut parts = unrolled(sub, min)?;
             let more = max.map(|max| max - min);

@@ -337,6 +337,8 @@ fn atomic_groups_follow_backtracking_priority() {
     check(r"(?>a+?)b", py, &["ab"], &["aab"]);
     // A repetition of a part of several ends keeps each iteration's first end.
     check(r"(?>(?:ab|a)*)b", py, &["abb", "b"], &["ab", "aab"]);
+    // A counted repetition is its copies, read by the rules above.
+    check(r"(?>(?:a|ab){2}b)", py, &["aab", "abab"], &["abb", "aabb", "ab"]);
 }
 
 #[test]
