@@ -182,6 +182,8 @@ struct Parser<'p> {
     needs_text: Vec<u32>,
     /// The group number when the atom just read is a capturing group, for `(...)?`.
     last_capture: Option<u32>,
+    /// How many lookarounds the current position is inside.
+    look_depth: u32,
     budget: &'p Budget,
     /// Bytes of character sets built so far: Unicode classes are large (`\w` is about
     /// 6 KiB), so they are charged to the memory limit as they are built.
@@ -221,6 +223,7 @@ impl<'p> Parser<'p> {
             bindings,
             needs_text: Vec::new(),
             last_capture: None,
+            look_depth: 0,
             budget,
             set_bytes: 0,
             over_budget: None,
@@ -355,6 +358,7 @@ impl<'p> Parser<'p> {
             again.levels = self.levels.clone();
             again.n_levels = self.n_levels;
             again.level_branches = self.level_branches.clone();
+            again.look_depth = self.look_depth;
             again.groups = self.groups[..n_groups].to_vec();
             again.needs_text = self.needs_text.clone();
             let parsed = again.parse_alternation();
@@ -723,6 +727,9 @@ impl<'p> Parser<'p> {
                     here,
                 ));
             }
+            // `\K` drops what matched so far from the reported match, not from the
+            // match: under full match it is "" (PCRE2 refuses it inside lookarounds).
+            'K' if dialect == Dialect::Pcre && self.look_depth == 0 => Some(Expr::Empty),
             'G' | 'K' | 'X' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
                 return Err(self.unsupported(format!("\\{c} is not supported"), here));
             }
@@ -1097,8 +1104,12 @@ impl<'p> Parser<'p> {
     fn parse_look(&mut self, start: usize, ahead: bool, negated: bool) -> Result<Expr, ParseError> {
         let n_groups = self.groups.len();
         let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
-        let body = self.parse_group_body(start)?;
-        let body = self.expand_inside(body, body_start, flags, n_groups, n_backrefs)?;
+        self.look_depth += 1;
+        let body = self.parse_group_body(start);
+        let body =
+            body.and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
+        self.look_depth -= 1;
+        let body = body?;
         if !ahead && self.dialect == Dialect::Python && fixed_width(&body).is_none() {
             return Err(self.error(
                 "look-behind requires fixed-width pattern: Python's lookbehind body \

@@ -441,3 +441,10 @@ fn deep_atomic_rewriting_is_refused_not_a_stack_overflow() {
     let err = Language::from_regex_in(&pattern, Dialect::Java, &Budget::default()).unwrap_err();
     assert!(err.to_string().contains("too large") || matches!(err, Error::Budget(_)), "{err}");
 }
+
+#[test]
+fn keep_out_is_empty_under_full_match() {
+    check(r"foo\Kbar", Dialect::Pcre, &["foobar"], &["bar"]);
+    assert!(refusal(r"a(?=b\Kc)", Dialect::Pcre).contains("\\K is not supported"));
+    assert!(refusal(r"a\Kb", Dialect::Java).contains("\\K is not supported"));
+}
