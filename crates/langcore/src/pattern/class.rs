@@ -688,6 +688,12 @@ impl ClassReader<'_> {
                     (Atom::Char(lo_char), Some(next)) if next != ']' => {
                         let hi = self.atom()?;
                         let Atom::Char(hi_char) = hi else {
+                            if matches!(dialect, Dialect::Python | Dialect::Java) {
+                                return Err((
+                                    "bad character range: a class escape cannot end a range".into(),
+                                    start..self.pos,
+                                ));
+                            }
                             // `[a-\d]`: a literal hyphen in the lenient engines.
                             set = set
                                 .union(&CharSet::from_ranges([(*lo_char, *lo_char), ('-', '-')]))
@@ -701,6 +707,12 @@ impl ClassReader<'_> {
                             ));
                         }
                         set = set.union(&CharSet::range(*lo_char, hi_char));
+                    }
+                    (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Python => {
+                        return Err((
+                            "bad character range: a class escape cannot start a range".into(),
+                            start..self.pos + next.len_utf8(),
+                        ));
                     }
                     _ => {
                         // `[\w-.]` or `[a-]`: the hyphen is itself.

@@ -448,3 +448,15 @@ fn keep_out_is_empty_under_full_match() {
     assert!(refusal(r"a(?=b\Kc)", Dialect::Pcre).contains("\\K is not supported"));
     assert!(refusal(r"a\Kb", Dialect::Java).contains("\\K is not supported"));
 }
+
+#[test]
+fn class_escapes_as_range_ends_per_dialect() {
+    // Python refuses both, Java a range ending in one, the lenient engines take `-` itself.
+    for pattern in [r"[\w-.]", r"[a-\d]", r"[.-\w]"] {
+        assert!(refusal(pattern, Dialect::Python).contains("bad character range"), "{pattern}");
+    }
+    assert!(refusal(r"[a-\d]", Dialect::Java).contains("bad character range"));
+    check(r"[\w-.]", Dialect::Java, &["-", "."], &["+"]);
+    check(r"[a-\d]", Dialect::Js, &["-", "a", "5"], &["b"]);
+    check(r"[\w-]", Dialect::Python, &["-"], &["."]);
+}
