@@ -184,6 +184,10 @@ struct Parser<'p> {
     last_capture: Option<u32>,
     /// How many lookarounds the current position is inside.
     look_depth: u32,
+    /// The atom just read cannot take a quantifier in this dialect (Python's and
+    /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
+    /// lookbehinds).
+    unquantifiable: bool,
     budget: &'p Budget,
     /// Bytes of character sets built so far: Unicode classes are large (`\w` is about
     /// 6 KiB), so they are charged to the memory limit as they are built.
@@ -224,6 +228,7 @@ impl<'p> Parser<'p> {
             needs_text: Vec::new(),
             last_capture: None,
             look_depth: 0,
+            unquantifiable: false,
             budget,
             set_bytes: 0,
             over_budget: None,
@@ -395,20 +400,35 @@ impl<'p> Parser<'p> {
     }
 
     /// Skips whitespace and comments in verbose mode.
+    /// Also skips `(?#...)` comments in the dialects that have them: they stand between a
+    /// quantifier and its atom unseen (`a(?#c)*` is `a*` in Python and Perl).
     fn skip_verbose(&mut self) {
-        if !self.flags.verbose {
-            return;
-        }
         loop {
             match self.peek() {
-                Some(c) if c.is_whitespace() => self.pos += c.len_utf8(),
-                Some('#') => {
+                Some(c) if c.is_whitespace() && self.flags.verbose => self.pos += c.len_utf8(),
+                Some('#') if self.flags.verbose => {
                     self.pos =
                         self.rest().find('\n').map_or(self.pattern.len(), |end| self.pos + end + 1);
+                }
+                Some('(') if self.rest().starts_with("(?#") && self.has_comments() => {
+                    // An unclosed one is left to `group_kind`, which says so.
+                    let Some(end) = self.rest().find(')') else { return };
+                    self.pos += end + 1;
                 }
                 _ => return,
             }
         }
+    }
+
+    /// Whether a quantifier after an anchor or word boundary is an error ("nothing to
+    /// repeat"): Python and JavaScript.
+    fn strict_assertions(&self) -> bool {
+        matches!(self.dialect, Dialect::Python | Dialect::Js)
+    }
+
+    /// Whether the dialect has `(?#...)` comments.
+    fn has_comments(&self) -> bool {
+        !matches!(self.dialect, Dialect::Js | Dialect::Java)
     }
 
     /// Branches up to the end of the group or the pattern.
@@ -532,10 +552,20 @@ impl<'p> Parser<'p> {
         let mut expr = atom;
         let mut n_quantifiers = 0;
         let capture = self.last_capture.take();
+        let unquantifiable = std::mem::take(&mut self.unquantifiable);
         loop {
             self.skip_verbose();
             let Some((min, max, len)) = self.quantifier() else { return Ok(expr) };
             let quantifier_start = self.pos;
+            if unquantifiable {
+                return Err(self.error(
+                    format!(
+                        "nothing to repeat: an assertion cannot be repeated in {}",
+                        self.dialect
+                    ),
+                    quantifier_start..quantifier_start + len,
+                ));
+            }
             if n_quantifiers > 0 && self.dialect != Dialect::Rust {
                 return Err(self.error(
                     "multiple repeat: a quantifier cannot follow a quantifier",
@@ -610,10 +640,12 @@ impl<'p> Parser<'p> {
             }
             '^' => {
                 self.pos += 1;
+                self.unquantifiable = self.strict_assertions();
                 Ok(self.start_anchor(self.flags.multi_line))
             }
             '$' => {
                 self.pos += 1;
+                self.unquantifiable = self.strict_assertions();
                 Ok(self.end_anchor(
                     self.flags.multi_line,
                     self.dialect != Dialect::Rust && self.dialect != Dialect::Js,
@@ -737,6 +769,7 @@ impl<'p> Parser<'p> {
         };
         if let Some(expr) = assertion {
             self.pos += c.len_utf8();
+            self.unquantifiable = self.strict_assertions();
             return Ok(expr);
         }
         if c == 'R' && matches!(dialect, Dialect::Java | Dialect::Pcre) {
@@ -1081,7 +1114,10 @@ impl<'p> Parser<'p> {
         // Each arm is its own function returning directly: this frame is on the stack
         // once per nesting level.
         match self.group_kind(start)? {
-            GroupKind::Flags | GroupKind::Comment => Ok(Expr::Empty),
+            GroupKind::Flags => {
+                self.unquantifiable = self.dialect == Dialect::Python;
+                Ok(Expr::Empty)
+            }
             GroupKind::Reference(expr) => Ok(expr),
             GroupKind::Conditional(number) => self.parse_conditional(start, number),
             GroupKind::LookConditional => self.parse_look_conditional(start),
@@ -1120,6 +1156,7 @@ impl<'p> Parser<'p> {
         for group in &mut self.groups[n_groups..] {
             group.varies = true;
         }
+        self.unquantifiable = !ahead && self.dialect == Dialect::Js;
         Ok(Expr::look(ahead, negated, body))
     }
 
@@ -1191,10 +1228,16 @@ impl<'p> Parser<'p> {
                 return Ok(GroupKind::Look { ahead, negated });
             }
         }
-        if self.rest().starts_with("P<")
-            || self.rest().starts_with('<')
-            || self.rest().starts_with('\'') && dialect != Dialect::Js
-        {
+        // `(?P<n>`: Python, PCRE, Rust; `(?<n>`: all but Python; `(?'n'`: PCRE, Rust.
+        let named = match self.rest().chars().next() {
+            Some('P') => {
+                self.rest().starts_with("P<") && !matches!(dialect, Dialect::Js | Dialect::Java)
+            }
+            Some('<') => dialect != Dialect::Python,
+            Some('\'') => matches!(dialect, Dialect::Pcre | Dialect::Rust),
+            _ => false,
+        };
+        if named {
             self.eat("P");
             let close = if self.eat("<") {
                 '>'
@@ -1227,13 +1270,9 @@ impl<'p> Parser<'p> {
             self.pos += end + 1;
             return self.backref_by_name(name, start..self.pos).map(GroupKind::Reference);
         }
-        if self.eat("#") && dialect != Dialect::Js && dialect != Dialect::Java {
-            let end = self
-                .rest()
-                .find(')')
-                .ok_or_else(|| self.error("unclosed comment", start..self.pattern.len()))?;
-            self.pos += end + 1;
-            return Ok(GroupKind::Comment);
+        if self.rest().starts_with('#') && self.has_comments() {
+            // Closed comments are skipped with whitespace (`skip_verbose`).
+            return Err(self.error("unclosed comment", start..self.pattern.len()));
         }
         if self.rest().starts_with('>') && dialect == Dialect::Js {
             return Err(
@@ -1364,8 +1403,6 @@ enum GroupKind {
     Look { ahead: bool, negated: bool },
     /// `(?flags)`: changes the flags for the rest of the enclosing group.
     Flags,
-    /// `(?#...)`: nothing.
-    Comment,
     /// `(?P=name)`: a backreference, already read.
     Reference(Expr),
     /// `(?(n)yes|no)`: the branches are read next.

@@ -460,3 +460,32 @@ fn class_escapes_as_range_ends_per_dialect() {
     check(r"[a-\d]", Dialect::Js, &["-", "a", "5"], &["b"]);
     check(r"[\w-]", Dialect::Python, &["-"], &["."]);
 }
+
+#[test]
+fn comments_are_transparent_and_assertions_unquantifiable() {
+    let py = Dialect::Python;
+    // A comment stands between an atom and its quantifier unseen (Python, Perl).
+    check("a(?#c)*", py, &["", "aa"], &["b"]);
+    check("a(?#c)*", Dialect::Pcre, &["", "aa"], &[]);
+    assert!(refusal("(?#c)*a", py).contains("missing expression"));
+    assert!(refusal("a{2}(?#c)+", py).contains("multiple repeat"));
+    assert!(refusal("(?#c", py).contains("unclosed comment"));
+    // Anchors and word boundaries take no quantifier in Python and JavaScript.
+    for (pattern, dialect) in [("^*a", py), (r"\b+a", py), (r"\A*a", py), ("(?i)*a", py)] {
+        assert!(refusal(pattern, dialect).contains("nothing to repeat"), "{pattern}");
+    }
+    for pattern in ["^*a", r"\b+a", "$?", "(?<=a)*b"] {
+        assert!(refusal(pattern, Dialect::Js).contains("nothing to repeat"), "{pattern}");
+    }
+    check("(?=a)*a", Dialect::Js, &["a"], &[]);
+    check("^*a", Dialect::Pcre, &["a"], &[]);
+}
+
+#[test]
+fn named_group_syntax_per_dialect() {
+    assert!(refusal("(?<n>a)", Dialect::Python).contains("flag"));
+    assert!(refusal("(?'n'a)", Dialect::Java).contains("flag"));
+    assert!(refusal("(?P<n>a)", Dialect::Js).contains("flag"));
+    check("(?P<n>a)(?P=n)", Dialect::Python, &["aa"], &[]);
+    check("(?'n'a)\\k'n'", Dialect::Pcre, &["aa"], &[]);
+}
