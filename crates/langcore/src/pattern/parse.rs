@@ -788,7 +788,8 @@ impl<'p> Parser<'p> {
                 start..end,
             ));
         }
-        if c == 'k' && (not_js || self.rest()[1..].starts_with('<')) {
+        // Without named groups, JavaScript's `\k` is the letter (Annex B).
+        if c == 'k' && (not_js || js_has_named_groups(self.pattern)) {
             return self.named_backref(start);
         }
         if c == 'g' && dialect == Dialect::Pcre {
@@ -972,6 +973,13 @@ impl<'p> Parser<'p> {
     /// A reference to group `number`: checked and recorded (first pass) or read as the
     /// group's bound string (second pass).
     fn backref(&mut self, number: u32, span: std::ops::Range<usize>) -> Result<Expr, ParseError> {
+        // Java compiles a reference to a group that has not closed (or does not exist),
+        // and it never matches.
+        let open =
+            number == 0 || self.groups.get(number as usize - 1).is_none_or(|group| !group.closed);
+        if self.dialect == Dialect::Java && number > 0 && open {
+            return Ok(Expr::set(CharSet::empty()));
+        }
         match self.bindings.get(&number) {
             Some(Binding::Text(text)) => {
                 let ctx = self.ctx();
@@ -1146,6 +1154,13 @@ impl<'p> Parser<'p> {
             body.and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
         self.look_depth -= 1;
         let body = body?;
+        if !ahead && self.dialect == Dialect::Java && !is_java_lookbehind(&body) {
+            return Err(self.error(
+                "Look-behind group does not have an obvious maximum length: Java repeats \
+                 only one character class without bound in a lookbehind",
+                start..self.pos,
+            ));
+        }
         if !ahead && self.dialect == Dialect::Python && fixed_width(&body).is_none() {
             return Err(self.error(
                 "look-behind requires fixed-width pattern: Python's lookbehind body \
@@ -1343,6 +1358,18 @@ impl<'p> Parser<'p> {
             };
             self.pos += c.len_utf8();
             match c {
+                // ECMAScript 2025 modifiers: `(?ims-ims:...)`, no global form.
+                c if dialect == Dialect::Js && !matches!(c, '-' | 'i' | 'm' | 's' | ':') => {
+                    return Err(self.error(
+                        "invalid group: JavaScript's modifiers are (?ims-ims:...) only",
+                        start..self.pos,
+                    ));
+                }
+                c if dialect == Dialect::Python
+                    && !matches!(c, '-' | 'a' | 'i' | 'L' | 'm' | 's' | 'u' | 'x' | ':' | ')') =>
+                {
+                    return Err(self.error(format!("unknown flag `{c}`"), start..self.pos));
+                }
                 '-' => on = false,
                 'i' => flags.case_insensitive = on,
                 'm' => flags.multi_line = on,
@@ -1436,8 +1463,18 @@ fn is_pattern_start(prefix: &str) -> bool {
 /// The number of capturing groups in an ECMAScript pattern: `(` not followed by `?`, or
 /// opening `(?<name>`, outside classes and escapes.
 fn js_capture_count(pattern: &str) -> usize {
+    js_groups(pattern).0
+}
+
+/// Whether an ECMAScript pattern has a named group `(?<name>...)`.
+fn js_has_named_groups(pattern: &str) -> bool {
+    js_groups(pattern).1
+}
+
+/// The number of capturing groups of an ECMAScript pattern and whether one is named.
+fn js_groups(pattern: &str) -> (usize, bool) {
     let bytes = pattern.as_bytes();
-    let (mut pos, mut count, mut in_class) = (0, 0, false);
+    let (mut pos, mut count, mut in_class, mut any_named) = (0, 0, false, false);
     while pos < bytes.len() {
         match bytes[pos] {
             b'\\' => pos += 1,
@@ -1451,12 +1488,25 @@ fn js_capture_count(pattern: &str) -> usize {
                 if !rest.starts_with(b"?") || named {
                     count += 1;
                 }
+                any_named |= named;
             }
             _ => {}
         }
         pos += 1;
     }
-    count
+    (count, any_named)
+}
+
+/// Whether Java takes `expr` as a lookbehind body: its length is bounded but for
+/// unbounded repetitions of one character class (`a+`, `\s*`), which Java 17 allows;
+/// `(?:ab)+` has "no obvious maximum length".
+fn is_java_lookbehind(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Set(_) => true,
+        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(is_java_lookbehind),
+        Expr::Repeat { sub, max: None, .. } => matches!(**sub, Expr::Set(_)),
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => is_java_lookbehind(sub),
+    }
 }
 
 /// The one length of every string `expr` matches, if it has one (Python's rule for

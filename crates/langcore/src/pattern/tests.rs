@@ -485,7 +485,32 @@ fn comments_are_transparent_and_assertions_unquantifiable() {
 fn named_group_syntax_per_dialect() {
     assert!(refusal("(?<n>a)", Dialect::Python).contains("flag"));
     assert!(refusal("(?'n'a)", Dialect::Java).contains("flag"));
-    assert!(refusal("(?P<n>a)", Dialect::Js).contains("flag"));
+    assert!(refusal("(?P<n>a)", Dialect::Js).contains("invalid group"));
     check("(?P<n>a)(?P=n)", Dialect::Python, &["aa"], &[]);
     check("(?'n'a)\\k'n'", Dialect::Pcre, &["aa"], &[]);
+}
+
+#[test]
+fn java_lookbehinds_are_bounded_and_missing_groups_never_match() {
+    let java = Dialect::Java;
+    for pattern in [r".*(?<=(?:ab)+)c", r".*(?<=(?:a|b)+)c"] {
+        assert!(refusal(pattern, java).contains("obvious maximum length"), "{pattern}");
+    }
+    check(r".*(?<=a{1,3})b", java, &["ab", "aaab"], &["b"]);
+    check(r".*(?<=\d+x)y", java, &["123xy"], &["xy"]);
+    // `\8` with no group 8, and a reference before its group: compiled, never matching.
+    check(r"\8a|b", java, &["b"], &["8a", "a"]);
+    check(r"\1(a)|c", java, &["c"], &["a"]);
+}
+
+#[test]
+fn javascript_flag_groups_and_identity_k() {
+    let js = Dialect::Js;
+    for pattern in ["(?i)a", "(?x:a)", "(?u:a)"] {
+        assert!(refusal(pattern, js).contains("invalid group"), "{pattern}");
+    }
+    check("(?i:a)b", js, &["Ab"], &["AB"]);
+    check(r"\k<n>", js, &["k<n>"], &[]);
+    check(r"(?<n>a)\k<n>", js, &["aa"], &[]);
+    assert!(refusal("(?U)a", Dialect::Python).contains("unknown flag"));
 }
