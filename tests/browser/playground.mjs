@@ -189,7 +189,7 @@ try {
   // A syntax error in the second term: shown inline, with its part of the pattern marked.
   await page.selectOption("#operation", "compute/union");
   await page.fill("#term-1", "abc");
-  await page.fill("#term-2", "de(?>x)");
+  await page.fill("#term-2", "de(?|x)");
   await page.press("#term-1", "Enter");
   await page.locator("#error:not([hidden])").waitFor();
   report.error = {

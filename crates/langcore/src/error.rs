@@ -12,7 +12,7 @@ use crate::graph::GraphError;
 /// ```
 /// use langcore::{Budget, Error, Language};
 ///
-/// assert!(matches!(Language::from_regex("a(?>b)"), Err(Error::Parse(_))));
+/// assert!(matches!(Language::from_regex("a(?|b)"), Err(Error::Parse(_))));
 /// let err = Language::from_regex("a")?.repeat(3, Some(2), &Budget::default()).unwrap_err();
 /// assert_eq!(err, Error::InvalidRepetition { min: 3, max: 2 });
 /// assert_eq!(err.to_string(), "invalid repetition: min 3 is greater than max 2");
@@ -142,9 +142,9 @@ impl ParseError {
     /// ```
     /// use langcore::{Error, Language};
     ///
-    /// let pattern = "(a|b)+(?>b)";
+    /// let pattern = "(a|b)+(?|b)";
     /// let Err(Error::Parse(err)) = Language::from_regex(pattern) else { panic!() };
-    /// assert_eq!(&pattern[err.span()], "(?>");
+    /// assert_eq!(&pattern[err.span()], "(?");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn span(&self) -> Range<usize> {

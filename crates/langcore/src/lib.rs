@@ -113,8 +113,8 @@
 //! let budget = Budget::default();
 //! let word = Language::from_regex_in(r"\bfoo\b.*", Dialect::Js, &budget)?;
 //! assert!(word.matches("foo bar", &budget)? && !word.matches("food", &budget)?);
-//! let Err(Error::Parse(err)) = Language::from_regex("foo(?>bar)") else { panic!() };
-//! assert_eq!(err.span(), 3..6);
+//! let Err(Error::Parse(err)) = Language::from_regex("foo(?|bar)") else { panic!() };
+//! assert_eq!(err.span(), 3..5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -15,7 +15,9 @@
 //! Two passes of `regex-syntax`: the AST parser (which already rejects look-around and
 //! backreferences with a span), a walk over the AST that rejects word boundaries and every
 //! anchor except a leading `^`/`\A` and a trailing `$`/`\z`, then the HIR translator. The
-//! AST walk uses `regex-syntax`'s heap-based visitor, so deep patterns use no stack.
+//! AST walk uses `regex-syntax`'s heap-based visitor, so deep patterns use no stack. Those
+//! rejections are marked unsupported: `pattern::parse_in` then reads the pattern with the
+//! lookaround front end (`pattern/`), whose answer or error is the one users see.
 //!
 //! # Invariants
 //! - Every `Look` left in the returned HIR is a permitted boundary anchor, which means
@@ -256,11 +258,16 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
 
 /// The AST of `pattern`, with nesting limited to [`NEST_LIMIT`].
 fn parse_ast(pattern: &str) -> Result<Ast, ParseError> {
-    ast::parse::ParserBuilder::new()
-        .nest_limit(NEST_LIMIT)
-        .build()
-        .parse(pattern)
-        .map_err(|err| ParseError::new(pattern, err.kind(), err.span()))
+    ast::parse::ParserBuilder::new().nest_limit(NEST_LIMIT).build().parse(pattern).map_err(|err| {
+        match err.kind() {
+            // Read by `pattern/` instead (see `pattern::parse_in`).
+            ast::ErrorKind::UnsupportedLookAround | ast::ErrorKind::UnsupportedBackreference => {
+                let span = err.span();
+                ParseError::unsupported_at(pattern, err.kind(), span.start.offset..span.end.offset)
+            }
+            _ => ParseError::new(pattern, err.kind(), err.span()),
+        }
+    })
 }
 
 /// The HIR of a parsed pattern: Unicode on, `.` matching `\n` too.
@@ -333,11 +340,12 @@ impl ast::Visitor for AstCheck<'_> {
             | AssertionKind::EndLine
             | AssertionKind::StartText
             | AssertionKind::EndText => {
-                "anchors are only allowed at the very start (^) and end ($) of a pattern"
+                "an anchor inside the pattern needs the lookaround front end"
             }
-            _ => "word boundaries are not supported: they are not regular-language constructs",
+            _ => "a word boundary needs the lookaround front end",
         };
-        Err(ParseError::new(self.pattern, what, span))
+        // Not an error of the pattern: `pattern::parse_in` reads it with `pattern/`.
+        Err(ParseError::unsupported_at(self.pattern, what, span.start.offset..span.end.offset))
     }
 }
 
@@ -558,20 +566,20 @@ mod tests {
 
     #[test]
     fn rejects_word_boundaries() {
-        check_rejected("a\\bc", "word boundaries", 1..3);
-        check_rejected("\\Bx", "word boundaries", 0..2);
-        check_rejected("x\\<", "word boundaries", 1..3);
+        check_rejected("a\\bc", "word boundary", 1..3);
+        check_rejected("\\Bx", "word boundary", 0..2);
+        check_rejected("x\\<", "word boundary", 1..3);
     }
 
     #[test]
     fn rejects_inner_anchors() {
-        check_rejected("a^b", "anchors", 1..2);
-        check_rejected("a$b", "anchors", 1..2);
-        check_rejected("(^a)", "anchors", 1..2);
-        check_rejected("a|^b", "anchors", 2..3);
-        check_rejected("$a", "anchors", 0..1);
-        check_rejected("a^", "anchors", 1..2);
-        check_rejected("^^a", "anchors", 1..2);
+        check_rejected("a^b", "anchor", 1..2);
+        check_rejected("a$b", "anchor", 1..2);
+        check_rejected("(^a)", "anchor", 1..2);
+        check_rejected("a|^b", "anchor", 2..3);
+        check_rejected("$a", "anchor", 0..1);
+        check_rejected("a^", "anchor", 1..2);
+        check_rejected("^^a", "anchor", 1..2);
     }
 
     #[test]

@@ -76,8 +76,8 @@ impl Language {
     /// use langcore::{Error, Language};
     ///
     /// assert!(Language::from_regex("(a|b)*abb").is_ok());
-    /// let Err(Error::Parse(err)) = Language::from_regex("a(?>b)") else { panic!() };
-    /// assert_eq!(err.span(), 1..4);
+    /// let Err(Error::Parse(err)) = Language::from_regex("a(?|b)") else { panic!() };
+    /// assert_eq!(err.span(), 1..3);
     /// ```
     pub fn from_regex(pattern: &str) -> Result<Language, Error> {
         Language::from_regex_with(pattern, &Budget::default())

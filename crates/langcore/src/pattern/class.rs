@@ -31,6 +31,10 @@ pub(super) struct Ctx {
     pub(super) case_insensitive: bool,
     /// Python's `(?a)`: `\d`, `\w`, `\s` and `\b` in ASCII.
     pub(super) ascii: bool,
+    /// Java's `(?U)`: `\d`, `\w`, `\s` and the POSIX names in Unicode.
+    pub(super) unicode_classes: bool,
+    /// Java's `(?u)` (implied by `(?U)`): case-insensitive matching beyond ASCII.
+    pub(super) unicode_case: bool,
     /// Whether `.` matches line terminators.
     pub(super) dot_all: bool,
     /// Verbose mode: whitespace and `#` comments are ignored (inside classes too, in Rust
@@ -81,7 +85,9 @@ fn rust_set(text: &str) -> Option<CharSet> {
 }
 
 fn is_ascii_only(ctx: Ctx) -> bool {
-    ctx.ascii || matches!(ctx.dialect, Dialect::Js | Dialect::Java | Dialect::Pcre)
+    ctx.ascii
+        || !ctx.unicode_classes
+            && matches!(ctx.dialect, Dialect::Js | Dialect::Java | Dialect::Pcre)
 }
 
 /// The dialect's `\d`.
@@ -112,6 +118,7 @@ fn space(ctx: Ctx) -> CharSet {
     let ascii = ascii_set(&[('\t', '\r'), (' ', ' ')]);
     match ctx.dialect {
         _ if ctx.ascii => ascii,
+        Dialect::Java if ctx.unicode_classes => rust_set(r"\s").unwrap_or_default(),
         Dialect::Java | Dialect::Pcre => ascii,
         Dialect::Js => ascii.union(&CharSet::from_ranges([
             ('\u{a0}', '\u{a0}'),
@@ -156,7 +163,7 @@ pub(super) fn fold(set: CharSet, ctx: Ctx) -> CharSet {
     if !ctx.case_insensitive {
         return set;
     }
-    if ctx.dialect == Dialect::Java {
+    if ctx.dialect == Dialect::Java && !ctx.unicode_case {
         let upper = set.intersection(&ascii_set(&[('A', 'Z')]));
         let lower = set.intersection(&ascii_set(&[('a', 'z')]));
         let shift = |part: &CharSet, up: bool| {
@@ -263,13 +270,18 @@ fn named_property(name: &str) -> Option<CharSet> {
     Some(CharSet::range(range.0, range.1))
 }
 
-/// The set of property `name` (the text between the braces, or one letter).
-fn property(name: &str) -> Option<CharSet> {
+/// The set of property `name` (the text between the braces, or one letter) in `dialect`:
+/// Java reads the POSIX names (`Alpha`, `Punct`, ...) as ASCII classes (Unicode ones under
+/// `(?U)`), the others as Unicode properties.
+fn property(name: &str, ctx: Ctx) -> Option<CharSet> {
     let (negated, name) = match name.strip_prefix('^') {
         Some(rest) => (true, rest),
         None => (false, name),
     };
-    let set = rust_set(&format!(r"\p{{{name}}}"))
+    let ascii_posix = ctx.dialect == Dialect::Java && !ctx.unicode_classes;
+    let java_first = if ascii_posix { named_property(name) } else { None };
+    let set = java_first
+        .or_else(|| rust_set(&format!(r"\p{{{name}}}")))
         .or_else(|| named_property(name))
         .or_else(|| name.strip_prefix("Is").and_then(|rest| rust_set(&format!(r"\p{{{rest}}}"))))?;
     Some(if negated { set.complement() } else { set })
@@ -362,6 +374,17 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 _ => Err(("\\x needs two hex digits".into(), 0..1 + len)),
             }
         }
+        'o' if dialect == Dialect::Pcre && text[1..].starts_with('{') => {
+            let braced = &text[2..];
+            let close = braced
+                .find('}')
+                .ok_or_else(|| ("unclosed \\o{...} escape".to_owned(), 0..text.len()))?;
+            let c = u32::from_str_radix(&braced[..close], 8)
+                .ok()
+                .and_then(char::from_u32)
+                .ok_or_else(|| ("invalid code point in \\o{...}".to_owned(), 0..close + 3))?;
+            Ok((Atom::Char(c), close + 3))
+        }
         'u' | 'U' if dialect != Dialect::Pcre => {
             let rest = &text[1..];
             if let Some(braced) = rest.strip_prefix('{').filter(|_| dialect == Dialect::Rust) {
@@ -387,7 +410,7 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 None => Err((format!("\\{first} needs {width} hex digits"), 0..1 + len)),
             }
         }
-        'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre) => {
+        'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre | Dialect::Rust) => {
             match text[1..].chars().next() {
                 Some(letter)
                     if letter.is_ascii_alphabetic()
@@ -395,6 +418,10 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 {
                     let code = (letter.to_ascii_uppercase() as u32) ^ 0x40;
                     Ok((Atom::Char(char::from_u32(code).unwrap_or('\0')), 2))
+                }
+                // Annex B: in a class, `\c` also takes a digit or `_`, modulo 32.
+                Some(digit) if in_class && (digit.is_ascii_digit() || digit == '_') => {
+                    Ok((Atom::Char(char::from_u32(digit as u32 % 32).unwrap_or('\0')), 2))
                 }
                 _ if dialect == Dialect::Js => Ok((Atom::Char('\\'), 0)),
                 _ => Err(("\\c needs a control letter".into(), 0..1)),
@@ -414,7 +441,7 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                     _ => return Err(("\\p needs a property name".into(), 0..1)),
                 },
             };
-            let found = property(name.trim())
+            let found = property(name.trim(), ctx)
                 .ok_or_else(|| (format!("unknown Unicode property or block `{name}`"), 0..len))?;
             Ok((Atom::Set(if first == 'P' { found.complement() } else { found }), len))
         }
@@ -446,8 +473,12 @@ pub(super) fn bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassErr
 /// `[]`, where no class that starts with `]` closes, is the empty class.
 fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
     let Some(len) = rust_class_len(text) else {
+        // `[]` and `[^]` where no class starting with `]` closes: JavaScript's readings.
         if text.starts_with("[]") {
             return Ok((CharSet::empty(), 2));
+        }
+        if text.starts_with("[^]") {
+            return Ok((CharSet::full(), 3));
         }
         return Err(("unclosed character class".into(), 0..1));
     };
@@ -459,11 +490,23 @@ fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
         flags.push('x');
     }
     let prefix = if flags.is_empty() { String::new() } else { format!("(?{flags})") };
-    let parsed = regex_syntax::ParserBuilder::new()
-        .unicode(true)
-        .utf8(true)
-        .build()
-        .parse(&format!("{prefix}{}", &text[..len]));
+    // The error as its last line says it.
+    let parse = |class: &str| {
+        regex_syntax::ParserBuilder::new()
+            .unicode(true)
+            .utf8(true)
+            .build()
+            .parse(&format!("{prefix}{class}"))
+            .map_err(|err| {
+                err.to_string().lines().last().unwrap_or("invalid class").trim().to_owned()
+            })
+    };
+    // `[\w-.]`: every engine that reads it takes the hyphen literally; `regex-syntax`
+    // refuses it as a range.
+    let parsed = parse(&text[..len]).or_else(|err| match hyphens_escaped(&text[..len]) {
+        Some(escaped) => parse(&escaped).map_err(|_| err),
+        None => Err(err),
+    });
     match parsed {
         Ok(hir) => match hir.kind() {
             HirKind::Class(class) => Ok((CharSet::from_hir_class(class), len)),
@@ -472,10 +515,7 @@ fn rust_bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassError> {
             }
             _ => Err(("not a character class".into(), 0..len)),
         },
-        Err(err) => Err((
-            err.to_string().lines().last().unwrap_or("invalid class").trim().to_owned(),
-            0..len,
-        )),
+        Err(message) => Err((message, 0..len)),
     }
 }
 
@@ -513,6 +553,47 @@ fn rust_class_len(text: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// The class `class` (`[...]`, in `regex-syntax` syntax) with each hyphen next to a class
+/// escape (`\w`, `\d`, `\s`, `\p{..}` and their negations) escaped, if there is one.
+fn hyphens_escaped(class: &str) -> Option<String> {
+    let is_class_escape = |item: &str| {
+        item.len() >= 2
+            && item.starts_with('\\')
+            && matches!(item.as_bytes()[1], b'w' | b'W' | b'd' | b'D' | b's' | b'S' | b'p' | b'P')
+    };
+    // The items of the class: escapes (with their braces) and single characters.
+    let mut items: Vec<&str> = Vec::new();
+    let mut pos = 0;
+    while pos < class.len() {
+        let rest = &class[pos..];
+        let len = match rest.strip_prefix('\\') {
+            Some(after) if after.starts_with(['p', 'P']) && after[1..].starts_with('{') => {
+                after.find('}').map_or(rest.len(), |close| close + 2)
+            }
+            Some(after) => 1 + after.chars().next().map_or(0, char::len_utf8),
+            None => rest.chars().next().map_or(1, char::len_utf8),
+        };
+        items.push(&rest[..len.min(rest.len())]);
+        pos += len.max(1);
+    }
+    let mut changed = false;
+    let mut res = String::with_capacity(class.len() + 2);
+    for (idx, item) in items.iter().enumerate() {
+        let beside = |offset: isize| {
+            idx.checked_add_signed(offset)
+                .and_then(|at| items.get(at))
+                .is_some_and(|x| is_class_escape(x))
+        };
+        if *item == "-" && idx > 1 && idx + 2 < items.len() && (beside(-1) || beside(1)) {
+            res.push_str("\\-");
+            changed = true;
+        } else {
+            res.push_str(item);
+        }
+    }
+    changed.then_some(res)
 }
 
 /// The items of a class of the other dialects.
@@ -575,6 +656,18 @@ impl ClassReader<'_> {
                 set = set.union(&nested);
                 continue;
             }
+            if matches!(dialect, Dialect::Java | Dialect::Pcre)
+                && self.text[self.pos..].starts_with("\\Q")
+            {
+                // Quoted text inside a class: each character is itself.
+                let quoted = &self.text[self.pos + 2..];
+                let end = quoted.find("\\E").unwrap_or(quoted.len());
+                for c in quoted[..end].chars() {
+                    set = set.union(&CharSet::singleton(c));
+                }
+                self.pos = (self.pos + 2 + end + 2).min(self.text.len());
+                continue;
+            }
             let posix_end = self.text[self.pos..].find(":]");
             if let (true, Some(end)) = (
                 c == '[' && dialect == Dialect::Pcre && self.text[self.pos..].starts_with("[:"),
@@ -595,6 +688,12 @@ impl ClassReader<'_> {
                     (Atom::Char(lo_char), Some(next)) if next != ']' => {
                         let hi = self.atom()?;
                         let Atom::Char(hi_char) = hi else {
+                            if matches!(dialect, Dialect::Python | Dialect::Java) {
+                                return Err((
+                                    "bad character range: a class escape cannot end a range".into(),
+                                    start..self.pos,
+                                ));
+                            }
                             // `[a-\d]`: a literal hyphen in the lenient engines.
                             set = set
                                 .union(&CharSet::from_ranges([(*lo_char, *lo_char), ('-', '-')]))
@@ -608,6 +707,12 @@ impl ClassReader<'_> {
                             ));
                         }
                         set = set.union(&CharSet::range(*lo_char, hi_char));
+                    }
+                    (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Python => {
+                        return Err((
+                            "bad character range: a class escape cannot start a range".into(),
+                            start..self.pos + next.len_utf8(),
+                        ));
                     }
                     _ => {
                         // `[\w-.]` or `[a-]`: the hyphen is itself.

@@ -22,9 +22,13 @@
 //! Trackers are deterministic functions of the prefix: their sets are part of the DFA
 //! state, stepped first on each character (inner lookbehinds first: a tracker's number is
 //! above those of the lookbehinds in its body), and a lookbehind guard is crossed iff its
-//! tracker accepts at this position (or not, negated). Lookbehind bodies hold no lookahead
-//! (the parser refuses them), so this is exact; lookbehinds inside lookaheads read the same
-//! trackers, since they look at the same prefix of the whole string.
+//! tracker accepts at this position (or not, negated). A lookahead inside a lookbehind body
+//! leaves obligations on the tracker's configurations like anywhere else; where the body
+//! has matched only with such obligations pending, the tracker's value is itself pending:
+//! the set of those matches moved to a universal state with their obligations, which the
+//! guard adds as an obligation (negated for a negative lookbehind), so the future decides.
+//! Lookbehinds inside lookaheads read the same trackers, since they look at the same
+//! prefix of the whole string.
 //!
 //! A DFA state is (the tracker sets, the main set); sets, configurations and obligations are
 //! hash-consed, and stepping a set on a class under given tracker values is memoized. The
@@ -75,6 +79,11 @@ struct GState {
 /// Builds the canonical minimal DFA of `expr`.
 pub(super) fn build(expr: &Expr, budget: &Budget) -> Result<Dfa, BudgetError> {
     let mut compiler = Compiler::new(budget);
+    compiler.universal =
+        compiler.add(GState { accepting: true, universal: true, ..GState::default() })?;
+    let full = compiler.intern(&CharSet::full());
+    let universal = compiler.universal;
+    compiler.states[universal as usize].moves.push((full, universal));
     let accept = compiler.add(GState { accepting: true, ..GState::default() })?;
     let entry = compiler.compile(expr, accept)?;
     Determinizer::new(compiler, entry, budget)?.run()
@@ -92,6 +101,9 @@ struct Compiler<'b> {
     /// Sub-automata and trackers by the address of their assertion, so that copies made by
     /// a counted repetition share them. The expression is borrowed for the whole build.
     by_address: HashMap<usize, Guard>,
+    /// An accepting state looping on every character: where a lookbehind whose body has
+    /// matched waits for that match's pending lookaheads.
+    universal: u32,
     budget: &'b Budget,
 }
 
@@ -104,6 +116,7 @@ impl<'b> Compiler<'b> {
             subs: Vec::new(),
             trackers: Vec::new(),
             by_address: HashMap::default(),
+            universal: 0,
             budget,
         }
     }
@@ -154,7 +167,8 @@ impl<'b> Compiler<'b> {
                 }
                 self.add(GState { epsilons, ..GState::default() })
             }
-            Expr::Repeat { sub, min, max } => self.compile_repeat(sub, *min, *max, next),
+            Expr::Repeat { sub, min, max, .. } => self.compile_repeat(sub, *min, *max, next),
+            Expr::Atomic(sub) => self.compile(sub, next),
             Expr::Look(look) => {
                 let address = std::ptr::from_ref(look) as usize;
                 let guard = match self.by_address.get(&address) {
@@ -274,6 +288,14 @@ enum Outcome {
     Pending(u32),
 }
 
+/// A tracker's value at a position: its lookbehind does not hold here,
+const FALSE: u32 = 0;
+/// holds,
+const TRUE: u32 = 1;
+/// or holds iff the lookaheads one of its body's matches crossed hold later: `PENDING + s`,
+/// s the set of those matches as configurations of the universal state.
+const PENDING: u32 = 2;
+
 /// Bytes charged per hash-consed item (its vector and its two map entries, roughly).
 const BYTES_PER_ITEM: usize = 96;
 
@@ -286,8 +308,8 @@ struct Determinizer<'b> {
     obligations: Interner<(bool, u32)>,
     /// Sets of configurations, sorted.
     sets: Interner<Box<[u32]>>,
-    /// Tracker acceptance vectors.
-    tracker_values: Interner<Box<[bool]>>,
+    /// Tracker value vectors (see [`FALSE`], [`TRUE`], [`PENDING`]).
+    tracker_values: Interner<Box<[u32]>>,
     /// Memo of steps: (set, class, tracker values) to set.
     steps: HashMap<(u32, u32, u32), u32>,
     /// Memo of acceptance at the end.
@@ -375,9 +397,45 @@ impl<'b> Determinizer<'b> {
         })
     }
 
+    /// The outcome of crossing lookbehind guard (`tracker`, `negated`) under tracker
+    /// values `trackers`.
+    fn behind(
+        &mut self,
+        trackers: &[u32],
+        tracker: u32,
+        negated: bool,
+    ) -> Result<Outcome, BudgetError> {
+        Ok(match trackers[tracker as usize] {
+            FALSE if negated => Outcome::Satisfied,
+            TRUE if !negated => Outcome::Satisfied,
+            FALSE | TRUE => Outcome::Violated,
+            pending => self.obligation(negated, pending - PENDING)?,
+        })
+    }
+
+    /// The value of a tracker whose set is `set` (see [`PENDING`]).
+    fn tracker_value(&mut self, set: u32) -> Result<u32, BudgetError> {
+        let confs = self.sets.items[set as usize].clone();
+        let mut pending = Vec::new();
+        for conf in confs.iter() {
+            let (state, obligations) = self.confs.items[*conf as usize].clone();
+            if !self.nfa.states[state as usize].accepting {
+                continue;
+            }
+            if obligations.is_empty() {
+                return Ok(TRUE);
+            }
+            pending.push(self.conf(self.nfa.universal, obligations)?);
+        }
+        if pending.is_empty() {
+            return Ok(FALSE);
+        }
+        Ok(PENDING + self.set(pending)?)
+    }
+
     /// The set of configurations reachable by ε-moves from `seeds`, with tracker values
     /// `trackers` at this position; only those with moves or acceptance are kept.
-    fn closure(&mut self, seeds: Vec<u32>, trackers: &[bool]) -> Result<u32, BudgetError> {
+    fn closure(&mut self, seeds: Vec<u32>, trackers: &[u32]) -> Result<u32, BudgetError> {
         let mut stack = seeds;
         let mut seen = rustc_hash::FxHashSet::default();
         let mut kept = Vec::new();
@@ -392,30 +450,27 @@ impl<'b> Determinizer<'b> {
             }
             let epsilons = state.epsilons.clone();
             for (guard, target) in epsilons {
-                match guard {
-                    Guard::Always => stack.push(self.conf(target, obligations.clone())?),
+                let outcome = match guard {
+                    Guard::Always => Outcome::Satisfied,
                     Guard::Behind { tracker, negated } => {
-                        if trackers[tracker as usize] != negated {
-                            stack.push(self.conf(target, obligations.clone())?);
-                        }
+                        self.behind(trackers, tracker, negated)?
                     }
                     Guard::Ahead { sub, negated } => {
                         let entry = self.nfa.subs[sub as usize];
                         let start = self.conf(entry, Box::new([]))?;
                         let sub_set = self.closure(vec![start], trackers)?;
-                        match self.obligation(negated, sub_set)? {
-                            Outcome::Satisfied => {
-                                stack.push(self.conf(target, obligations.clone())?)
-                            }
-                            Outcome::Violated => {}
-                            Outcome::Pending(id) => {
-                                let mut more = obligations.to_vec();
-                                if let Err(at) = more.binary_search(&id) {
-                                    more.insert(at, id);
-                                }
-                                stack.push(self.conf(target, more.into_boxed_slice())?);
-                            }
+                        self.obligation(negated, sub_set)?
+                    }
+                };
+                match outcome {
+                    Outcome::Satisfied => stack.push(self.conf(target, obligations.clone())?),
+                    Outcome::Violated => {}
+                    Outcome::Pending(id) => {
+                        let mut more = obligations.to_vec();
+                        if let Err(at) = more.binary_search(&id) {
+                            more.insert(at, id);
                         }
+                        stack.push(self.conf(target, more.into_boxed_slice())?);
                     }
                 }
             }
@@ -484,7 +539,7 @@ impl<'b> Determinizer<'b> {
         res
     }
 
-    fn values(&mut self, values: &[bool]) -> Result<u32, BudgetError> {
+    fn values(&mut self, values: &[u32]) -> Result<u32, BudgetError> {
         let (id, new) = self.tracker_values.intern(values.into());
         if new {
             self.charge()?;
@@ -496,14 +551,14 @@ impl<'b> Determinizer<'b> {
     fn trackers(
         &mut self,
         mut step_tracker: impl FnMut(&mut Self, usize, u32) -> Result<u32, BudgetError>,
-    ) -> Result<(Vec<u32>, Vec<bool>, u32), BudgetError> {
+    ) -> Result<(Vec<u32>, Vec<u32>, u32), BudgetError> {
         let n_trackers = self.nfa.trackers.len();
-        let mut values = vec![false; n_trackers];
+        let mut values = vec![FALSE; n_trackers];
         let mut sets = Vec::with_capacity(n_trackers);
         for tracker in 0..n_trackers {
             let partial = self.values(&values)?;
             let set = step_tracker(self, tracker, partial)?;
-            values[tracker] = self.accepts(set);
+            values[tracker] = self.tracker_value(set)?;
             sets.push(set);
         }
         let values_id = self.values(&values)?;

@@ -27,9 +27,10 @@
 //!
 //! # Invariants
 //! - Group nesting is at most [`NEST_LIMIT`], which bounds every recursion over an [`Expr`].
-//! - A lookbehind body holds no lookahead (nor `$`, `\b`): the parser refuses them, so a
-//!   lookbehind's truth is a function of the prefix alone (see `lookaround.rs`).
+//! - Atomic groups are rewritten while parsing (`atomic.rs`); past the parser an
+//!   [`Expr::Atomic`] only marks its body and is simplified away.
 
+mod atomic;
 mod class;
 mod lookaround;
 mod parse;
@@ -64,10 +65,14 @@ pub(crate) enum Expr {
     Concat(Vec<Expr>),
     /// Any branch.
     Alt(Vec<Expr>),
-    /// `sub{min,max}`, `max: None` unbounded.
-    Repeat { sub: Box<Expr>, min: u32, max: Option<u32> },
+    /// `sub{min,max}`, `max: None` unbounded; `greedy` false for a lazy quantifier, which
+    /// matters only inside atomic groups (`atomic.rs`).
+    Repeat { sub: Box<Expr>, min: u32, max: Option<u32>, greedy: bool },
     /// A zero-width assertion.
     Look(Look),
+    /// The translation of an atomic group (`atomic.rs`): it matches what `sub` matches,
+    /// and it is known to have at most one match end for each start.
+    Atomic(Box<Expr>),
 }
 
 /// A lookaround: `body` must (or, negated, must not) match the rest of the string from
@@ -125,6 +130,11 @@ impl Expr {
         }
     }
 
+    /// `sub{min,max}`, greedy.
+    pub(crate) fn repeat(sub: Expr, min: u32, max: Option<u32>) -> Expr {
+        Expr::Repeat { sub: Box::new(sub), min, max, greedy: true }
+    }
+
     /// A lookaround assertion.
     pub(crate) fn look(ahead: bool, negated: bool, body: Expr) -> Expr {
         Expr::Look(Look { ahead, negated, body: Box::new(body) })
@@ -135,7 +145,7 @@ impl Expr {
         match self {
             Expr::Empty | Expr::Set(_) => false,
             Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::has_look),
-            Expr::Repeat { sub, .. } => sub.has_look(),
+            Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.has_look(),
             Expr::Look(_) => true,
         }
     }
@@ -166,6 +176,7 @@ impl Expr {
                 Some(look.body.is_nullable_at_edge(ahead)? != look.negated)
             }
             Expr::Look(_) => None,
+            Expr::Atomic(sub) => sub.is_nullable_at_edge(ahead),
         }
     }
 
@@ -203,6 +214,7 @@ impl Expr {
                 }
                 Expr::concat(res)
             }
+            Expr::Atomic(sub) => Expr::Atomic(Box::new(sub.decide_edges(at_start, at_end))),
             other => other,
         }
     }
@@ -248,14 +260,16 @@ impl Expr {
                     .collect();
                 if branches.is_empty() { fail() } else { Expr::alt(branches) }
             }
-            Expr::Repeat { sub, min, max } => {
+            Expr::Repeat { sub, min, max, greedy } => {
                 let sub = sub.simplify();
                 match (sub.is_fail(), min) {
                     (true, 0) => Expr::Empty,
                     (true, _) => fail(),
-                    _ => Expr::Repeat { sub: Box::new(sub), min, max },
+                    _ => Expr::Repeat { sub: Box::new(sub), min, max, greedy },
                 }
             }
+            // Past the parser, an atomic group is its translation.
+            Expr::Atomic(sub) => sub.simplify(),
             Expr::Look(look) => Expr::look(look.ahead, look.negated, look.body.simplify()),
             other => other,
         }
@@ -281,6 +295,7 @@ impl Expr {
             Expr::Set(_) => false,
             Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(Expr::is_zero_width),
             Expr::Repeat { sub, max, .. } => *max == Some(0) || sub.is_zero_width(),
+            Expr::Atomic(sub) => sub.is_zero_width(),
         }
     }
 
@@ -293,12 +308,13 @@ impl Expr {
             ))),
             Expr::Concat(parts) => Hir::concat(parts.iter().map(Expr::to_hir).collect()),
             Expr::Alt(parts) => Hir::alternation(parts.iter().map(Expr::to_hir).collect()),
-            Expr::Repeat { sub, min, max } => Hir::repetition(hir::Repetition {
+            Expr::Repeat { sub, min, max, .. } => Hir::repetition(hir::Repetition {
                 min: *min,
                 max: *max,
                 greedy: true,
                 sub: Box::new(sub.to_hir()),
             }),
+            Expr::Atomic(sub) => sub.to_hir(),
         }
     }
 }
@@ -317,8 +333,14 @@ pub(crate) fn parse_in(pattern: &str, dialect: Dialect, budget: &Budget) -> Resu
         match syntax::parse(pattern, budget) {
             Ok(hir) => return Ok(Parsed::Hir(hir)),
             Err(Error::Parse(plain_err)) => {
+                // A plain syntax error reads best in `regex-syntax`'s words; a construct
+                // the plain road leaves to this front end gets this front end's answer.
                 return match parse_extended(pattern, dialect, budget) {
-                    Err(Error::Parse(err)) if !err.is_unsupported() => Err(Error::Parse(plain_err)),
+                    Err(Error::Parse(err))
+                        if !err.is_unsupported() && !plain_err.is_unsupported() =>
+                    {
+                        Err(Error::Parse(plain_err))
+                    }
                     other => other,
                 };
             }
@@ -355,7 +377,7 @@ impl Nfa {
     ///
     /// let nfa = Nfa::from_regex("[0-9]+(\\.[0-9]+)?")?;
     /// assert!(nfa.matches("3.14") && !nfa.matches("3."));
-    /// assert!(Nfa::from_regex("a(?>b)").is_err());
+    /// assert!(Nfa::from_regex("a(?|b)").is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_regex(pattern: &str) -> Result<Nfa, Error> {

@@ -19,12 +19,13 @@
 //! n took part, which is open only for a group directly under `?`; a backreference to such
 //! a group that did not take part fails (matches "" in JavaScript).
 //!
-//! Possessive quantifiers on one character class are exact (`c*+` is `c*(?!c)`); on
-//! anything longer they are refused, as are atomic groups, conditionals on anything but a
-//! group, and recursion.
+//! Atomic groups and possessive quantifiers are rewritten exactly by `atomic.rs`, or
+//! refused with the reason; conditionals on a lookaround `(?(?=X)yes|no)` are
+//! `(?=X)yes|(?!X)no`. Recursion, subroutine calls and branch reset are refused.
 
 use std::collections::HashMap;
 
+use super::atomic::{self, Refusal};
 use super::class::{self, Ctx};
 use super::{Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
 use crate::alphabet::CharSet;
@@ -135,6 +136,13 @@ struct Flags {
     dot_all: bool,
     verbose: bool,
     ascii: bool,
+    /// PCRE's `(?J)`: groups may share a name.
+    duplicate_names: bool,
+    /// Java's `(?U)` and `(?u)`, see [`Ctx`].
+    unicode_classes: bool,
+    unicode_case: bool,
+    /// `(?U)` in PCRE and Rust: quantifiers are lazy unless followed by `?`.
+    swap_greed: bool,
 }
 
 /// What the first pass learnt about a capturing group.
@@ -163,6 +171,8 @@ struct Parser<'p> {
     /// Current group levels: (level id, branch number).
     levels: Vec<(usize, usize)>,
     n_levels: usize,
+    /// Per level id, its number of branches once closed (0 while open).
+    level_branches: Vec<usize>,
     groups: Vec<Group>,
     /// Group numbers referred to (first pass).
     backrefs: Vec<u32>,
@@ -172,6 +182,12 @@ struct Parser<'p> {
     needs_text: Vec<u32>,
     /// The group number when the atom just read is a capturing group, for `(...)?`.
     last_capture: Option<u32>,
+    /// How many lookarounds the current position is inside.
+    look_depth: u32,
+    /// The atom just read cannot take a quantifier in this dialect (Python's and
+    /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
+    /// lookbehinds).
+    unquantifiable: bool,
     budget: &'p Budget,
     /// Bytes of character sets built so far: Unicode classes are large (`\w` is about
     /// 6 KiB), so they are charged to the memory limit as they are built.
@@ -197,15 +213,22 @@ impl<'p> Parser<'p> {
                 dot_all: dialect == Dialect::Rust,
                 verbose: false,
                 ascii: false,
+                duplicate_names: false,
+                unicode_classes: false,
+                unicode_case: false,
+                swap_greed: false,
             },
             depth: 0,
             levels: Vec::new(),
             n_levels: 0,
+            level_branches: Vec::new(),
             groups: Vec::new(),
             backrefs: Vec::new(),
             bindings,
             needs_text: Vec::new(),
             last_capture: None,
+            look_depth: 0,
+            unquantifiable: false,
             budget,
             set_bytes: 0,
             over_budget: None,
@@ -217,6 +240,8 @@ impl<'p> Parser<'p> {
             dialect: self.dialect,
             case_insensitive: self.flags.case_insensitive,
             ascii: self.flags.ascii,
+            unicode_classes: self.flags.unicode_classes,
+            unicode_case: self.flags.unicode_case,
             dot_all: self.flags.dot_all,
             verbose: self.flags.verbose,
         }
@@ -337,6 +362,8 @@ impl<'p> Parser<'p> {
             again.depth = self.depth + 1;
             again.levels = self.levels.clone();
             again.n_levels = self.n_levels;
+            again.level_branches = self.level_branches.clone();
+            again.look_depth = self.look_depth;
             again.groups = self.groups[..n_groups].to_vec();
             again.needs_text = self.needs_text.clone();
             let parsed = again.parse_alternation();
@@ -373,27 +400,40 @@ impl<'p> Parser<'p> {
     }
 
     /// Skips whitespace and comments in verbose mode.
+    /// Also skips `(?#...)` comments in the dialects that have them: they stand between a
+    /// quantifier and its atom unseen (`a(?#c)*` is `a*` in Python and Perl).
     fn skip_verbose(&mut self) {
-        if !self.flags.verbose {
-            return;
-        }
         loop {
             match self.peek() {
-                Some(c) if c.is_whitespace() => self.pos += c.len_utf8(),
-                Some('#') => {
+                Some(c) if c.is_whitespace() && self.flags.verbose => self.pos += c.len_utf8(),
+                Some('#') if self.flags.verbose => {
                     self.pos =
                         self.rest().find('\n').map_or(self.pattern.len(), |end| self.pos + end + 1);
+                }
+                Some('(') if self.rest().starts_with("(?#") && self.has_comments() => {
+                    // An unclosed one is left to `group_kind`, which says so.
+                    let Some(end) = self.rest().find(')') else { return };
+                    self.pos += end + 1;
                 }
                 _ => return,
             }
         }
     }
 
+    /// Whether a quantifier after an anchor or word boundary is an error ("nothing to
+    /// repeat"): Python and JavaScript.
+    fn strict_assertions(&self) -> bool {
+        matches!(self.dialect, Dialect::Python | Dialect::Js)
+    }
+
+    /// Whether the dialect has `(?#...)` comments.
+    fn has_comments(&self) -> bool {
+        !matches!(self.dialect, Dialect::Js | Dialect::Java)
+    }
+
     /// Branches up to the end of the group or the pattern.
     fn parse_alternation(&mut self) -> Result<Expr, ParseError> {
-        let level = self.n_levels;
-        self.n_levels += 1;
-        self.levels.push((level, 0));
+        let level = self.open_level();
         let saved = self.flags;
         let mut branches = vec![self.parse_concat()?];
         while self.eat("|") {
@@ -403,8 +443,24 @@ impl<'p> Parser<'p> {
             branches.push(self.parse_concat()?);
         }
         self.flags = saved;
-        self.levels.pop();
+        self.close_level(level);
         Ok(Expr::alt(branches))
+    }
+
+    /// Opens a new group level (an alternation): its id.
+    fn open_level(&mut self) -> usize {
+        let level = self.n_levels;
+        self.n_levels += 1;
+        self.levels.push((level, 0));
+        self.level_branches.resize(self.n_levels, 0);
+        level
+    }
+
+    /// Closes the innermost level, recording how many branches it had.
+    fn close_level(&mut self, level: usize) {
+        if let Some((_, branch)) = self.levels.pop() {
+            self.level_branches[level] = branch + 1;
+        }
     }
 
     fn parse_concat(&mut self) -> Result<Expr, ParseError> {
@@ -496,10 +552,20 @@ impl<'p> Parser<'p> {
         let mut expr = atom;
         let mut n_quantifiers = 0;
         let capture = self.last_capture.take();
+        let unquantifiable = std::mem::take(&mut self.unquantifiable);
         loop {
             self.skip_verbose();
             let Some((min, max, len)) = self.quantifier() else { return Ok(expr) };
             let quantifier_start = self.pos;
+            if unquantifiable {
+                return Err(self.error(
+                    format!(
+                        "nothing to repeat: an assertion cannot be repeated in {}",
+                        self.dialect
+                    ),
+                    quantifier_start..quantifier_start + len,
+                ));
+            }
             if n_quantifiers > 0 && self.dialect != Dialect::Rust {
                 return Err(self.error(
                     "multiple repeat: a quantifier cannot follow a quantifier",
@@ -513,7 +579,9 @@ impl<'p> Parser<'p> {
                     quantifier_start..self.pos,
                 ));
             }
+            let mut greedy = !self.flags.swap_greed;
             let possessive = if self.eat("?") {
+                greedy = !greedy;
                 false
             } else if self.rest().starts_with('+') {
                 if self.dialect == Dialect::Js {
@@ -543,15 +611,11 @@ impl<'p> Parser<'p> {
                 n_quantifiers += 1;
                 continue;
             }
+            let repeat = Expr::Repeat { sub: Box::new(expr), min, max, greedy };
             expr = if possessive {
-                possessive_repeat(expr, min, max).ok_or_else(|| {
-                    self.unsupported(
-                        "possessive quantifiers are only supported on a single character or class",
-                        start..self.pos,
-                    )
-                })?
+                self.atomic(repeat, "possessive quantifier", start..self.pos)?
             } else {
-                Expr::Repeat { sub: Box::new(expr), min, max }
+                repeat
             };
             n_quantifiers += 1;
         }
@@ -576,10 +640,12 @@ impl<'p> Parser<'p> {
             }
             '^' => {
                 self.pos += 1;
+                self.unquantifiable = self.strict_assertions();
                 Ok(self.start_anchor(self.flags.multi_line))
             }
             '$' => {
                 self.pos += 1;
+                self.unquantifiable = self.strict_assertions();
                 Ok(self.end_anchor(
                     self.flags.multi_line,
                     self.dialect != Dialect::Rust && self.dialect != Dialect::Js,
@@ -693,6 +759,9 @@ impl<'p> Parser<'p> {
                     here,
                 ));
             }
+            // `\K` drops what matched so far from the reported match, not from the
+            // match: under full match it is "" (PCRE2 refuses it inside lookarounds).
+            'K' if dialect == Dialect::Pcre && self.look_depth == 0 => Some(Expr::Empty),
             'G' | 'K' | 'X' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
                 return Err(self.unsupported(format!("\\{c} is not supported"), here));
             }
@@ -700,6 +769,7 @@ impl<'p> Parser<'p> {
         };
         if let Some(expr) = assertion {
             self.pos += c.len_utf8();
+            self.unquantifiable = self.strict_assertions();
             return Ok(expr);
         }
         if c == 'R' && matches!(dialect, Dialect::Java | Dialect::Pcre) {
@@ -711,7 +781,15 @@ impl<'p> Parser<'p> {
             ]);
             return Ok(Expr::alt(vec![Expr::literal("\r\n"), Expr::set(single)]));
         }
-        if c == 'k' && (not_js || self.rest()[1..].starts_with('<')) {
+        if c == 'N' && dialect == Dialect::Python && self.rest()[1..].starts_with('{') {
+            let end = self.rest().find('}').map_or(self.pattern.len(), |end| self.pos + end + 1);
+            return Err(self.unsupported(
+                "\\N{...} named characters are not supported yet: write the character or \\u",
+                start..end,
+            ));
+        }
+        // Without named groups, JavaScript's `\k` is the letter (Annex B).
+        if c == 'k' && (not_js || js_has_named_groups(self.pattern)) {
             return self.named_backref(start);
         }
         if c == 'g' && dialect == Dialect::Pcre {
@@ -765,6 +843,9 @@ impl<'p> Parser<'p> {
             self.pos += len;
             return Ok(octal(len));
         }
+        if self.dialect == Dialect::Js {
+            return self.js_digit_escape(start, digits, octal_len).map(Some);
+        }
         // Python reads three octal digits as octal; every dialect reads \1.. as a group.
         if self.dialect == Dialect::Python && octal_len == 3 {
             self.pos += 3;
@@ -786,6 +867,41 @@ impl<'p> Parser<'p> {
         }
         self.pos += len;
         self.backref(number, start..self.pos).map(Some)
+    }
+
+    /// ECMAScript's `\1`..: a backreference when the whole number is at most the count of
+    /// groups in the pattern, else a legacy octal escape or (`\8`, `\9`) the digit itself
+    /// (Annex B). A reference to a group that has not closed yet (later in the pattern, or
+    /// the one it stands in) always matches "": captures inside a repetition are reset at
+    /// each iteration, so the group cannot have matched before.
+    fn js_digit_escape(
+        &mut self,
+        start: usize,
+        digits: &str,
+        octal_len: usize,
+    ) -> Result<Expr, ParseError> {
+        let number = digits.parse::<usize>().unwrap_or(usize::MAX);
+        if number <= js_capture_count(self.pattern) {
+            self.pos += digits.len();
+            let closed = self.groups.get(number - 1).is_some_and(|group| group.closed);
+            if !closed {
+                return Ok(Expr::Empty);
+            }
+            return self.backref(number as u32, start..self.pos);
+        }
+        if octal_len == 0 {
+            // `\8`, `\9`: an identity escape.
+            self.pos += 1;
+            return Ok(Expr::set(class::fold(
+                CharSet::singleton(char::from(digits.as_bytes()[0])),
+                self.ctx(),
+            )));
+        }
+        // At most 0o377: three digits when the first is 0 to 3, else two.
+        let len = if digits.as_bytes()[0] <= b'3' { octal_len } else { octal_len.min(2) };
+        self.pos += len;
+        let value = u32::from_str_radix(&digits[..len], 8).unwrap_or(0);
+        Ok(Expr::set(char::from_u32(value).map_or_else(CharSet::empty, CharSet::singleton)))
     }
 
     /// `\k<name>`, `\k'name'` or `\k{name}`.
@@ -857,6 +973,13 @@ impl<'p> Parser<'p> {
     /// A reference to group `number`: checked and recorded (first pass) or read as the
     /// group's bound string (second pass).
     fn backref(&mut self, number: u32, span: std::ops::Range<usize>) -> Result<Expr, ParseError> {
+        // Java compiles a reference to a group that has not closed (or does not exist),
+        // and it never matches.
+        let open =
+            number == 0 || self.groups.get(number as usize - 1).is_none_or(|group| !group.closed);
+        if self.dialect == Dialect::Java && number > 0 && open {
+            return Ok(Expr::set(CharSet::empty()));
+        }
         match self.bindings.get(&number) {
             Some(Binding::Text(text)) => {
                 let ctx = self.ctx();
@@ -899,7 +1022,12 @@ impl<'p> Parser<'p> {
                 span,
             ));
         }
-        let on_path = group.path.iter().all(|step| self.levels.contains(step));
+        // Every level on the way to the group is still open on the same branch, or was
+        // closed with that one branch (a group such as `(?:x(a))` before the reference).
+        let on_path = group
+            .path
+            .iter()
+            .all(|step| self.levels.contains(step) || self.level_branches.get(step.0) == Some(&1));
         if group.varies || !on_path {
             return Err(self.unsupported(
                 "a reference is only supported to a group that matches exactly once before it \
@@ -913,11 +1041,41 @@ impl<'p> Parser<'p> {
     /// The branches of a conditional on group `number`, up to its closing parenthesis.
     fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
         self.referenced_group(number, start..self.pos)?;
+        let (yes, no) = self.parse_branches(start)?;
+        Ok(match self.bindings.get(&number) {
+            Some(Binding::Unset) => no,
+            Some(Binding::Set | Binding::Text(_)) => yes,
+            None => {
+                self.backrefs.push(number);
+                Expr::alt(vec![yes, no])
+            }
+        })
+    }
+
+    /// The exact translation of `(?>body)` (`atomic.rs`), or an error naming `what` and
+    /// why it is not read.
+    fn atomic(
+        &mut self,
+        body: Expr,
+        what: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<Expr, ParseError> {
+        atomic::atomic(body, self.budget).map_err(|refusal| match refusal {
+            Refusal::Unsupported(why) => {
+                self.unsupported(format!("{what} not supported yet: {why}"), span)
+            }
+            Refusal::Budget(err) => {
+                self.over_budget = Some(err);
+                self.error(format!("the budget ran out reading this {what}"), span)
+            }
+        })
+    }
+
+    /// The `yes|no` branches of a conditional, up to its closing parenthesis.
+    fn parse_branches(&mut self, start: usize) -> Result<(Expr, Expr), ParseError> {
         let saved = self.flags;
         self.depth += 1;
-        let level = self.n_levels;
-        self.n_levels += 1;
-        self.levels.push((level, 0));
+        let level = self.open_level();
         let yes = self.parse_concat()?;
         let no = if self.eat("|") {
             if let Some(last) = self.levels.last_mut() {
@@ -927,7 +1085,7 @@ impl<'p> Parser<'p> {
         } else {
             Expr::Empty
         };
-        self.levels.pop();
+        self.close_level(level);
         self.depth -= 1;
         self.flags = saved;
         if self.peek() == Some('|') {
@@ -936,14 +1094,20 @@ impl<'p> Parser<'p> {
         if !self.eat(")") {
             return Err(self.error("unclosed group", start..start + 1));
         }
-        Ok(match self.bindings.get(&number) {
-            Some(Binding::Unset) => no,
-            Some(Binding::Set | Binding::Text(_)) => yes,
-            None => {
-                self.backrefs.push(number);
-                Expr::alt(vec![yes, no])
-            }
-        })
+        Ok((yes, no))
+    }
+
+    /// `(?(?=X)yes|no)` and the other lookarounds as conditions: `(?=X)yes|(?!X)no`.
+    fn parse_look_conditional(&mut self, start: usize) -> Result<Expr, ParseError> {
+        let Expr::Look(look) = self.parse_group()? else {
+            return Err(self.error("a conditional needs a condition", start..self.pos));
+        };
+        let (yes, no) = self.parse_branches(start)?;
+        let otherwise = Expr::look(look.ahead, !look.negated, (*look.body).clone());
+        Ok(Expr::alt(vec![
+            Expr::concat(vec![Expr::Look(look), yes]),
+            Expr::concat(vec![otherwise, no]),
+        ]))
     }
 
     fn parse_group(&mut self) -> Result<Expr, ParseError> {
@@ -955,36 +1119,66 @@ impl<'p> Parser<'p> {
                 start..start + 1,
             ));
         }
-        let kind = self.group_kind(start)?;
-        let expr = match kind {
-            GroupKind::Flags => return Ok(Expr::Empty),
-            GroupKind::Comment => return Ok(Expr::Empty),
-            GroupKind::Reference(expr) => return Ok(expr),
-            GroupKind::Conditional(number) => self.parse_conditional(start, number)?,
-            GroupKind::Plain(saved) => {
-                let body = self.parse_group_body(start)?;
-                self.flags = saved;
-                body
+        // Each arm is its own function returning directly: this frame is on the stack
+        // once per nesting level.
+        match self.group_kind(start)? {
+            GroupKind::Flags => {
+                self.unquantifiable = self.dialect == Dialect::Python;
+                Ok(Expr::Empty)
             }
-            GroupKind::Capture(name) => self.parse_capture(start, name)?,
-            GroupKind::Look { ahead, negated } => {
-                let n_groups = self.groups.len();
-                let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
-                let body = self.parse_group_body(start)?;
-                let body = self.expand_inside(body, body_start, flags, n_groups, n_backrefs)?;
-                if !ahead && has_lookahead(&body) {
-                    return Err(self.unsupported(
-                        "a lookahead (or `$`, `\\z`, `\\b`) inside a lookbehind is not supported",
-                        start..self.pos,
-                    ));
-                }
-                for group in &mut self.groups[n_groups..] {
-                    group.varies = true;
-                }
-                Expr::look(ahead, negated, body)
-            }
-        };
-        Ok(expr)
+            GroupKind::Reference(expr) => Ok(expr),
+            GroupKind::Conditional(number) => self.parse_conditional(start, number),
+            GroupKind::LookConditional => self.parse_look_conditional(start),
+            GroupKind::Plain(saved) => self.parse_plain(start, saved),
+            GroupKind::Atomic => self.parse_atomic_group(start),
+            GroupKind::Capture(name) => self.parse_capture(start, name),
+            GroupKind::Look { ahead, negated } => self.parse_look(start, ahead, negated),
+        }
+    }
+
+    /// The body of a non-capturing group; its flags end with it.
+    fn parse_plain(&mut self, start: usize, saved: Flags) -> Result<Expr, ParseError> {
+        let body = self.parse_group_body(start)?;
+        self.flags = saved;
+        Ok(body)
+    }
+
+    /// The body of a lookaround and its closing parenthesis (kept out of `parse_group`,
+    /// whose frame is on the stack once per nesting level).
+    fn parse_look(&mut self, start: usize, ahead: bool, negated: bool) -> Result<Expr, ParseError> {
+        let n_groups = self.groups.len();
+        let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
+        self.look_depth += 1;
+        let body = self.parse_group_body(start);
+        let body =
+            body.and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
+        self.look_depth -= 1;
+        let body = body?;
+        if !ahead && self.dialect == Dialect::Java && !is_java_lookbehind(&body) {
+            return Err(self.error(
+                "Look-behind group does not have an obvious maximum length: Java repeats \
+                 only one character class without bound in a lookbehind",
+                start..self.pos,
+            ));
+        }
+        if !ahead && self.dialect == Dialect::Python && fixed_width(&body).is_none() {
+            return Err(self.error(
+                "look-behind requires fixed-width pattern: Python's lookbehind body \
+                     must match strings of one length",
+                start..self.pos,
+            ));
+        }
+        for group in &mut self.groups[n_groups..] {
+            group.varies = true;
+        }
+        self.unquantifiable = !ahead && self.dialect == Dialect::Js;
+        Ok(Expr::look(ahead, negated, body))
+    }
+
+    /// The body of an atomic group and its closing parenthesis, translated.
+    fn parse_atomic_group(&mut self, start: usize) -> Result<Expr, ParseError> {
+        let body = self.parse_group_body(start)?;
+        self.atomic(body, "atomic group", start..self.pos)
     }
 
     /// The alternation inside a group and its closing parenthesis.
@@ -1001,7 +1195,7 @@ impl<'p> Parser<'p> {
     fn parse_capture(&mut self, start: usize, name: Option<String>) -> Result<Expr, ParseError> {
         if let Some(name) = &name {
             let duplicate = self.groups.iter().any(|group| group.name.as_ref() == Some(name));
-            if duplicate && self.dialect != Dialect::Rust {
+            if duplicate && self.dialect != Dialect::Rust && !self.flags.duplicate_names {
                 return Err(self.error(format!("duplicate group name `{name}`"), start..self.pos));
             }
         }
@@ -1049,10 +1243,16 @@ impl<'p> Parser<'p> {
                 return Ok(GroupKind::Look { ahead, negated });
             }
         }
-        if self.rest().starts_with("P<")
-            || self.rest().starts_with('<')
-            || self.rest().starts_with('\'') && dialect != Dialect::Js
-        {
+        // `(?P<n>`: Python, PCRE, Rust; `(?<n>`: all but Python; `(?'n'`: PCRE, Rust.
+        let named = match self.rest().chars().next() {
+            Some('P') => {
+                self.rest().starts_with("P<") && !matches!(dialect, Dialect::Js | Dialect::Java)
+            }
+            Some('<') => dialect != Dialect::Python,
+            Some('\'') => matches!(dialect, Dialect::Pcre | Dialect::Rust),
+            _ => false,
+        };
+        if named {
             self.eat("P");
             let close = if self.eat("<") {
                 '>'
@@ -1085,16 +1285,22 @@ impl<'p> Parser<'p> {
             self.pos += end + 1;
             return self.backref_by_name(name, start..self.pos).map(GroupKind::Reference);
         }
-        if self.eat("#") && dialect != Dialect::Js && dialect != Dialect::Java {
-            let end = self
-                .rest()
-                .find(')')
-                .ok_or_else(|| self.error("unclosed comment", start..self.pattern.len()))?;
-            self.pos += end + 1;
-            return Ok(GroupKind::Comment);
+        if self.rest().starts_with('#') && self.has_comments() {
+            // Closed comments are skipped with whitespace (`skip_verbose`).
+            return Err(self.error("unclosed comment", start..self.pattern.len()));
         }
-        if self.rest().starts_with('>') {
-            return Err(self.unsupported("atomic groups are not supported: they change which strings match, and relang does not read them exactly yet", start..self.pos + 1));
+        if self.rest().starts_with('>') && dialect == Dialect::Js {
+            return Err(
+                self.error("invalid group: atomic groups are not JavaScript", start..self.pos + 1)
+            );
+        }
+        if self.eat(">") {
+            return Ok(GroupKind::Atomic);
+        }
+        if ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|open| self.rest().starts_with(open))
+            && matches!(dialect, Dialect::Pcre | Dialect::Rust)
+        {
+            return Ok(GroupKind::LookConditional);
         }
         if self.rest().starts_with('(')
             && matches!(dialect, Dialect::Python | Dialect::Pcre | Dialect::Rust)
@@ -1152,6 +1358,18 @@ impl<'p> Parser<'p> {
             };
             self.pos += c.len_utf8();
             match c {
+                // ECMAScript 2025 modifiers: `(?ims-ims:...)`, no global form.
+                c if dialect == Dialect::Js && !matches!(c, '-' | 'i' | 'm' | 's' | ':') => {
+                    return Err(self.error(
+                        "invalid group: JavaScript's modifiers are (?ims-ims:...) only",
+                        start..self.pos,
+                    ));
+                }
+                c if dialect == Dialect::Python
+                    && !matches!(c, '-' | 'a' | 'i' | 'L' | 'm' | 's' | 'u' | 'x' | ':' | ')') =>
+                {
+                    return Err(self.error(format!("unknown flag `{c}`"), start..self.pos));
+                }
                 '-' => on = false,
                 'i' => flags.case_insensitive = on,
                 'm' => flags.multi_line = on,
@@ -1159,6 +1377,19 @@ impl<'p> Parser<'p> {
                 'x' => flags.verbose = on,
                 'a' if dialect == Dialect::Python => flags.ascii = on,
                 'u' if dialect == Dialect::Python => flags.ascii = !on,
+                'J' if dialect == Dialect::Pcre => flags.duplicate_names = on,
+                'U' if dialect == Dialect::Java => {
+                    flags.unicode_classes = on;
+                    flags.unicode_case = on;
+                }
+                'u' if dialect == Dialect::Java => flags.unicode_case = on,
+                'U' if matches!(dialect, Dialect::Pcre | Dialect::Rust) => flags.swap_greed = on,
+                'L' if dialect == Dialect::Python => {
+                    return Err(self.error(
+                        "bad inline flags: cannot use 'L' flag with a str pattern",
+                        start..self.pos,
+                    ));
+                }
                 'u' | 'U' | 'L' | 'd' | 'n' | 'J' => {}
                 ':' => {
                     let saved = self.flags;
@@ -1166,6 +1397,13 @@ impl<'p> Parser<'p> {
                     return Ok(GroupKind::Plain(saved));
                 }
                 ')' => {
+                    if dialect == Dialect::Python && !is_pattern_start(&self.pattern[..start]) {
+                        return Err(self.error(
+                            "global flags not at the start of the expression: Python wants \
+                             (?i) first, or a scoped (?i:...)",
+                            start..self.pos,
+                        ));
+                    }
                     self.flags = flags;
                     return Ok(GroupKind::Flags);
                 }
@@ -1186,48 +1424,147 @@ enum GroupKind {
     Plain(Flags),
     /// A capturing group, maybe named.
     Capture(Option<String>),
+    /// `(?>...)`: an atomic group.
+    Atomic,
     /// A lookaround.
     Look { ahead: bool, negated: bool },
     /// `(?flags)`: changes the flags for the rest of the enclosing group.
     Flags,
-    /// `(?#...)`: nothing.
-    Comment,
     /// `(?P=name)`: a backreference, already read.
     Reference(Expr),
     /// `(?(n)yes|no)`: the branches are read next.
     Conditional(u32),
+    /// `(?(?=X)yes|no)`: the lookaround and the branches are read next.
+    LookConditional,
 }
 
-/// `sub{min,max}` possessive, exactly, when `sub` is one character class `c`: as many
-/// copies of `c` as there are, so never followed by another `c` unless `max` was reached.
-fn possessive_repeat(sub: Expr, min: u32, max: Option<u32>) -> Option<Expr> {
-    let Expr::Set(set) = &sub else { return None };
-    let not_more = Expr::look(true, true, Expr::set(set.clone()));
-    let repeat = |min: u32, max: Option<u32>| Expr::Repeat { sub: Box::new(sub.clone()), min, max };
-    Some(match max {
-        None => Expr::concat(vec![repeat(min, None), not_more]),
-        Some(max) if max == min => repeat(min, Some(max)),
-        Some(max) => Expr::alt(vec![
-            repeat(max, Some(max)),
-            Expr::concat(vec![repeat(min, Some(max - 1)), not_more]),
-        ]),
-    })
+/// Whether `prefix` holds only global flag groups, comments and (once a flag group has
+/// set verbose mode) whitespace: Python's rule for where `(?i)` may stand.
+fn is_pattern_start(prefix: &str) -> bool {
+    let (mut rest, mut verbose) = (prefix, false);
+    loop {
+        if verbose && rest.starts_with(char::is_whitespace) {
+            rest = rest.trim_start();
+            continue;
+        }
+        let Some(group) = rest.strip_prefix("(?") else { return rest.is_empty() };
+        let Some(close) = group.find(')') else { return false };
+        let inner = &group[..close];
+        if !inner.starts_with('#') {
+            if !inner.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
+                return false;
+            }
+            verbose |= inner.split('-').next().is_some_and(|on| on.contains('x'));
+        }
+        rest = &group[close + 1..];
+    }
 }
 
-/// Whether `expr` has a lookahead outside the lookbehinds it holds (whose bodies were
-/// checked when they were read).
-fn has_lookahead(expr: &Expr) -> bool {
+/// The number of capturing groups in an ECMAScript pattern: `(` not followed by `?`, or
+/// opening `(?<name>`, outside classes and escapes.
+fn js_capture_count(pattern: &str) -> usize {
+    js_groups(pattern).0
+}
+
+/// Whether an ECMAScript pattern has a named group `(?<name>...)`.
+fn js_has_named_groups(pattern: &str) -> bool {
+    js_groups(pattern).1
+}
+
+/// The number of capturing groups of an ECMAScript pattern and whether one is named.
+fn js_groups(pattern: &str) -> (usize, bool) {
+    let bytes = pattern.as_bytes();
+    let (mut pos, mut count, mut in_class, mut any_named) = (0, 0, false, false);
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'\\' => pos += 1,
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            b'(' if !in_class => {
+                let rest = &bytes[pos + 1..];
+                let named = rest.starts_with(b"?<")
+                    && !rest[2..].starts_with(b"=")
+                    && !rest[2..].starts_with(b"!");
+                if !rest.starts_with(b"?") || named {
+                    count += 1;
+                }
+                any_named |= named;
+            }
+            _ => {}
+        }
+        pos += 1;
+    }
+    (count, any_named)
+}
+
+/// Whether Java takes `expr` as a lookbehind body: its length is bounded but for
+/// unbounded repetitions of one character class (`a+`, `\s*`), which Java 17 allows;
+/// `(?:ab)+` has "no obvious maximum length".
+fn is_java_lookbehind(expr: &Expr) -> bool {
     match expr {
-        Expr::Empty | Expr::Set(_) => false,
-        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(has_lookahead),
-        Expr::Repeat { sub, .. } => has_lookahead(sub),
-        Expr::Look(look) => look.ahead,
+        Expr::Empty | Expr::Look(_) | Expr::Set(_) => true,
+        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(is_java_lookbehind),
+        Expr::Repeat { sub, max: None, .. } => matches!(**sub, Expr::Set(_)),
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => is_java_lookbehind(sub),
+    }
+}
+
+/// The one length of every string `expr` matches, if it has one (Python's rule for
+/// lookbehind bodies; a branch that matches nothing still counts).
+fn fixed_width(expr: &Expr) -> Option<u32> {
+    match expr {
+        Expr::Empty | Expr::Look(_) => Some(0),
+        Expr::Set(_) => Some(1),
+        Expr::Concat(parts) => {
+            parts.iter().try_fold(0u32, |acc, part| acc.checked_add(fixed_width(part)?))
+        }
+        Expr::Alt(branches) => {
+            let first = fixed_width(branches.first()?)?;
+            branches[1..].iter().all(|branch| fixed_width(branch) == Some(first)).then_some(first)
+        }
+        Expr::Repeat { sub, min, max, .. } => {
+            let width = fixed_width(sub)?;
+            match *max {
+                Some(max) if max == *min || width == 0 => width.checked_mul(max),
+                None if width == 0 => Some(0),
+                _ => None,
+            }
+        }
+        Expr::Atomic(sub) => fixed_width(sub),
     }
 }
 
 /// The strings of an expression without assertions, if finite and at most
 /// [`MAX_BACKREF_CHOICES`]; otherwise why not.
 fn strings(expr: &Expr) -> Result<Vec<String>, String> {
+    if is_infinite(expr) {
+        return Err("a backreference to a group with infinitely many strings is not regular".into());
+    }
+    finite_strings(expr)
+}
+
+/// Whether an expression without assertions has infinitely many strings: an unbounded
+/// repetition of something that matches a non-empty string.
+fn is_infinite(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Set(_) | Expr::Look(_) => false,
+        Expr::Concat(parts) => {
+            parts.iter().all(|part| !part.is_fail()) && parts.iter().any(is_infinite)
+        }
+        Expr::Alt(parts) => parts.iter().any(is_infinite),
+        Expr::Repeat { sub, min, max, .. } => {
+            if sub.is_fail() {
+                return false;
+            }
+            is_infinite(sub) && (*min > 0 || *max != Some(0))
+                || max.is_none() && !sub.is_zero_width()
+        }
+        Expr::Atomic(sub) => is_infinite(sub),
+    }
+}
+
+/// The strings of a finite expression, if at most [`MAX_BACKREF_CHOICES`].
+fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
     const TOO_MANY: &str =
         "the group referred to has too many strings to expand its backreferences: too large";
     match expr {
@@ -1241,7 +1578,7 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
         Expr::Concat(parts) => {
             let mut acc = vec![String::new()];
             for part in parts {
-                let tails = strings(part)?;
+                let tails = finite_strings(part)?;
                 if acc.len().saturating_mul(tails.len()) > MAX_BACKREF_CHOICES {
                     return Err(TOO_MANY.into());
                 }
@@ -1255,7 +1592,7 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
         Expr::Alt(branches) => {
             let mut acc = Vec::new();
             for branch in branches {
-                acc.extend(strings(branch)?);
+                acc.extend(finite_strings(branch)?);
                 if acc.len() > MAX_BACKREF_CHOICES {
                     return Err(TOO_MANY.into());
                 }
@@ -1264,8 +1601,8 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
             acc.dedup();
             Ok(acc)
         }
-        Expr::Repeat { sub, min, max } => {
-            let once = strings(sub)?;
+        Expr::Repeat { sub, min, max, .. } => {
+            let once = finite_strings(sub)?;
             let Some(max) = *max else {
                 if once.iter().all(String::is_empty) {
                     return Ok(vec![String::new()]);
@@ -1305,5 +1642,6 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
             Ok(acc)
         }
         Expr::Look(_) => Err("a backreference to a group with assertions is not supported".into()),
+        Expr::Atomic(sub) => finite_strings(sub),
     }
 }

@@ -99,12 +99,11 @@ fn possessive_quantifiers_are_exact_or_refused() {
     check("a{2}+", java, &["aa"], &["aaaa"]);
     check("a*+b", Dialect::Rust, &["aab", "b"], &["a"]);
     check("a{1,3}+a", java, &["aaaa"], &["aa", "aaa"]);
-    let err = Language::from_regex_in("(ab)*+", java, &Budget::default()).unwrap_err();
-    assert!(err.to_string().contains("possessive"), "{err}");
-    for (pattern, what) in [("(?>a)", "atomic"), ("(?(?=x)a|b)", "conditionals")] {
-        let err = Language::from_regex_in(pattern, Dialect::Pcre, &Budget::default()).unwrap_err();
-        assert!(err.to_string().contains(what), "{pattern}: {err}");
-    }
+    check("(ab)*+", java, &["", "abab"], &["aba"]);
+    check("(a|ab)*+c", java, &["aac", "c"], &["abc"]);
+    check("(?:a|ab)++b", java, &["ab", "aab"], &["abb"]);
+    let err = Language::from_regex_in("(?>(a|ab)*b)", java, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("atomic group not supported yet: its body"), "{err}");
 }
 
 #[test]
@@ -170,6 +169,15 @@ fn budgets_hold_for_lookarounds() {
     assert!(matches!(err, Error::Budget(_)), "{err}");
     let nested = format!("{}a{}", "(?=".repeat(40), ")".repeat(40));
     assert!(Language::from_regex_in(&nested, Dialect::Python, &Budget::default()).is_ok());
+    // Lookaheads inside lookbehinds: the pending matches are charged like the rest.
+    let err = Language::from_regex_in(r"(?:.(?<=(?=.*a)(?!.*b.{20}).))*", Dialect::Js, &small)
+        .unwrap_err();
+    assert!(matches!(err, Error::Budget(_)), "{err}");
+    let quick = Budget::default()
+        .with_deadline(std::time::Instant::now() + std::time::Duration::from_millis(50));
+    let pattern = r"(?:.(?<=(?=.*a)(?!.*b.{30}).(?=(?:.*c){3})))*";
+    let err = Language::from_regex_in(pattern, Dialect::Js, &quick).unwrap_err();
+    assert!(matches!(err, Error::Budget(_)), "{err}");
 }
 
 #[test]
@@ -236,4 +244,273 @@ fn conditionals_and_optional_groups() {
     let err =
         Language::from_regex_in(r"(a)(?(1)b|c|d)", Dialect::Pcre, &Budget::default()).unwrap_err();
     assert!(err.to_string().contains("two branches"), "{err}");
+}
+
+/// The error `pattern` in `dialect` gives.
+#[track_caller]
+fn refusal(pattern: &str, dialect: Dialect) -> String {
+    match Language::from_regex_in(pattern, dialect, &Budget::default()) {
+        Ok(_) => panic!("{pattern} ({dialect}) should be refused"),
+        Err(err) => err.to_string(),
+    }
+}
+
+#[test]
+fn backreference_to_a_group_closed_in_a_one_branch_group() {
+    // regexlib's leap-year dates: `\1` follows the group `(?:31(\/|-))` that holds group 1.
+    let pcre = Dialect::Pcre;
+    check(r"(?:31(/|-)(?:0[13]))\1\d\d|x", pcre, &["31/01/99", "31-03-00"], &["31/01-99"]);
+    check(r"(?:(?:a(x|y))b)\1", pcre, &["axbx", "ayby"], &["axby"]);
+    // The group's level had two branches: it may not have matched.
+    assert!(refusal(r"(?:a(x)|b)\1", pcre).contains("exactly once"));
+}
+
+#[test]
+fn unbounded_groups_are_not_regular_before_too_large() {
+    let err = refusal(r"(\w+)=\1", Dialect::Python);
+    assert!(err.contains("not regular"), "{err}");
+    let err = refusal(r"([\s\S]{1,3})\1", Dialect::Python);
+    assert!(err.contains("too large"), "{err}");
+}
+
+#[test]
+fn python_lookbehind_must_have_a_fixed_width() {
+    let py = Dialect::Python;
+    for pattern in [r"(?<!\\+)_", r"(?<=ab|c)d", r"(?<=a{1,2})b", r"(?<=a*)b"] {
+        let err = refusal(pattern, py);
+        assert!(err.contains("fixed-width"), "{pattern}: {err}");
+    }
+    check(r".*(?<=ab|cd)e", py, &["abe", "xcde"], &["ace"]);
+    check(r".*(?<=(?:ab){2}(?<!x))c", py, &["ababc"], &["abc"]);
+    // Other engines take variable-width lookbehinds.
+    check(r".*(?<!\d+)px", Dialect::Js, &["apx"], &["1px"]);
+}
+
+#[test]
+fn javascript_has_no_atomic_groups() {
+    assert!(refusal("(?>a)", Dialect::Js).contains("invalid group"));
+}
+
+#[test]
+fn pcre_duplicate_names_under_j() {
+    check(r"(?J)(?:(?<n>a)x|(?<n>b)y)", Dialect::Pcre, &["ax", "by"], &["ay"]);
+    assert!(refusal(r"(?:(?<n>a)x|(?<n>b)y)", Dialect::Pcre).contains("duplicate"));
+}
+
+#[test]
+fn quoting_inside_classes_and_braced_octal() {
+    check(r"[\Q^]\E]+", Dialect::Pcre, &["^]", "]"], &["\\", "Q"]);
+    check(r"[a\Q-\E]+", Dialect::Java, &["a-"], &["b"]);
+    check(r"\o{101}\x{263a}", Dialect::Pcre, &["A\u{263a}"], &["o"]);
+}
+
+#[test]
+fn conditionals_on_lookarounds() {
+    let pcre = Dialect::Pcre;
+    check(r"(?(?=\d)\d{3}|[a-z]{3})", pcre, &["123", "abc"], &["1bc", "a23"]);
+    check(r"x(?(?<=x)y|z)", pcre, &["xy"], &["xz"]);
+    check(r"(?(?!a)b|a)", pcre, &["a", "b"], &["c"]);
+}
+
+#[test]
+fn java_posix_properties_are_ascii() {
+    let java = Dialect::Java;
+    check(r"\p{Alpha}\p{Lower}+\p{Punct}", java, &["Ab!", "xy_"], &["éa!", "Aé!", "A\u{b4}!"]);
+    check(r"\p{Alpha}+", Dialect::Pcre, &["é"], &["1"]);
+}
+
+#[test]
+fn atomic_groups_follow_backtracking_priority() {
+    // Expectations from Python 3.11's `re.fullmatch`, one per rewriting rule.
+    let py = Dialect::Python;
+    // Prefix-free body, then a head of one end.
+    check(r"(?>\d+)\.\d+|x", py, &["12.5", "x"], &["12."]);
+    check(r"(?>.*\.)txt", py, &["a.txt", "a.b.txt"], &["txt"]);
+    // The first branch wins when it can.
+    check(r"a(?>bc|b)c", py, &["abcc"], &["abc"]);
+    // Greedy repetition, unbounded and bounded, before more of the group.
+    check(r"(?>[0-9]*)[0-9]", py, &[], &["1", "12"]);
+    check(r"(?>a{0,3}(?:b|aabb))", py, &["aab", "b", "aaab", "ab"], &["aabb"]);
+    // Lazy repetition: the fewest iterations after which the rest matches.
+    check(r"(?>a{0,3}?(?:b|ab))", py, &["ab", "aab", "b", "aaab", "aaaab"], &[]);
+    check(r"(?>a*?)a", py, &["a"], &["aa"]);
+    check(r"(?>a+?)b", py, &["ab"], &["aab"]);
+    // A repetition of a part of several ends keeps each iteration's first end.
+    check(r"(?>(?:ab|a)*)b", py, &["abb", "b"], &["ab", "aab"]);
+    // A counted repetition is its copies, read by the rules above.
+    check(r"(?>(?:a|ab){2}b)", py, &["aab", "abab"], &["abb", "aabb", "ab"]);
+}
+
+#[test]
+fn atomic_rewriting_stays_within_its_limits() {
+    let java = Dialect::Java;
+    // Distributing twenty alternations over the rest would take 2^20 steps.
+    let err = refusal(&format!("(?>{}b*)", "(?:a|ab)".repeat(20)), java);
+    assert!(err.contains("too large"), "{err}");
+    let err = refusal("(?>a{0,100}a)", java);
+    assert!(err.contains("too large"), "{err}");
+    // A tight deadline stops the rewriting and the automaton cleanly.
+    let small = Budget::default().with_max_states(50);
+    let pattern = format!("(?>{}b*)", "(?:a|ab)".repeat(6));
+    let err = Language::from_regex_in(&pattern, java, &small).unwrap_err();
+    assert!(matches!(err, Error::Budget(_)), "{err}");
+}
+
+#[test]
+fn errors_come_from_the_front_end_that_reads_the_construct() {
+    // The plain road leaves `\b` and lookarounds to this front end, whose error is the one
+    // that names what is wrong.
+    let err = refusal(r"\b\p{Foo}", Dialect::Rust);
+    assert!(err.contains("Foo") && !err.contains("word boundar"), "{err}");
+    let err = refusal("(?=a", Dialect::Rust);
+    assert!(err.contains("unclosed group"), "{err}");
+    // A plain syntax error keeps `regex-syntax`'s words.
+    let err = refusal(r"\bx{2,1}", Dialect::Rust);
+    assert!(err.contains("invalid repetition count range"), "{err}");
+}
+
+#[test]
+fn javascript_digit_escapes_follow_annex_b() {
+    let js = Dialect::Js;
+    // A reference to a group that has not closed yet matches "".
+    check(r"\1(a)", js, &["a"], &["\u{1}a"]);
+    check(r"(a\1)", js, &["a"], &["aa"]);
+    check(r"(?:\2|x)(a)(b)", js, &["xab", "ab"], &["bab"]);
+    // No such group: `\8` is the digit, `\101` octal, `\10` octal when there is one group.
+    check(r"\8(a)\9", js, &["8a9"], &["a"]);
+    check(r"\101\477", js, &["A\u{27}7"], &["A"]);
+    check(r"(a)\10", js, &["a\u{8}"], &["aa0"]);
+}
+
+#[test]
+fn python_flag_rules() {
+    let py = Dialect::Python;
+    for pattern in ["a(?i)b", "(?:(?i)a)", " (?i)a", "(?i:a)(?s)b", "(?#x) (?i)a"] {
+        let err = refusal(pattern, py);
+        assert!(err.contains("global flags not at the start"), "{pattern}: {err}");
+    }
+    assert!(refusal("(?L)a", py).contains("'L' flag"));
+    check("(?i)(?m)a", py, &["A"], &[]);
+    check("(?x) (?i)a", py, &["A"], &[]);
+    check("(?#c)(?i)a", py, &["A"], &[]);
+}
+
+#[test]
+fn javascript_control_escapes_in_classes_take_digits() {
+    check(r"[\c1]", Dialect::Js, &["\u{11}"], &["\\", "c", "1"]);
+    check(r"\c1", Dialect::Js, &["\\c1"], &["\u{11}"]);
+}
+
+#[test]
+fn unicode_and_ungreedy_flags() {
+    let java = Dialect::Java;
+    check(r"(?U)\w\d\s", java, &["é٣\u{2003}"], &[]);
+    check(r"\w", java, &["a"], &["é"]);
+    check(r"(?iu)é", java, &["É"], &[]);
+    check(r"(?i)é", java, &["é"], &["É"]);
+    // Ungreedy `(?U)`: `a+` is lazy, `a+?` greedy, which atomic groups tell apart.
+    check(r"(?U)(?>a+)a", Dialect::Pcre, &["aa"], &["aaa"]);
+    check(r"(?U)(?>a+?)a", Dialect::Pcre, &[], &["aa", "aaa"]);
+}
+
+#[test]
+fn lookaheads_inside_lookbehinds_look_to_the_end() {
+    // Expectations from Python 3.11's `re.fullmatch`.
+    let py = Dialect::Python;
+    check(r"a(?<=a(?=c))c", py, &["ac"], &["ab"]);
+    check(r".*(?<=\bfoo)bar", py, &["foobar", "x foobar"], &["xfoobar"]);
+    check(r".*(?<=foo\b)bar", py, &[], &["foobar"]);
+    check(r"a(?<=a(?=.*z))b*z?", py, &["abbz", "az"], &["abb", "a"]);
+    check(r"a(?<!a(?=.*z))b*z?", py, &["abb", "a"], &["abbz", "az"]);
+    check(r"(?:x(?<=(?=x)x))*", py, &["", "xx"], &[]);
+}
+
+#[test]
+fn unambiguous_constructs_of_other_engines_in_the_default_dialect() {
+    let rust = Dialect::Rust;
+    check(r"[\w-.]+@[\w-.]+", rust, &["a-b.c@d"], &["a b@c"]);
+    check(r"[.-\d]", rust, &["-", ".", "7"], &["/"]);
+    check(r"[a-z-[aeiou]]", rust, &["b", "-", "a"], &["A", "["]);
+    check("a[^]", rust, &["ab", "a\n"], &["a"]);
+    check(r"\cM\cj", rust, &["\r\n"], &["cM"]);
+}
+
+#[test]
+fn deep_atomic_rewriting_is_refused_not_a_stack_overflow() {
+    let pattern = format!("(?>{}b*)", "(?:a|ab)".repeat(300));
+    let err = Language::from_regex_in(&pattern, Dialect::Java, &Budget::default()).unwrap_err();
+    assert!(err.to_string().contains("too large") || matches!(err, Error::Budget(_)), "{err}");
+}
+
+#[test]
+fn keep_out_is_empty_under_full_match() {
+    check(r"foo\Kbar", Dialect::Pcre, &["foobar"], &["bar"]);
+    assert!(refusal(r"a(?=b\Kc)", Dialect::Pcre).contains("\\K is not supported"));
+    assert!(refusal(r"a\Kb", Dialect::Java).contains("\\K is not supported"));
+}
+
+#[test]
+fn class_escapes_as_range_ends_per_dialect() {
+    // Python refuses both, Java a range ending in one, the lenient engines take `-` itself.
+    for pattern in [r"[\w-.]", r"[a-\d]", r"[.-\w]"] {
+        assert!(refusal(pattern, Dialect::Python).contains("bad character range"), "{pattern}");
+    }
+    assert!(refusal(r"[a-\d]", Dialect::Java).contains("bad character range"));
+    check(r"[\w-.]", Dialect::Java, &["-", "."], &["+"]);
+    check(r"[a-\d]", Dialect::Js, &["-", "a", "5"], &["b"]);
+    check(r"[\w-]", Dialect::Python, &["-"], &["."]);
+}
+
+#[test]
+fn comments_are_transparent_and_assertions_unquantifiable() {
+    let py = Dialect::Python;
+    // A comment stands between an atom and its quantifier unseen (Python, Perl).
+    check("a(?#c)*", py, &["", "aa"], &["b"]);
+    check("a(?#c)*", Dialect::Pcre, &["", "aa"], &[]);
+    assert!(refusal("(?#c)*a", py).contains("missing expression"));
+    assert!(refusal("a{2}(?#c)+", py).contains("multiple repeat"));
+    assert!(refusal("(?#c", py).contains("unclosed comment"));
+    // Anchors and word boundaries take no quantifier in Python and JavaScript.
+    for (pattern, dialect) in [("^*a", py), (r"\b+a", py), (r"\A*a", py), ("(?i)*a", py)] {
+        assert!(refusal(pattern, dialect).contains("nothing to repeat"), "{pattern}");
+    }
+    for pattern in ["^*a", r"\b+a", "$?", "(?<=a)*b"] {
+        assert!(refusal(pattern, Dialect::Js).contains("nothing to repeat"), "{pattern}");
+    }
+    check("(?=a)*a", Dialect::Js, &["a"], &[]);
+    check("^*a", Dialect::Pcre, &["a"], &[]);
+}
+
+#[test]
+fn named_group_syntax_per_dialect() {
+    assert!(refusal("(?<n>a)", Dialect::Python).contains("flag"));
+    assert!(refusal("(?'n'a)", Dialect::Java).contains("flag"));
+    assert!(refusal("(?P<n>a)", Dialect::Js).contains("invalid group"));
+    check("(?P<n>a)(?P=n)", Dialect::Python, &["aa"], &[]);
+    check("(?'n'a)\\k'n'", Dialect::Pcre, &["aa"], &[]);
+}
+
+#[test]
+fn java_lookbehinds_are_bounded_and_missing_groups_never_match() {
+    let java = Dialect::Java;
+    for pattern in [r".*(?<=(?:ab)+)c", r".*(?<=(?:a|b)+)c"] {
+        assert!(refusal(pattern, java).contains("obvious maximum length"), "{pattern}");
+    }
+    check(r".*(?<=a{1,3})b", java, &["ab", "aaab"], &["b"]);
+    check(r".*(?<=\d+x)y", java, &["123xy"], &["xy"]);
+    // `\8` with no group 8, and a reference before its group: compiled, never matching.
+    check(r"\8a|b", java, &["b"], &["8a", "a"]);
+    check(r"\1(a)|c", java, &["c"], &["a"]);
+}
+
+#[test]
+fn javascript_flag_groups_and_identity_k() {
+    let js = Dialect::Js;
+    for pattern in ["(?i)a", "(?x:a)", "(?u:a)"] {
+        assert!(refusal(pattern, js).contains("invalid group"), "{pattern}");
+    }
+    check("(?i:a)b", js, &["Ab"], &["AB"]);
+    check(r"\k<n>", js, &["k<n>"], &[]);
+    check(r"(?<n>a)\k<n>", js, &["aa"], &[]);
+    assert!(refusal("(?U)a", Dialect::Python).contains("unknown flag"));
 }

@@ -89,9 +89,14 @@ fn lookarounds_and_finite_backreferences_are_exact() {
 
 #[test]
 fn constructs_not_read_exactly_are_refused_with_the_reason() {
-    check_rejected("(?>a)b", "atomic");
+    check_rejected("(?>(a|ab)*b)", "atomic group not supported yet");
     check_rejected("(a+)\\1", "not regular");
-    check_rejected("(ab)*+", "possessive");
+}
+
+#[test]
+fn atomic_groups_and_possessive_quantifiers_are_exact() {
+    check("(?>a|ab)b", &["ab"], &["abb"]);
+    check("(ab)*+a", &["a", "aba"], &["ab"]);
 }
 
 #[test]

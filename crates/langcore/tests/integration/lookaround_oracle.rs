@@ -2,11 +2,11 @@
 //! as membership oracles.
 //!
 //! Random patterns (nested lookaheads, lookarounds inside stars, lookbehinds inside
-//! lookaheads, `\b`, `\B`, `^`, `$`) over a small alphabet, every string up to length 4 and
-//! longer random ones: relang's `Language::from_regex_in` must agree with `re.fullmatch`
-//! and with `RegExp` on all, in each one's dialect. One process per engine answers the
-//! whole batch (`tests/dialects/check.py`, `check.js`); a missing engine is skipped, unless
-//! `RELANG_REQUIRE_ENGINES=1`.
+//! lookaheads and the reverse, `\b`, `\B`, `^`, `$`) over a small alphabet, every string
+//! up to length 4 and longer random ones: relang's `Language::from_regex_in` must agree
+//! with `re.fullmatch` and with `RegExp` on all, in each one's dialect. One process per
+//! engine answers the whole batch (`tests/dialects/check.py`, `check.js`); a missing engine
+//! is skipped, unless `RELANG_REQUIRE_ENGINES=1`.
 
 use langcore::{Budget, Dialect, Language};
 use proptest::prelude::*;
@@ -17,8 +17,24 @@ use crate::home_engines::{engine, engines_required, run_engine};
 
 /// A lookbehind body of fixed width, as Python requires.
 fn behind_body() -> impl Strategy<Value = String> {
-    prop::sample::select(vec!["a", "b", "-", "[ab]", "ab", "a|b", "(?<!a)b", "-a"])
-        .prop_map(String::from)
+    prop::sample::select(vec![
+        "a",
+        "b",
+        "-",
+        "[ab]",
+        "ab",
+        "a|b",
+        "(?<!a)b",
+        "-a",
+        // Lookaheads inside lookbehinds look to the end of the whole string.
+        "a(?=b)",
+        "(?!a)[ab]",
+        "a\\b",
+        "\\Bb",
+        "b(?=.*a)",
+        "a$",
+    ])
+    .prop_map(String::from)
 }
 
 fn pattern() -> impl Strategy<Value = String> {

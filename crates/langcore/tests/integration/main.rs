@@ -1,6 +1,7 @@
 //! langcore's integration tests: the public API against oracles and the dialect rules.
 
 mod analysis;
+mod atomic_oracle;
 mod budget;
 mod corpus;
 mod dialect;

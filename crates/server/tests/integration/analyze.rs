@@ -75,7 +75,7 @@ async fn relations_carry_a_witness_when_false() {
 async fn engine_errors_map_to_contract_codes() {
     let app = app().await;
     let body = |pattern: &str, timeout: u64| json!({ "term": regex(pattern), "options": { "execution": { "timeout": timeout } } });
-    error(post(&app, "/v1/analyze/empty", body("a(?>b)", 1000)).await, 400, "RegexSyntaxError");
+    error(post(&app, "/v1/analyze/empty", body("a(?|b)", 1000)).await, 400, "RegexSyntaxError");
     error(
         post(&app, "/v1/compute/determinize", body("(a|b)*a(a|b){30}", 1)).await,
         400,

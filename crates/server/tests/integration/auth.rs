@@ -129,7 +129,7 @@ async fn a_used_up_quota_is_403_while_limits_stay_free() {
     let app =
         app_with_tokens(&[token(ALICE, &[("maxRequestsCount", 2)]), token(BOB, &[])], &[]).await;
     // Every admitted request counts, a refused one included.
-    let bad = json!({ "term": regex("a(?>b)") });
+    let bad = json!({ "term": regex("a(?|b)") });
     error(post_as(&app, ALICE, "/v1/analyze/empty", bad).await, 400, "RegexSyntaxError");
     for _ in 0..3 {
         data(send_get(&app, "/v1/account/limits", ALICE).await);

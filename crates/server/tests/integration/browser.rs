@@ -117,7 +117,7 @@ fn the_playground_intersects_generates_and_marks_errors_in_chromium() {
     assert_ne!(seen["firstPage"], seen["secondPage"], "{seen}");
 
     // The syntax error: inline with its code, the quoted part marked in the second term.
-    let body = json!({ "terms": [{ "type": "regex", "value": "abc" }, { "type": "regex", "value": "de(?>x)" }] });
+    let body = json!({ "terms": [{ "type": "regex", "value": "abc" }, { "type": "regex", "value": "de(?|x)" }] });
     let (status, refusal) = server.post("/v1/compute/union", &body.to_string());
     assert_eq!(status, 400, "{refusal}");
     assert_eq!(seen["error"]["code"], refusal["errorCode"], "{seen}");

@@ -68,3 +68,28 @@ async fn r16_the_playground_offers_every_dialect() {
         assert!(page.contains(&format!(r#"<option value="{name}">"#)), "no option for {name}");
     }
 }
+
+#[actix_web::test]
+async fn r16_atomic_groups_are_exact_or_refused_with_the_reason() {
+    let app = app().await;
+    let term = |pattern: &str| json!({ "type": "regex", "value": pattern, "dialect": "java" });
+    let equivalent = |left: &str, right: &str| {
+        let app = &app;
+        let body = json!({ "terms": [term(left), term(right)] });
+        async move { data(post(app, "/v1/analyze/equivalent", body).await)["value"].clone() }
+    };
+    // The first branch that lets the group match wins: `abc` is not in the language.
+    assert_eq!(equivalent("a(?>bc|b)c", "abcc").await, json!(true));
+    // A possessive star never gives back: `a*+a` is empty, `[a-z]*+[0-9]` is `[a-z]*[0-9]`.
+    let empty = data(post(&app, "/v1/analyze/empty", json!({ "term": term("a*+a") })).await);
+    assert_eq!(empty["value"], json!(true), "{empty}");
+    assert_eq!(equivalent("[a-z]*+[0-9]", "[a-z]*[0-9]").await, json!(true));
+    let body = json!({ "term": term("(?>(a|ab)*b)") });
+    let (status, answer) = post(&app, "/v1/analyze/empty", body).await;
+    let message = answer["error"].as_str().unwrap_or_default();
+    assert!(message.contains("atomic group not supported yet: its body"), "{answer}");
+    error((status, answer), 400, "RegexSyntaxError");
+    // JavaScript has no atomic groups.
+    let body = json!({ "term": { "type": "regex", "value": "(?>a)", "dialect": "js" } });
+    error(post(&app, "/v1/analyze/empty", body).await, 400, "RegexSyntaxError");
+}

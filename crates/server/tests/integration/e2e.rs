@@ -39,6 +39,6 @@ fn answers_requests_as_the_clients_send_them() {
 
     // Errors keep the envelope over the wire too.
     let (status, body) =
-        server.post("/v1/analyze/empty", r#"{"term": {"type": "regex", "value": "a(?>b)"}}"#);
+        server.post("/v1/analyze/empty", r#"{"term": {"type": "regex", "value": "a(?|b)"}}"#);
     assert_eq!((status, body["errorCode"].clone()), (400, json!("RegexSyntaxError")));
 }
