@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{app, data, post, regex};
+use crate::support::{app, app_with, config, data, post, regex};
 
 /// Stand-ins for the regexlib street and address validators of issue 22 (written here in
 /// their style, not copied): each nests counted repetitions of overlapping classes, so the
@@ -50,6 +50,17 @@ fn street_validator() -> String {
         r"(?:\d{{1,5}}[A-Za-z]?(?:-\d{{1,4}})?\s)?(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|Northeast|Northwest|Southeast|Southwest)\.?\s)?(?:[A-Z][a-z]{{1,20}}\s){{0,3}}(?:(?:{})\.?[ \t,'-]{{0,2}}(?:[A-Za-z0-9]{{1,3}}[ -]?)?)*(?:,?\s(?:Apt|Apartment|Suite|Ste|Unit|Building|Bldg|Floor|Fl|Room|Rm|Dept|#)\.?\s?[A-Za-z0-9]{{1,5}}(?:-[A-Za-z0-9]{{1,4}})?)?",
         words.join("|")
     )
+}
+
+/// The application with a minute of default budget: unoptimised test builds run the
+/// engine about ten times slower than the release builds whose times docs/benchmarks.md
+/// records against the default five seconds.
+async fn unhurried_app() -> impl actix_web::dev::Service<
+    actix_http::Request,
+    Response = actix_web::dev::ServiceResponse,
+    Error = actix_web::Error,
+> {
+    app_with(config(&["--default-timeout-ms", "60000", "--max-timeout-ms", "60000"])).await
 }
 
 async fn ask(
@@ -212,4 +223,73 @@ async fn r22_address_validators_answer_from_the_nfa() {
         ask(&app, "/v1/analyze/length", one(ADDRESS_VALIDATORS[1])).await,
         json!({ "type": "length", "min": 3, "max": 174 })
     );
+}
+
+/// Every (pathOrder, characterOrder) pair of the contract.
+const ORDERS: [(&str, &str); 6] = [
+    ("sweep", "ascending"),
+    ("interleave", "ascending"),
+    ("shuffled", "ascending"),
+    ("sweep", "shuffled"),
+    ("interleave", "shuffled"),
+    ("shuffled", "shuffled"),
+];
+
+/// A page of `pattern`'s strings in each of `orders`: distinct strings of the language (the
+/// `regex` crate decides), with lengths in `[min_length, max_length]`.
+async fn check_pages(
+    app: &impl actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse,
+        Error = actix_web::Error,
+    >,
+    pattern: &str,
+    (min_length, max_length): (usize, usize),
+    orders: &[(&str, &str)],
+) -> Vec<Vec<String>> {
+    let oracle = regex::Regex::new(&format!("^(?s:{pattern})$")).expect("a valid pattern");
+    let mut pages = Vec::new();
+    for &(path_order, char_order) in orders {
+        let body = json!({
+            "term": regex(pattern), "limit": 20, "seed": 7, "minLength": min_length,
+            "maxLength": max_length, "pathOrder": path_order, "characterOrder": char_order,
+        });
+        let answer = ask(app, "/v1/generate/strings", body).await;
+        let page: Vec<String> =
+            serde_json::from_value(answer["strings"]["value"].clone()).expect("a page of strings");
+        assert_eq!(page.len(), 20, "{path_order} {char_order}");
+        let mut distinct = page.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 20, "{path_order} {char_order}: {page:?}");
+        for string in &page {
+            assert!(oracle.is_match(string), "{path_order} {char_order}: {string:?}");
+            let length = string.chars().count();
+            assert!((min_length..=max_length).contains(&length), "{path_order} {char_order}");
+        }
+        pages.push(page);
+    }
+    pages
+}
+
+/// Languages whose DFA does not fit are paged from their NFA in the length window, in every
+/// order: `(?:.*a.{90})+` has 2^91 subsets, but its strings of at most 93 characters need
+/// only those with their `a` among the first three; the street validator's DFA takes
+/// seconds, its first strings a few subsets. (A minute of budget for unoptimised builds: the
+/// times of a release build are in docs/benchmarks.md.)
+#[actix_web::test]
+async fn r22_generation_pages_the_length_window() {
+    let app = unhurried_app().await;
+    let pages = check_pages(&app, "(?:.*a.{90})+", (0, 93), &ORDERS).await;
+    let zeros = "\0".repeat(89);
+    assert_eq!(pages[0][..2], [format!("a{zeros}\0"), format!("a{zeros}\u{1}")]);
+    assert_eq!(pages[0], pages[1], "shortlex for both ascending orders");
+    // Each of these first tries its DFA (seconds in an unoptimised build): two orders each.
+    let two = [ORDERS[0], ORDERS[5]];
+    let pages = check_pages(&app, &street_validator(), (0, 100), &two).await;
+    assert_eq!(pages[0][..3], ["", "0\t", "0\n"]);
+    check_pages(&app, &street_validator(), (30, 60), &two[1..]).await;
+    for pattern in &ADDRESS_VALIDATORS[..2] {
+        check_pages(&app, pattern, (0, 100), &two).await;
+    }
 }
