@@ -33,7 +33,7 @@
 //! Every node and every right subset found counts as a state of [`Operation::Product`],
 //! their stored states against the memory limit; each expanded node checks the deadline.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{ClosureScratch, Nfa, NfaTrim};
 use crate::alphabet::{CharSet, ClassId, Classes};
@@ -87,6 +87,9 @@ struct Search<'n, 'b> {
     groups: Vec<Group>,
     /// For each left state, the right subsets it was found with (the antichain).
     found: HashMap<StateId, Vec<u32>>,
+    /// Every pair checked against the antichain: covered once, covered for good, so a pair
+    /// met again (most are, on a large alternation) costs no scan of the antichain.
+    checked: HashSet<(StateId, u32)>,
     scratch_left: ClosureScratch,
     scratch_right: ClosureScratch,
     closure: Vec<StateId>,
@@ -112,6 +115,7 @@ impl<'n, 'b> Search<'n, 'b> {
             nodes: Vec::new(),
             groups: Vec::new(),
             found: HashMap::default(),
+            checked: HashSet::default(),
             scratch_left: ClosureScratch::new(left.n_states()),
             scratch_right: ClosureScratch::new(right.n_states()),
             closure: Vec::new(),
@@ -241,6 +245,10 @@ impl<'n, 'b> Search<'n, 'b> {
     /// Records node `(left, right)` unless the antichain already covers it; returns whether
     /// it is a witness.
     fn add(&mut self, left: StateId, right: u32) -> Result<bool, BudgetError> {
+        if !self.checked.insert((left, right)) {
+            return Ok(false);
+        }
+        self.n_stored += 1;
         let subsets = &self.subsets;
         let known = self.found.entry(left).or_default();
         let candidate = &subsets[right as usize];
