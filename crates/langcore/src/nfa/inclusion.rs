@@ -24,7 +24,10 @@
 //!
 //! Nodes are found in the shortlex order of the strings that reach them (breadth first,
 //! classes numbered by smallest member, expanded in order), so the first witness found is
-//! the shortest, then smallest (the argument of `ops/product.rs`).
+//! the shortest, then smallest (the argument of `ops/product.rs`). The loop is its own, not
+//! `witness.rs`'s [`shortest_witness`](crate::witness::shortest_witness): there a step
+//! leads to one state, found or known by its identity; here it leads to a group of nodes
+//! of which the antichain drops any number, by inclusion rather than identity.
 //!
 //! Cost: at worst the product of the left NFA with the right one's subset construction;
 //! typically the part the left language can reach, cut by the antichain.
