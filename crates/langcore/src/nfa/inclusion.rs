@@ -90,8 +90,9 @@ struct Search<'n, 'b> {
     groups: Vec<Group>,
     /// For each left state, the right subsets it was found with (the antichain).
     found: HashMap<StateId, Vec<u32>>,
-    /// Every pair checked against the antichain: covered once, covered for good, so a pair
-    /// met again (most are, on a large alternation) costs no scan of the antichain.
+    /// The pairs checked against an antichain of at least [`SCAN_BEFORE_MEMO`] subsets:
+    /// covered once, covered for good, so a pair met again (most are, on a large
+    /// alternation) costs no scan of the antichain.
     checked: HashSet<(StateId, u32)>,
     scratch_left: ClosureScratch,
     scratch_right: ClosureScratch,
@@ -248,12 +249,14 @@ impl<'n, 'b> Search<'n, 'b> {
     /// Records node `(left, right)` unless the antichain already covers it; returns whether
     /// it is a witness.
     fn add(&mut self, left: StateId, right: u32) -> Result<bool, BudgetError> {
-        if !self.checked.insert((left, right)) {
-            return Ok(false);
-        }
-        self.n_stored += 1;
         let subsets = &self.subsets;
         let known = self.found.entry(left).or_default();
+        if known.len() >= SCAN_BEFORE_MEMO {
+            if !self.checked.insert((left, right)) {
+                return Ok(false);
+            }
+            self.n_stored += 1;
+        }
         let candidate = &subsets[right as usize];
         if known.iter().any(|&other| is_sorted_subset(&subsets[other as usize], candidate)) {
             return Ok(false);
@@ -287,6 +290,10 @@ impl<'n, 'b> Search<'n, 'b> {
         reversed.into_iter().rev().collect()
     }
 }
+
+/// Antichains shorter than this are scanned without looking up the pair first: the scan is
+/// cheaper than the hash.
+const SCAN_BEFORE_MEMO: usize = 8;
 
 /// Whether `state` has labelled moves or accepts: the states a subset needs to keep.
 fn is_important(nfa: &Nfa, state: StateId) -> bool {
