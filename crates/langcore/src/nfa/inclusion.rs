@@ -36,7 +36,7 @@
 //! Every node and every right subset found counts as a state of [`Operation::Product`],
 //! their stored states against the memory limit; each expanded node checks the deadline.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{ClosureScratch, Nfa, NfaTrim};
 use crate::alphabet::{CharSet, ClassId, Classes};
@@ -90,10 +90,6 @@ struct Search<'n, 'b> {
     groups: Vec<Group>,
     /// For each left state, the right subsets it was found with (the antichain).
     found: HashMap<StateId, Vec<u32>>,
-    /// The pairs checked against an antichain of at least [`SCAN_BEFORE_MEMO`] subsets:
-    /// covered once, covered for good, so a pair met again (most are, on a large
-    /// alternation) costs no scan of the antichain.
-    checked: HashSet<(StateId, u32)>,
     scratch_left: ClosureScratch,
     scratch_right: ClosureScratch,
     closure: Vec<StateId>,
@@ -119,7 +115,6 @@ impl<'n, 'b> Search<'n, 'b> {
             nodes: Vec::new(),
             groups: Vec::new(),
             found: HashMap::default(),
-            checked: HashSet::default(),
             scratch_left: ClosureScratch::new(left.n_states()),
             scratch_right: ClosureScratch::new(right.n_states()),
             closure: Vec::new(),
@@ -247,18 +242,18 @@ impl<'n, 'b> Search<'n, 'b> {
     }
 
     /// Records node `(left, right)` unless the antichain already covers it; returns whether
-    /// it is a witness.
+    /// it is a witness. A pair met again (most are, on a large alternation) is found by its
+    /// id before any inclusion test, and only subsets no larger than `right` are tested.
     fn add(&mut self, left: StateId, right: u32) -> Result<bool, BudgetError> {
         let subsets = &self.subsets;
         let known = self.found.entry(left).or_default();
-        if known.len() >= SCAN_BEFORE_MEMO {
-            if !self.checked.insert((left, right)) {
-                return Ok(false);
-            }
-            self.n_stored += 1;
-        }
         let candidate = &subsets[right as usize];
-        if known.iter().any(|&other| is_sorted_subset(&subsets[other as usize], candidate)) {
+        if known.contains(&right)
+            || known.iter().any(|&other| {
+                subsets[other as usize].len() <= candidate.len()
+                    && is_sorted_subset(&subsets[other as usize], candidate)
+            })
+        {
             return Ok(false);
         }
         known.push(right);
@@ -290,10 +285,6 @@ impl<'n, 'b> Search<'n, 'b> {
         reversed.into_iter().rev().collect()
     }
 }
-
-/// Antichains shorter than this are scanned without looking up the pair first: the scan is
-/// cheaper than the hash.
-const SCAN_BEFORE_MEMO: usize = 8;
 
 /// Whether `state` has labelled moves or accepts: the states a subset needs to keep.
 fn is_important(nfa: &Nfa, state: StateId) -> bool {
