@@ -109,6 +109,55 @@ pub(crate) fn separating_string(
     })
 }
 
+/// A subset construction built on demand: the moves of a state are computed the first time
+/// one is asked for, so a search pays only for the subsets it reaches (generation from an
+/// NFA whose DFA does not fit, `enumerate/window.rs`). State 0 is the start; the empty
+/// subset, once found, is the dead state.
+pub(crate) struct LazyDfa<'n> {
+    walk: SubsetWalk<'n>,
+    /// The targets of each state found, by class, once computed.
+    rows: Vec<Option<Box<[StateId]>>>,
+}
+
+impl<'n> LazyDfa<'n> {
+    /// The construction of `nfa` with only its start subset found.
+    pub(crate) fn new(nfa: &'n Nfa, budget: &'n Budget) -> Result<LazyDfa<'n>, BudgetError> {
+        Ok(LazyDfa { walk: SubsetWalk::new(nfa, None, budget)?, rows: Vec::new() })
+    }
+
+    /// The classes of the NFA's labels: each state has one move per class.
+    pub(crate) fn classes(&self) -> &Classes {
+        &self.walk.classes
+    }
+
+    /// The important NFA states (accepting or with labelled moves) of `state`'s subset.
+    pub(crate) fn subset(&self, state: StateId) -> &[StateId] {
+        &self.walk.subsets.sets[state.index()]
+    }
+
+    /// The state `state` moves to on `class`, computing `state`'s moves on first use (the
+    /// new subsets count against the budget as in [`determinize`]).
+    pub(crate) fn target(
+        &mut self,
+        state: StateId,
+        class: ClassId,
+    ) -> Result<StateId, BudgetError> {
+        if let Some(Some(row)) = self.rows.get(state.index()) {
+            return Ok(row[class.index()]);
+        }
+        self.walk.enter(state)?;
+        let row = (0..self.walk.classes.len())
+            .map(|class_idx| Ok(self.walk.step(ClassId::new(class_idx))?.0))
+            .collect::<Result<Box<[StateId]>, BudgetError>>()?;
+        let target = row[class.index()];
+        if self.rows.len() <= state.index() {
+            self.rows.resize(state.index() + 1, None);
+        }
+        self.rows[state.index()] = Some(row);
+        Ok(target)
+    }
+}
+
 /// A subset construction in progress: the classes, the subsets found so far, and scratch
 /// space for one expansion.
 struct SubsetWalk<'n> {

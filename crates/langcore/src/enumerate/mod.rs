@@ -16,6 +16,9 @@
 //! - `uniform.rs`: both orders shuffled, a uniform random permutation of the band.
 //! - `position.rs`: positions in an order, `u128` or big integers.
 //! - `shuffle.rs`: the seeded bijections behind every shuffled order.
+//! - `window.rs`: pages from an NFA whose DFA does not fit, restricted to the length band
+//!   and determinized only where the page reaches, with orders of its own (shortlex, seeded
+//!   draws); [`Language::generate`](crate::Language::generate) chooses.
 //!
 //! # Semantics
 //! 1. The language is first restricted to the charset (intersected with `[charset]*`) and
@@ -90,8 +93,10 @@ mod tables;
 mod tests;
 mod threshold;
 mod uniform;
+mod window;
 
 pub use options::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
+pub(crate) use window::generate as generate_in_window;
 
 use std::borrow::{Borrow, Cow};
 use std::ops::{RangeInclusive, SubAssign};

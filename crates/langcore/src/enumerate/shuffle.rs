@@ -109,7 +109,7 @@ impl Shuffles {
     }
 
     /// The next 64 random bits.
-    fn word(&mut self) -> u64 {
+    pub(super) fn word(&mut self) -> u64 {
         self.rng.next_u64()
     }
 }

@@ -34,16 +34,22 @@ use std::sync::Arc;
 use self::nfa_first::TrimFacts;
 use self::term::{MAX_DEPTH, Node, Term};
 use crate::analysis::Cardinality;
-use crate::budget::{Budget, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dialect::Dialect;
-use crate::enumerate::GenerateOptions;
+use crate::enumerate::{self, GenerateOptions};
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim};
 use crate::pattern::{self, Parsed};
 use crate::syntax;
 use crate::to_regex;
 use crate::witness::BoolOp;
+
+/// The share of the memory limit that building a DFA for generation may take (a sixteenth:
+/// 16 MiB of the default 256 MiB) before the window's orders, on the NFA, take over. A DFA
+/// of 65,536 states on two classes fits (`.*a.{15}`); the subsets of a 2,000-character
+/// street-name validator, whose construction takes seconds, do not.
+const GENERATE_FIRST_MEMORY_SHARE: usize = 16;
 
 /// A regular language over Unicode scalar values.
 ///
@@ -780,6 +786,12 @@ impl Language {
     /// A page of the language's strings, in the order `options` ask for (see
     /// [`Dfa::generate`]). The page depends only on the language and the options.
     ///
+    /// A language with no string in the length band gives `[]` without any DFA. When the
+    /// DFA does not fit in a sixteenth of the memory limit (or the state limit), the page
+    /// comes from the NFA restricted to the length band, determinized only where the page
+    /// reaches, with the window's orders: shortlex for ascending characters, seeded draws
+    /// for the shuffled orders (`enumerate/window.rs`).
+    ///
     /// # Errors
     /// When building the DFA or generating exceeds `budget`.
     ///
@@ -798,6 +810,9 @@ impl Language {
         options: &GenerateOptions,
         budget: &Budget,
     ) -> Result<Vec<String>, Error> {
+        if let Some(dfa) = self.0.built() {
+            return dfa.generate(options, budget);
+        }
         let outside = |(min, max): (Option<usize>, Option<usize>)| {
             min.is_none_or(|min| min > options.max_length())
                 || max.is_some_and(|max| max < options.min_length())
@@ -805,7 +820,17 @@ impl Language {
         if nfa_first::trim(self, budget, |facts| outside(facts.length))? == Some(true) {
             return Ok(Vec::new());
         }
-        self.to_dfa(budget)?.generate(options, budget)
+        let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
+        // The DFA's orders where the DFA fits in a share of the memory; otherwise the
+        // window's, from the NFA (`enumerate/window.rs`).
+        let first = budget.with_max_memory(budget.max_memory() / GENERATE_FIRST_MEMORY_SHARE);
+        match self.to_dfa_from(&nfa, &first) {
+            Ok(dfa) => dfa.generate(options, budget),
+            Err(Error::Budget(
+                BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. },
+            )) => Ok(enumerate::generate_in_window(&nfa, options, budget)?),
+            Err(other) => Err(other),
+        }
     }
 
     /// A short pattern for the language, exact in our dialect (see

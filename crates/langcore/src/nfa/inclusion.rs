@@ -24,7 +24,10 @@
 //!
 //! Nodes are found in the shortlex order of the strings that reach them (breadth first,
 //! classes numbered by smallest member, expanded in order), so the first witness found is
-//! the shortest, then smallest (the argument of `ops/product.rs`).
+//! the shortest, then smallest (the argument of `ops/product.rs`). The loop is its own, not
+//! `witness.rs`'s [`shortest_witness`](crate::witness::shortest_witness): there a step
+//! leads to one state, found or known by its identity; here it leads to a group of nodes
+//! of which the antichain drops any number, by inclusion rather than identity.
 //!
 //! Cost: at worst the product of the left NFA with the right one's subset construction;
 //! typically the part the left language can reach, cut by the antichain.
@@ -239,12 +242,18 @@ impl<'n, 'b> Search<'n, 'b> {
     }
 
     /// Records node `(left, right)` unless the antichain already covers it; returns whether
-    /// it is a witness.
+    /// it is a witness. A pair met again (most are, on a large alternation) is found by its
+    /// id before any inclusion test, and only subsets no larger than `right` are tested.
     fn add(&mut self, left: StateId, right: u32) -> Result<bool, BudgetError> {
         let subsets = &self.subsets;
         let known = self.found.entry(left).or_default();
         let candidate = &subsets[right as usize];
-        if known.iter().any(|&other| is_sorted_subset(&subsets[other as usize], candidate)) {
+        if known.contains(&right)
+            || known.iter().any(|&other| {
+                subsets[other as usize].len() <= candidate.len()
+                    && is_sorted_subset(&subsets[other as usize], candidate)
+            })
+        {
             return Ok(false);
         }
         known.push(right);

@@ -151,6 +151,44 @@ impl Nfa {
         current.iter().any(|&state_id| self.state(state_id).accepting)
     }
 
+    /// The automaton of the strings of this language whose characters are all in `charset`:
+    /// every label intersected with it, moves left with an empty label dropped, the labels
+    /// interned again.
+    pub(crate) fn restricted(&self, charset: &CharSet) -> Nfa {
+        let mut labels = Vec::new();
+        let mut ids: HashMap<CharSet, LabelId> = HashMap::default();
+        let relabel: Vec<Option<LabelId>> = self
+            .labels
+            .iter()
+            .map(|label| {
+                let inside = label.intersection(charset);
+                if inside.is_empty() {
+                    return None;
+                }
+                Some(*ids.entry(inside).or_insert_with_key(|inside| {
+                    // At most as many labels as before, so the count fits like theirs.
+                    let id = LabelId(labels.len() as u32);
+                    labels.push(inside.clone());
+                    id
+                }))
+            })
+            .collect();
+        let states = self
+            .states
+            .iter()
+            .map(|state| State {
+                transitions: state
+                    .transitions
+                    .iter()
+                    .filter_map(|&(label, target)| Some((relabel[label.index()]?, target)))
+                    .collect(),
+                epsilons: state.epsilons.clone(),
+                accepting: state.accepting,
+            })
+            .collect();
+        Nfa { states, labels, start: self.start }
+    }
+
     pub(crate) fn state(&self, id: StateId) -> &State {
         &self.states[id.index()]
     }

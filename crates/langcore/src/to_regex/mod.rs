@@ -113,6 +113,9 @@ const ELIMINATION_SHARE: u32 = 2;
 /// this: elimination builds edges up to that size for about every state, so past it (a
 /// long literal, say) it costs far more than the structural candidate and rarely wins.
 pub(super) const MAX_ELIMINATION_WORK: usize = 1 << 20;
+/// How many times the states of a minimal DFA its subset construction may take, when the
+/// construction is only worth it for a minimal DFA of a given size.
+const SUBSET_SLACK: usize = 8;
 /// Once there is a candidate, automata this many times larger than the smallest are skipped.
 const LARGER_AUTOMATON_FACTOR: usize = 4;
 /// Extra candidates are abandoned once an edge is this many times the best size so far.
@@ -234,10 +237,19 @@ pub(crate) fn term_to_pattern<'a>(
     let verbatim = source.filter(|source| dialect == Dialect::Rust && is_plain_rust(source));
     let mut best = structural;
     let share = time_share(budget, ELIMINATION_SHARE);
+    let bound = exprs.size(structural).min(verbatim.map_or(usize::MAX, str::len));
+    // Past MAX_SEARCH_SIZE the automaton only serves the elimination, which takes at most
+    // MAX_ELIMINATION_WORK / bound states: a subset construction many times past that
+    // (a 2,000-character validator: 75,615 states, seconds) is not worth the share.
+    let attempt = if exprs.size(structural) > MAX_SEARCH_SIZE {
+        let useful = (MAX_ELIMINATION_WORK / bound.max(1)).saturating_mul(SUBSET_SLACK);
+        share.with_max_states(useful.min(share.max_states()))
+    } else {
+        share
+    };
     // Any failure here (time, states, memory) keeps the structural candidate.
-    let automaton = minimal(&share).ok();
+    let automaton = minimal(&attempt).ok();
     if let Some(dfa) = automaton {
-        let bound = exprs.size(structural).min(verbatim.map_or(usize::MAX, str::len));
         if dfa.n_states().saturating_mul(bound) <= MAX_ELIMINATION_WORK {
             compete(&mut exprs, &mut best, dfa, &share, bound);
         } else {

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use langcore::alphabet::CharSet;
-use langcore::{Budget, Cardinality, CharOrder, Dfa, GenerateOptions, PathOrder};
+use langcore::{Budget, Cardinality, CharOrder, Dfa, GenerateOptions, Language, PathOrder};
 use proptest::prelude::*;
 
 use crate::patterns::{oracle, pattern};
@@ -385,4 +385,52 @@ fn charsets_in_the_dialect_restrict_the_strings() {
     let printable = CharSet::parse("[^\\x00-\\x1f]").unwrap();
     let first = generate(&dfa("."), &options.with_charset(Some(printable)).with_limit(2));
     assert_eq!(first, [" ", "!"]);
+}
+
+/// Issue 22: a language whose DFA does not fit is paged from its NFA restricted to the
+/// length window (shortlex for ascending characters, seeded draws otherwise); one whose DFA
+/// fits keeps the DFA's orders, byte for byte.
+#[test]
+fn languages_past_their_dfa_page_from_the_window() {
+    // The default limits, with time for an unoptimised build.
+    let budget = Budget::new(std::time::Duration::from_secs(600));
+    for (pattern, orders) in [
+        (".*a.{12}", all_orders().collect()),
+        (".*a.{15}", vec![(PathOrder::Sweep, CharOrder::Ascending)]),
+    ] {
+        let fits = Language::from_regex(pattern).unwrap();
+        for order in orders {
+            let options =
+                with_order(&GenerateOptions::default().with_limit(20).with_seed(3), order);
+            assert_eq!(
+                fits.generate(&options, &budget).unwrap(),
+                generate(&dfa(pattern), &options)
+            );
+        }
+    }
+    // 2^21 states: past the state limit. Its strings of 21 characters over `ab` are `a`
+    // then any 20, in shortlex order the binary numbers with `a` as 0 and `b` as 1.
+    let pattern = ".*a.{20}";
+    let big = Language::from_regex(pattern).unwrap();
+    let ab = GenerateOptions::default()
+        .with_charset(Some(CharSet::range('a', 'b')))
+        .with_max_length(22)
+        .with_limit(50)
+        .with_offset(1000);
+    let expected: Vec<String> = (1000..1050)
+        .map(|n: u32| format!("a{n:020b}").replace('0', "a").replace('1', "b"))
+        .collect();
+    assert_eq!(big.generate(&ab, &budget).unwrap(), expected);
+    let interleaved = ab.clone().with_path_order(PathOrder::Interleave);
+    assert_eq!(big.generate(&interleaved, &budget).unwrap(), expected);
+    let regex = oracle(pattern);
+    for order in all_orders().filter(|order| *order != (PathOrder::Sweep, CharOrder::Ascending)) {
+        let options = with_order(&ab, order).with_seed(11);
+        let page = big.generate(&options, &budget).unwrap();
+        assert_eq!(page.iter().collect::<BTreeSet<_>>().len(), 50, "{order:?}");
+        for string in &page {
+            assert!(regex.is_match(string) && string.len() <= 22, "{order:?}: {string}");
+            assert!(string.chars().all(|c| c == 'a' || c == 'b'), "{order:?}: {string}");
+        }
+    }
 }

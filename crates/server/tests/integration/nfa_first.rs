@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{app, data, post, regex};
+use crate::support::{app, app_with, config, data, post, regex};
 
 /// Stand-ins for the regexlib street and address validators of issue 22 (written here in
 /// their style, not copied): each nests counted repetitions of overlapping classes, so the
@@ -50,6 +50,17 @@ fn street_validator() -> String {
         r"(?:\d{{1,5}}[A-Za-z]?(?:-\d{{1,4}})?\s)?(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|Northeast|Northwest|Southeast|Southwest)\.?\s)?(?:[A-Z][a-z]{{1,20}}\s){{0,3}}(?:(?:{})\.?[ \t,'-]{{0,2}}(?:[A-Za-z0-9]{{1,3}}[ -]?)?)*(?:,?\s(?:Apt|Apartment|Suite|Ste|Unit|Building|Bldg|Floor|Fl|Room|Rm|Dept|#)\.?\s?[A-Za-z0-9]{{1,5}}(?:-[A-Za-z0-9]{{1,4}})?)?",
         words.join("|")
     )
+}
+
+/// The application with a minute of default budget: unoptimised test builds run the
+/// engine about ten times slower than the release builds whose times docs/benchmarks.md
+/// records against the default five seconds.
+async fn unhurried_app() -> impl actix_web::dev::Service<
+    actix_http::Request,
+    Response = actix_web::dev::ServiceResponse,
+    Error = actix_web::Error,
+> {
+    app_with(config(&["--default-timeout-ms", "60000", "--max-timeout-ms", "60000"])).await
 }
 
 async fn ask(
@@ -211,5 +222,150 @@ async fn r22_address_validators_answer_from_the_nfa() {
     assert_eq!(
         ask(&app, "/v1/analyze/length", one(ADDRESS_VALIDATORS[1])).await,
         json!({ "type": "length", "min": 3, "max": 174 })
+    );
+}
+
+/// The `regex` crate's reading of `pattern`, anchored, `.` matching every character.
+fn oracle(pattern: &str) -> regex::Regex {
+    regex::Regex::new(&format!("^(?s:{pattern})$")).expect("a valid pattern")
+}
+
+/// Every (pathOrder, characterOrder) pair of the contract.
+const ORDERS: [(&str, &str); 6] = [
+    ("sweep", "ascending"),
+    ("interleave", "ascending"),
+    ("shuffled", "ascending"),
+    ("sweep", "shuffled"),
+    ("interleave", "shuffled"),
+    ("shuffled", "shuffled"),
+];
+
+/// A page of `pattern`'s strings in each of `orders`: distinct strings of the language (the
+/// `regex` crate decides), with lengths in `[min_length, max_length]`.
+async fn check_pages(
+    app: &impl actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse,
+        Error = actix_web::Error,
+    >,
+    pattern: &str,
+    (min_length, max_length): (usize, usize),
+    orders: &[(&str, &str)],
+) -> Vec<Vec<String>> {
+    let oracle = oracle(pattern);
+    let mut pages = Vec::new();
+    for &(path_order, char_order) in orders {
+        let body = json!({
+            "term": regex(pattern), "limit": 20, "seed": 7, "minLength": min_length,
+            "maxLength": max_length, "pathOrder": path_order, "characterOrder": char_order,
+        });
+        let answer = ask(app, "/v1/generate/strings", body).await;
+        let page: Vec<String> =
+            serde_json::from_value(answer["strings"]["value"].clone()).expect("a page of strings");
+        assert_eq!(page.len(), 20, "{path_order} {char_order}");
+        let mut distinct = page.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 20, "{path_order} {char_order}: {page:?}");
+        for string in &page {
+            assert!(oracle.is_match(string), "{path_order} {char_order}: {string:?}");
+            let length = string.chars().count();
+            assert!((min_length..=max_length).contains(&length), "{path_order} {char_order}");
+        }
+        pages.push(page);
+    }
+    pages
+}
+
+/// Languages whose DFA does not fit are paged from their NFA in the length window, in every
+/// order: `(?:.*a.{90})+` has 2^91 subsets, but its strings of at most 93 characters need
+/// only those with their `a` among the first three; the street validator's DFA takes
+/// seconds, its first strings a few subsets. (A minute of budget for unoptimised builds: the
+/// times of a release build are in docs/benchmarks.md.)
+#[actix_web::test]
+async fn r22_generation_pages_the_length_window() {
+    let app = unhurried_app().await;
+    let pages = check_pages(&app, "(?:.*a.{90})+", (0, 93), &ORDERS).await;
+    let zeros = "\0".repeat(89);
+    assert_eq!(pages[0][..2], [format!("a{zeros}\0"), format!("a{zeros}\u{1}")]);
+    assert_eq!(pages[0], pages[1], "shortlex for both ascending orders");
+    // Each of these first tries its DFA (seconds in an unoptimised build): two orders each.
+    let two = [ORDERS[0], ORDERS[5]];
+    let pages = check_pages(&app, &street_validator(), (0, 100), &two).await;
+    assert_eq!(pages[0][..3], ["", "0\t", "0\n"]);
+    check_pages(&app, &street_validator(), (30, 60), &two[1..]).await;
+    for pattern in &ADDRESS_VALIDATORS[..2] {
+        check_pages(&app, pattern, (0, 100), &two).await;
+    }
+}
+
+/// The street-name validator answers the relations: with itself, and with a variant
+/// without its first word, both ways (the witness checked by the `regex` crate).
+#[actix_web::test]
+async fn r22_street_validator_relations() {
+    let app = unhurried_app().await;
+    let street = street_validator();
+    let variant = street.replacen("[Aa]bbey|", "", 1);
+    assert_ne!(street, variant);
+    assert_eq!(ask(&app, "/v1/analyze/equivalent", two(&street, &street)).await, boolean(true));
+    assert_eq!(ask(&app, "/v1/analyze/subset", two(&variant, &street)).await, boolean(true));
+    for path in ["/v1/analyze/subset", "/v1/analyze/equivalent"] {
+        let answer = ask(&app, path, two(&street, &variant)).await;
+        assert_eq!(answer["value"], false, "{path}");
+        let witness = answer["witness"].as_str().expect("a witness");
+        assert!(oracle(&street).is_match(witness) && !oracle(&variant).is_match(witness));
+    }
+}
+
+/// The street-name validator answers `deterministic` from its NFA and `pattern` from its
+/// structure (its minimal DFA, 75,615 states, is not worth eliminating; the `regex` crate
+/// checks it on samples, as the equivalence of the two spellings does not fit the budget),
+/// within the default budget; DOT, which needs that DFA, is a clear 4xx naming the limit.
+#[actix_web::test]
+async fn r22_street_validator_pattern_and_drawing() {
+    let app = app().await;
+    let street = street_validator();
+    assert_eq!(ask(&app, "/v1/analyze/deterministic", one(&street)).await, boolean(false));
+    let back = ask(&app, "/v1/analyze/pattern", one(&street)).await;
+    let back = back["value"].as_str().expect("a pattern").to_owned();
+    assert!(back.len() <= street.len(), "{back}");
+    // The same language, as the `regex` crate reads both, on strings in and near it.
+    let (back_regex, street_regex) = (oracle(&back), oracle(&street));
+    let samples = [
+        "",
+        "12 Main St",
+        "12 main st",
+        "12 Abbey",
+        "12 abbey Rd.",
+        "N. Elm Street Apt 4",
+        "SW Oak Ave, Suite 5-B",
+        "Abbey Road",
+        "abbey road",
+        "12",
+        "Main",
+        "12 Main St #",
+        "Unit 4",
+        "100-2 NE Harbor Way Apt. 3",
+        "Rm 12",
+        "Bluff, Apt 7",
+        "x y z",
+    ];
+    for sample in samples {
+        assert_eq!(back_regex.is_match(sample), street_regex.is_match(sample), "{sample:?}");
+    }
+    let inside = samples.iter().filter(|sample| street_regex.is_match(sample)).count();
+    assert!(inside > 3 && inside < samples.len() - 3, "{inside} of the samples match");
+    let (status, body) = post(&app, "/v1/analyze/dot", one(&street)).await;
+    assert_eq!(status, 400, "{body}");
+    let code = body["errorCode"].as_str().expect("an error code");
+    assert!(
+        ["TimeoutExceeded", "AutomatonTooManyStates", "ResponseTooLarge"].contains(&code),
+        "{body}"
+    );
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|message| message.contains("limit") || message.contains("budget")),
+        "{body}"
     );
 }
