@@ -1,24 +1,30 @@
 //! The one place where engine (langcore) work is scheduled: a first slice on the HTTP
-//! worker that received the request, the rest in a bounded lane of threads of its own.
+//! worker that received the request, a longer one in the middle lane, the rest in the long
+//! lane (bounded lanes of threads of their own).
 //!
 //! # Overview
 //! [`Scheduler::run`] takes the request's [`Budget`] (made when the request was validated,
 //! so time spent queueing counts too) and:
 //! - runs the job at once, on the calling HTTP worker, interrupted after a short slice
 //!   (`slice`): most requests finish there, with no hop between threads;
-//! - a job interrupted with budget left starts again from scratch in the **long lane**, with
-//!   its whole budget; unless it used less CPU time than the slice (the machine was busy,
-//!   the job was not expensive): then it gets another slice on the worker, a few times.
+//! - a job interrupted with budget left starts again from scratch in the **middle lane**,
+//!   for a longer slice (`MIDDLE_SLICE`); unless it used less CPU time than the slice (the
+//!   machine was busy, the job was not expensive): then it gets another slice on the
+//!   worker, a few times;
+//! - a job that outlives the middle lane's slice starts again in the **long lane**, with
+//!   its whole budget.
 //!
-//! So cheap requests never wait behind expensive ones, and an expensive job holds a worker
-//! for one slice and pays for it twice. Priority between them is this policy
+//! So cheap requests never wait behind expensive ones, requests of a few milliseconds wait
+//! at most for a few middle slices (not behind a long lane of jobs that take seconds), and
+//! an expensive job holds a worker for one slice, a middle thread for another, and pays
+//! for it up to three times. Priority between them is this policy
 //! ([`after_slice`]), not the kernel's: the long lane's threads keep the normal priority
 //! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
 //! preempt no one) and get their fair share of the cores beside any other process of the
 //! host. So that cheap requests do not wait for the kernel to preempt a busy long-lane
 //! thread, the lane gives way by itself: its jobs' budgets carry a pause
 //! ([`Budget::with_pause`], [`give_way`]) that, at every budget check while a request
-//! computes on an HTTP worker, sleeps until none does (at most `MAX_PAUSE`, then at least
+//! computes in a slice (on an HTTP worker or in the middle lane), sleeps until none does (at most `MAX_PAUSE`, then at least
 //! `MIN_RUN` of computing before the next pause, so the lane keeps a share of a core); and
 //! by default the lane has one thread fewer than the machine has cores (config.rs). Busy
 //! processes elsewhere on the host compute on no HTTP worker: they never make the lane
@@ -27,8 +33,9 @@
 //! never depends on where it was computed.
 //!
 //! # Invariants
-//! At most `threads` jobs run and at most `queue_depth` wait in the long lane; a job that
-//! finds its queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
+//! In each lane at most `threads` jobs run and at most `queue_depth` wait; a job that finds
+//! the middle lane's queue full goes on to the long lane, and one that finds the long
+//! lane's queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
 //! waiting without bound. A worker computes for at most `MAX_SLICES` slices per request. A
 //! job's budget is cancelled ([`Cancellation`]) as soon as its request is answered or
 //! dropped, so no job computes past its answer for longer than it takes to reach its next
@@ -67,13 +74,17 @@ const MIN_RUN: Duration = Duration::from_millis(1);
 /// How long a paused long-lane job sleeps before it looks at the HTTP workers again.
 const PAUSE_STEP: Duration = Duration::from_micros(50);
 
+/// The slice of the middle lane: long enough for the requests of a few milliseconds that
+/// outlive the first slice, short enough that they wait little behind expensive ones.
+const MIDDLE_SLICE: Duration = Duration::from_millis(16);
+
 /// How many budget checks a job makes on a worker before the slice samples its thread's CPU
 /// time.
 const CHECKS_BEFORE_SAMPLE: u32 = 64;
 
-/// Requests computing on an HTTP worker (in their slices, or between them), in every
-/// scheduler of the process: they all share its cores.
-static ON_WORKERS: AtomicUsize = AtomicUsize::new(0);
+/// Requests computing in a slice (on an HTTP worker, in their slices or between them, or in
+/// the middle lane), in every scheduler of the process: they all share its cores.
+static SLICED: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// When the long-lane job on this thread last ended a pause.
@@ -105,7 +116,7 @@ fn count_check() {
     SLICE_CLOCK.set(clock);
 }
 
-/// How many threads the long lane has, how many jobs may wait for one, and the slice.
+/// How many threads each lane has, how many jobs may wait for one, and the first slice.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SchedulerConfig {
     pub(crate) threads: usize,
@@ -113,8 +124,9 @@ pub(crate) struct SchedulerConfig {
     pub(crate) slice: Duration,
 }
 
-/// Runs engine jobs: a first slice on the calling worker, the rest in the long lane.
+/// Runs engine jobs: a first slice on the calling worker, then the middle and long lanes.
 pub(crate) struct Scheduler {
+    middle_lane: Lane,
     long_lane: Lane,
     slice: Duration,
 }
@@ -126,8 +138,8 @@ enum Next {
     Answer,
     /// Another slice on the worker: the job was descheduled, not expensive.
     Again,
-    /// Start again in the long lane, with the whole budget.
-    LongLane,
+    /// Start again in the lanes, with the whole budget.
+    Lanes,
 }
 
 /// The scheduling policy, after a slice that ended at `ended` with `interrupt` set: a run
@@ -148,15 +160,15 @@ fn after_slice(
     } else if run.cpu < slice && slices < MAX_SLICES {
         Next::Again
     } else {
-        Next::LongLane
+        Next::Lanes
     }
 }
 
-/// Whether a long-lane job at a budget check pauses: while `on_workers` requests compute on
+/// Whether a long-lane job at a budget check pauses: while `sliced` requests compute on
 /// the HTTP workers, unless it ended a pause less than [`MIN_RUN`] ago (`since_pause`,
 /// `None` if it never paused), so that it keeps a share of a core however busy they are.
-fn pauses(on_workers: usize, since_pause: Option<Duration>) -> bool {
-    on_workers > 0 && since_pause.is_none_or(|since| since >= MIN_RUN)
+fn pauses(sliced: usize, since_pause: Option<Duration>) -> bool {
+    sliced > 0 && since_pause.is_none_or(|since| since >= MIN_RUN)
 }
 
 /// The long lane's [`Budget::with_pause`] hook: leaves the core to the requests on the HTTP
@@ -165,44 +177,45 @@ fn pauses(on_workers: usize, since_pause: Option<Duration>) -> bool {
 fn give_way() {
     let now = Instant::now();
     let since_pause = LAST_PAUSE.get().map(|ended| now.saturating_duration_since(ended));
-    if !pauses(ON_WORKERS.load(Ordering::Relaxed), since_pause) {
+    if !pauses(SLICED.load(Ordering::Relaxed), since_pause) {
         return;
     }
     let until = now + MAX_PAUSE;
-    while ON_WORKERS.load(Ordering::Relaxed) > 0 && Instant::now() < until {
+    while SLICED.load(Ordering::Relaxed) > 0 && Instant::now() < until {
         std::thread::sleep(PAUSE_STEP);
     }
     LAST_PAUSE.set(Some(Instant::now()));
 }
 
-/// Counts a request in [`ON_WORKERS`] while it lives.
-struct OnWorkers;
+/// Counts a request in [`SLICED`] while it lives.
+struct Sliced;
 
-impl OnWorkers {
-    fn enter() -> OnWorkers {
-        ON_WORKERS.fetch_add(1, Ordering::Relaxed);
-        OnWorkers
+impl Sliced {
+    fn enter() -> Sliced {
+        SLICED.fetch_add(1, Ordering::Relaxed);
+        Sliced
     }
 }
 
-impl Drop for OnWorkers {
+impl Drop for Sliced {
     fn drop(&mut self) {
-        ON_WORKERS.fetch_sub(1, Ordering::Relaxed);
+        SLICED.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
 impl Scheduler {
     pub(crate) fn new(config: SchedulerConfig) -> Scheduler {
         Scheduler {
-            long_lane: Lane::new("long", config.threads, config.queue_depth),
+            middle_lane: Lane::new("middle", config.threads, config.queue_depth, false),
+            long_lane: Lane::new("long", config.threads, config.queue_depth, true),
             slice: config.slice,
         }
     }
 
     /// Runs `job` under the request's `budget`: on the calling worker for a slice, then,
     /// when it did not finish within the slice and the budget has time left, again in the
-    /// long lane (see [`after_slice`]). The answer comes by the deadline plus
-    /// [`DEADLINE_GRACE`], with or without the long lane's.
+    /// lanes (see [`after_slice`] and [`Scheduler::in_lanes`]). The answer comes by the
+    /// deadline plus [`DEADLINE_GRACE`], with or without the lanes'.
     pub(crate) async fn run<T, F>(&self, budget: Budget, job: F) -> Result<T, HttpError>
     where
         T: Send + 'static,
@@ -211,7 +224,7 @@ impl Scheduler {
         // Dropped with this future: when the request is answered, or when it is dropped.
         let cancellation = Cancellation::new();
         let budget = budget.with_cancellation(&cancellation);
-        let on_workers = OnWorkers::enter();
+        let sliced = Sliced::enter();
         let mut slices = 0;
         loop {
             let (res, run, interrupt) = run_slice(&job, &budget, self.slice);
@@ -220,17 +233,42 @@ impl Scheduler {
                 Next::Answer => return res?,
                 // Let the worker serve its other connections before the next slice.
                 Next::Again => actix_web::rt::task::yield_now().await,
-                Next::LongLane => break,
+                Next::Lanes => break,
             }
         }
-        drop(on_workers);
-        let long = self.long_lane.run(budget, Arc::new(job));
-        let Some(deadline) = budget.deadline() else { return long.await? };
+        drop(sliced);
+        let lanes = self.in_lanes(budget, Arc::new(job));
+        let Some(deadline) = budget.deadline() else { return lanes.await };
         let time_left = (deadline + DEADLINE_GRACE).saturating_duration_since(Instant::now());
-        match actix_web::rt::time::timeout(time_left, long).await {
-            Ok(res) => res?,
+        match actix_web::rt::time::timeout(time_left, lanes).await {
+            Ok(res) => res,
             Err(_) => Err(HttpError::timeout(None)),
         }
+    }
+
+    /// Runs `job` in the middle lane for [`MIDDLE_SLICE`] (counted in [`SLICED`]), then, if
+    /// it outlived that slice with time left, again in the long lane. A full middle lane is
+    /// passed by.
+    async fn in_lanes<T, F>(&self, budget: Budget, job: Arc<F>) -> Result<T, HttpError>
+    where
+        T: Send + 'static,
+        F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
+    {
+        let middle_job = Arc::clone(&job);
+        let middle = self.middle_lane.run(move || {
+            let _sliced = Sliced::enter();
+            let (res, run, interrupt) = run_slice(&*middle_job, &budget, MIDDLE_SLICE);
+            let time_left = budget.deadline().is_none_or(|deadline| run.ended < deadline);
+            let outlived = run.ended >= interrupt && time_left;
+            if outlived { None } else { Some(res) }
+        });
+        match middle.await {
+            Ok(Some(res)) => return res?,
+            Ok(None) => {}
+            Err(err) if err.code() == ErrorCode::Overloaded => {}
+            Err(err) => return Err(err),
+        }
+        self.long_lane.run(move || run_caught(&*job, &budget.with_pause(give_way))).await??
     }
 }
 
@@ -297,8 +335,9 @@ struct Lane {
 }
 
 impl Lane {
-    /// Starts the lane's `threads` threads, under `SCHED_BATCH` where it can be set.
-    fn new(name: &'static str, threads: usize, queue_depth: usize) -> Lane {
+    /// Starts the lane's `threads` threads, under `SCHED_BATCH` where it can be set if
+    /// `batch`.
+    fn new(name: &'static str, threads: usize, queue_depth: usize, batch: bool) -> Lane {
         let threads = threads.max(1);
         let (tasks, queue) = mpsc::channel::<Task>();
         let queue = Arc::new(Mutex::new(queue));
@@ -306,7 +345,7 @@ impl Lane {
             let queue = Arc::clone(&queue);
             let spawned =
                 std::thread::Builder::new().name(format!("{name}-lane-{idx}")).spawn(move || {
-                    if let Err(err) = set_batch() {
+                    if batch && let Err(err) = set_batch() {
                         tracing::warn!(?err, "a lane thread keeps the normal scheduling policy");
                     }
                     serve(&queue);
@@ -318,17 +357,12 @@ impl Lane {
         Lane { admitted: Arc::new(Semaphore::new(threads.saturating_add(queue_depth))), tasks }
     }
 
-    /// Runs `job` on one of the lane's threads and returns its result; fails at once when
-    /// the queue is full.
-    async fn run<T, F>(
+    /// Runs `work` on one of the lane's threads and returns what it returns; fails at once
+    /// when the queue is full.
+    async fn run<R: Send + 'static>(
         &self,
-        budget: Budget,
-        job: Arc<F>,
-    ) -> Result<Result<T, HttpError>, HttpError>
-    where
-        T: Send + 'static,
-        F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
-    {
+        work: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, HttpError> {
         let admitted = Arc::clone(&self.admitted).try_acquire_owned().map_err(|_| {
             HttpError::new(
                 ErrorCode::Overloaded,
@@ -338,14 +372,14 @@ impl Lane {
         })?;
         let (sender, receiver) = oneshot::channel();
         let task: Task = Box::new(move || {
-            let res = run_caught(&*job, &budget.with_pause(give_way));
+            let res = work();
             // The place is free before the answer is: a request sent after it finds it free.
             drop(admitted);
             let _ = sender.send(res);
         });
         let shut_down = || HttpError::new(ErrorCode::InternalError, "the server is shutting down");
         self.tasks.send(task).map_err(|_| shut_down())?;
-        receiver.await.map_err(|_| shut_down())?
+        receiver.await.map_err(|_| shut_down())
     }
 }
 
@@ -412,14 +446,14 @@ mod tests {
         // Finished (or failed on its own) within the slice: that is the answer.
         assert_eq!(next(Run { ended: start, cpu: Duration::ZERO }, 1), Next::Answer);
         // Interrupted having used its slice of CPU time: expensive.
-        assert_eq!(next(run(start, 2, 1), 1), Next::LongLane);
+        assert_eq!(next(run(start, 2, 1), 1), Next::Lanes);
         // Interrupted having used less: descheduled, so another slice, up to MAX_SLICES.
         assert_eq!(next(run(start, 5, 0), 1), Next::Again);
         assert_eq!(next(run(start, 5, 0), MAX_SLICES - 1), Next::Again);
-        assert_eq!(next(run(start, 5, 0), MAX_SLICES), Next::LongLane);
+        assert_eq!(next(run(start, 5, 0), MAX_SLICES), Next::Lanes);
         // Past the deadline: whatever the run says is the answer (a timeout).
         assert_eq!(next(run(start, 100, 1), 1), Next::Answer);
-        assert_eq!(after_slice(&run(start, 100, 1), interrupt, None, 1, SLICE), Next::LongLane);
+        assert_eq!(after_slice(&run(start, 100, 1), interrupt, None, 1, SLICE), Next::Lanes);
     }
 
     /// A slice reads its CPU time only after `CHECKS_BEFORE_SAMPLE` checks: a job that
@@ -468,7 +502,7 @@ mod tests {
     /// most `MAX_PAUSE`.
     #[test]
     fn a_budget_check_in_the_long_lane_waits_for_the_workers() {
-        let on_workers = OnWorkers::enter();
+        let sliced = Sliced::enter();
         let budget = Budget::unlimited().with_pause(give_way);
         // A thread of its own: it has never paused.
         let waited = std::thread::spawn(move || {
@@ -476,7 +510,7 @@ mod tests {
             budget.check_time(langcore::Operation::Product).map(|()| started.elapsed())
         });
         let waited = waited.join().unwrap().unwrap();
-        drop(on_workers);
+        drop(sliced);
         assert!(waited >= MAX_PAUSE, "{waited:?}");
         assert!(waited < MAX_PAUSE + Duration::from_millis(300), "{waited:?}");
     }
@@ -509,6 +543,39 @@ mod tests {
         });
         let batch = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Batch);
         assert_eq!(answer.await.unwrap(), (Some(batch), Some(0), true));
+    }
+
+    /// Computes for `ms` milliseconds of wall time, checking the budget, and says where.
+    fn busy_for(ms: u64) -> impl Fn(&Budget) -> Result<Option<String>, HttpError> {
+        move |budget| {
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_millis(ms) {
+                budget.check_time(langcore::Operation::Product)?;
+            }
+            Ok(std::thread::current().name().map(str::to_owned))
+        }
+    }
+
+    /// A job that outlives the first slice but not the middle lane's is answered there, and
+    /// does not wait for a long lane busy with an expensive job.
+    #[actix_web::test]
+    async fn a_job_of_a_few_milliseconds_passes_a_busy_long_lane() {
+        let scheduler = Arc::new(scheduler(SLICE));
+        let expensive = {
+            let scheduler = Arc::clone(&scheduler);
+            let budget = Budget::unlimited().with_deadline(Instant::now() + Duration::from_secs(3));
+            actix_web::rt::spawn(async move { scheduler.run(budget, spin).await })
+        };
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+        let started = Instant::now();
+        let ran_on = scheduler.run(Budget::unlimited(), busy_for(4)).await.unwrap();
+        let elapsed = started.elapsed();
+        assert!(
+            ran_on.as_deref().is_some_and(|name| name.starts_with("middle-lane")),
+            "{ran_on:?}"
+        );
+        assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+        assert_eq!(expensive.await.unwrap().unwrap_err().code(), ErrorCode::TimeoutExceeded);
     }
 
     /// A long-lane job that gets no CPU time (or never checks its budget) does not hold its
