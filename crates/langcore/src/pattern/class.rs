@@ -297,6 +297,14 @@ fn hex_char(digits: &str) -> Option<char> {
     u32::from_str_radix(digits, 16).ok().and_then(char::from_u32)
 }
 
+/// The value of a `\uDC00`-`\uDFFF` escape (a low surrogate) at the start of `text`.
+fn low_surrogate(text: &str) -> Option<u32> {
+    let digits = text.strip_prefix("\\u")?.get(..4)?;
+    let value = u32::from_str_radix(digits, 16).ok()?;
+    (digits.chars().all(|c| c.is_ascii_hexdigit()) && (0xdc00..=0xdfff).contains(&value))
+        .then_some(value)
+}
+
 /// Reads one escape of `text`, which starts just after the backslash; `in_class` when it
 /// stands in a bracketed class (where `\b` is a backspace). Returns what it stands for and
 /// the bytes it took. Assertions, backreferences and `\Q` are the caller's (parse.rs).
@@ -404,8 +412,28 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                     Err(("unknown escape \\U".into(), 0..1))
                 };
             }
-            match hex_char(&rest[..len]).filter(|_| len == width) {
-                Some(c) => Ok((Atom::Char(c), 1 + len)),
+            let value = u32::from_str_radix(&rest[..len], 16).ok().filter(|_| len == width);
+            match value {
+                // JavaScript and Java read a pattern in UTF-16: an escaped surrogate pair is
+                // one character.
+                Some(high @ 0xd800..=0xdbff)
+                    if matches!(dialect, Dialect::Js | Dialect::Java)
+                        && let Some(low) = low_surrogate(&rest[len..]) =>
+                {
+                    let code = 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
+                    Ok((Atom::Char(char::from_u32(code).unwrap_or('\0')), 1 + len + 6))
+                }
+                Some(value) => match char::from_u32(value) {
+                    Some(c) => Ok((Atom::Char(c), 1 + len)),
+                    None => Err((
+                        format!(
+                            "\\{first}{} is a lone surrogate, not a character: strings here are \
+                             of Unicode scalar values (write the character, or its escaped pair)",
+                            &rest[..len]
+                        ),
+                        0..1 + len,
+                    )),
+                },
                 None if dialect == Dialect::Js => ch(first),
                 None => Err((format!("\\{first} needs {width} hex digits"), 0..1 + len)),
             }

@@ -514,3 +514,15 @@ fn javascript_flag_groups_and_identity_k() {
     check(r"(?<n>a)\k<n>", js, &["aa"], &[]);
     assert!(refusal("(?U)a", Dialect::Python).contains("unknown flag"));
 }
+
+/// JavaScript and Java read escaped surrogate pairs as one character; a lone surrogate is
+/// refused, not read as the letter `u` and its digits.
+#[test]
+fn escaped_surrogate_pairs_are_one_character() {
+    for dialect in [Dialect::Js, Dialect::Java] {
+        check(r"\uD83D\uDE00+", dialect, &["\u{1F600}", "\u{1F600}\u{1F600}"], &["uD83DuDE00"]);
+        check(r"[\uD83D\uDE00-\uD83D\uDE4F]", dialect, &["\u{1F600}", "\u{1F64F}"], &["\u{1F650}"]);
+        assert!(refusal(r"a\uD83D", dialect).contains("lone surrogate"));
+    }
+    assert!(refusal(r"\uDE00", Dialect::Python).contains("lone surrogate"));
+}
