@@ -31,8 +31,7 @@ mod term;
 use std::mem;
 use std::sync::Arc;
 
-use self::nfa_first::TrimFacts;
-use self::term::{MAX_DEPTH, Node, Term};
+use self::term::{MAX_DEPTH, Node, Term, TrimFacts};
 use crate::analysis::Cardinality;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;

@@ -24,35 +24,14 @@
 //! The NFAs count their states against the budget as they are built; the searches charge
 //! their own states ([`Operation::Product`]).
 
-use super::{Language, term};
+use super::Language;
+use super::term::{self, TrimFacts};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::determinize;
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
 use crate::ops::product;
 use crate::witness::BoolOp;
-
-/// What the trimmed NFA of a language says of it: the answers of [`trim`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct TrimFacts {
-    pub(super) is_empty: bool,
-    pub(super) is_empty_string: bool,
-    pub(super) is_infinite: bool,
-    /// The shortest and longest lengths (see [`Language::length`]).
-    pub(super) length: (Option<usize>, Option<usize>),
-}
-
-impl TrimFacts {
-    /// The facts of the language whose trimmed NFA is `trim` (each linear in the NFA).
-    pub(super) fn of(trim: &NfaTrim<'_>) -> TrimFacts {
-        TrimFacts {
-            is_empty: trim.is_empty(),
-            is_empty_string: trim.is_empty_string(),
-            is_infinite: trim.is_infinite(),
-            length: trim.length(),
-        }
-    }
-}
 
 /// The answer `question` gives on the facts of the trimmed NFA of `language`, or `None`
 /// when its DFA is built. The facts are kept with the language: the NFA is built once.

@@ -17,11 +17,10 @@ use std::sync::OnceLock;
 use regex_syntax::hir::{self, Class, Hir, HirKind};
 
 use super::Language;
-use super::nfa_first::TrimFacts;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dfa::fragment::Fragment;
-use crate::nfa::{Nfa, NfaBuilder, State, compile_hir, compile_repetition};
+use crate::nfa::{Nfa, NfaBuilder, NfaTrim, State, compile_hir, compile_repetition};
 use crate::state_id::StateId;
 use crate::to_regex::Shape;
 use crate::witness::BoolOp;
@@ -46,6 +45,28 @@ pub(super) enum Term {
     Concat(Vec<Language>),
     /// `operand{min,max}`, `max: None` unbounded; `min <= max`.
     Repeat { operand: Language, min: u32, max: Option<u32> },
+}
+
+/// What the trimmed NFA of a language says of it: the answers of `nfa_first::trim`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TrimFacts {
+    pub(super) is_empty: bool,
+    pub(super) is_empty_string: bool,
+    pub(super) is_infinite: bool,
+    /// The shortest and longest lengths (see [`Language::length`]).
+    pub(super) length: (Option<usize>, Option<usize>),
+}
+
+impl TrimFacts {
+    /// The facts of the language whose trimmed NFA is `trim` (each linear in the NFA).
+    pub(super) fn of(trim: &NfaTrim<'_>) -> TrimFacts {
+        TrimFacts {
+            is_empty: trim.is_empty(),
+            is_empty_string: trim.is_empty_string(),
+            is_infinite: trim.is_infinite(),
+            length: trim.length(),
+        }
+    }
 }
 
 /// A term with its depth and, once built, its canonical minimal DFA.

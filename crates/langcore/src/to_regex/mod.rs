@@ -224,7 +224,7 @@ pub(crate) fn term_to_pattern<'a>(
                 None => to_pattern(dfa, dialect, budget)?,
             });
         }
-        _ => structure::build(&mut exprs, shape, budget, &mut leaf),
+        _ => product::build(&mut exprs, shape, budget, &mut leaf),
     };
     let structural = match built {
         Ok(node) => node,

@@ -90,6 +90,26 @@ pub(super) fn candidate(
     found.ok().flatten()
 }
 
+/// The expression of `shape` (`structure::build`), a product by its own candidate where it
+/// has one; `automaton` converts the automata, and the products without a candidate.
+pub(super) fn build(
+    exprs: &mut Exprs,
+    shape: &Shape<'_>,
+    budget: &Budget,
+    automaton: &mut dyn FnMut(&mut Exprs, &Dfa) -> Result<NodeId, BudgetError>,
+) -> Result<NodeId, BudgetError> {
+    structure::build(exprs, shape, budget, &mut |exprs, leaf| match leaf {
+        Shape::Product { dfa, op, operands } => {
+            match candidate(exprs, *op, operands, dfa, budget) {
+                Some(node) => Ok(node),
+                None => automaton(exprs, dfa),
+            }
+        }
+        Shape::Automaton(dfa) => automaton(exprs, dfa),
+        other => build(exprs, other, budget, automaton),
+    })
+}
+
 /// Each operand restricted to the characters of the others, when that is the result.
 fn intersection(
     exprs: &mut Exprs,
@@ -107,7 +127,7 @@ fn intersection(
             .enumerate()
             .filter(|&(other, _)| other != idx)
             .fold(CharSet::full(), |acc, (_, set)| acc.intersection(set));
-        let expr = structure::build(exprs, shape, budget, automaton)?;
+        let expr = build(exprs, shape, budget, automaton)?;
         if exprs.info(expr).depth > NEST_LIMIT {
             continue;
         }
@@ -137,7 +157,7 @@ fn difference(
     if rest == *result {
         return Ok(None);
     }
-    let expr = structure::build(exprs, left, budget, automaton)?;
+    let expr = build(exprs, left, budget, automaton)?;
     if exprs.info(expr).depth > NEST_LIMIT {
         return Ok(None);
     }

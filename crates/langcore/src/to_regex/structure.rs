@@ -23,7 +23,6 @@
 use regex_syntax::hir::{Hir, HirKind};
 
 use super::ast::{Exprs, NodeId};
-use super::product;
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
@@ -47,32 +46,27 @@ pub(crate) enum Shape<'a> {
     Product { dfa: &'a Dfa, op: BoolOp, operands: Vec<(Shape<'a>, &'a Dfa)> },
 }
 
-/// The expression of `shape`; `automaton` converts an automaton leaf.
+/// The expression of `shape`; `leaf` converts the shapes this module does not take apart:
+/// automata, and products (whose candidates are `product.rs`'s, see `product::build`).
 pub(super) fn build(
     exprs: &mut Exprs,
     shape: &Shape<'_>,
     budget: &Budget,
-    automaton: &mut dyn FnMut(&mut Exprs, &Dfa) -> Result<NodeId, BudgetError>,
+    leaf: &mut dyn FnMut(&mut Exprs, &Shape<'_>) -> Result<NodeId, BudgetError>,
 ) -> Result<NodeId, BudgetError> {
     budget.check_time(Operation::ToRegex)?;
     Ok(match shape {
         Shape::Pattern(hir) => build_hir(exprs, hir, budget)?,
-        Shape::Automaton(dfa) => automaton(exprs, dfa)?,
-        Shape::Product { dfa, op, operands } => {
-            match product::candidate(exprs, *op, operands, dfa, budget) {
-                Some(node) => node,
-                None => automaton(exprs, dfa)?,
-            }
-        }
+        Shape::Automaton(_) | Shape::Product { .. } => leaf(exprs, shape)?,
         Shape::Union(operands) | Shape::Concat(operands) => {
             let mut nodes = Vec::with_capacity(operands.len());
             for operand in operands {
-                nodes.push(build(exprs, operand, budget, automaton)?);
+                nodes.push(build(exprs, operand, budget, leaf)?);
             }
             if matches!(shape, Shape::Union(_)) { exprs.alt(&nodes) } else { exprs.concat(&nodes) }
         }
         Shape::Repeat { operand, min, max } => {
-            let inner = build(exprs, operand, budget, automaton)?;
+            let inner = build(exprs, operand, budget, leaf)?;
             exprs.repeat(inner, *min, *max)
         }
     })
