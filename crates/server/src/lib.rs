@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 mod auth;
+mod calendar;
 mod config;
 mod connection;
 mod error;

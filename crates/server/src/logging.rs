@@ -81,7 +81,7 @@ impl FormatTime for LineTime {
         SECOND.with_borrow_mut(|(second, text)| {
             if *second != since.as_secs() || text.is_empty() {
                 *second = since.as_secs();
-                *text = crate::auth::to_rfc3339(since.as_secs());
+                *text = crate::calendar::to_rfc3339(since.as_secs());
                 text.pop();
             }
             write!(writer, "{text}.{micros:06}Z")

@@ -48,7 +48,6 @@ use langcore::Budget;
 
 pub(crate) use self::limits::CallerLimits;
 use self::quota::QuotaCounter;
-pub(crate) use self::quota::to_rfc3339;
 pub(crate) use self::tokens::TokensError;
 use self::tokens::{TokenDigest, TokenTable};
 use crate::config::{Config, ConfigError};
