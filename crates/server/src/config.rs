@@ -28,19 +28,20 @@ pub struct Config {
     #[arg(long, env = "RELANG_WORKERS", default_value_t = 0)]
     pub workers: usize,
 
-    /// Long-lane threads: how many requests that outlive their first slice compute at once,
-    /// off the HTTP workers (0: one per core but one, at least one, so that the workers
-    /// always find a core the long lane leaves them).
+    /// Threads of each lane (middle and long): how many requests that outlive their first
+    /// slice compute at once in each, off the HTTP workers (0: one per core but one, at
+    /// least one, so that the workers always find a core the long lane leaves them).
     #[arg(long, env = "RELANG_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
 
-    /// How many requests may wait for a long-lane thread; when that queue is full a request
+    /// How many requests may wait for a thread of each lane; a request that finds the middle
+    /// lane's queue full goes on to the long lane, and one that finds the long lane's full
     /// gets 503 `Overloaded` with `Retry-After`.
     #[arg(long, env = "RELANG_ENGINE_QUEUE_DEPTH", default_value_t = 128)]
     pub engine_queue_depth: usize,
 
     /// The first slice, in milliseconds, that a request computes on the HTTP worker that
-    /// received it: a request still computing after it starts again in the long lane, so
+    /// received it: a request still computing after it starts again in the middle lane, so
     /// expensive requests do not hold up cheap ones.
     #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
