@@ -94,6 +94,18 @@ fn message(code: ErrorCode) -> &'static str {
     }
 }
 
+/// The log line of a request refused before it was read, at WARN as every 4xx (actix-http's
+/// own line for it is filtered out by default: `logging.rs`).
+fn log_refused(code: ErrorCode) {
+    let name = serde_json::to_value(code).ok();
+    tracing::warn!(
+        target: "relang::request",
+        status = code.status(),
+        errorCode = name.as_ref().and_then(|name| name.as_str()),
+        "request refused before it was read"
+    );
+}
+
 impl Replacement {
     /// The bare answer `head` (a whole head, no body) with the envelope of `code` as its body.
     fn new(head: &[u8], code: ErrorCode) -> Replacement {
@@ -139,7 +151,10 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Enveloped<T> {
                 Some((start, _)) if start > 0 => {
                     return Pin::new(&mut this.io).poll_write(cx, &buf[..start]);
                 }
-                Some((_, code)) => this.pending.insert(Replacement::new(buf, code)),
+                Some((_, code)) => {
+                    log_refused(code);
+                    this.pending.insert(Replacement::new(buf, code))
+                }
             },
         };
         // A `Pending` consumes nothing of `buf`: the caller offers it again, and the

@@ -2,7 +2,7 @@
 //!
 //! # Overview
 //! - [`LogFormat`]: `--log-format json|text`.
-//! - [`init`]: installs the global subscriber (`RUST_LOG` filters, default `info`), which
+//! - [`init`]: installs the global subscriber (`RUST_LOG` filters, default [`DEFAULT_FILTER`]), which
 //!   writes through a [`LogWriter`]: each thread buffers its lines and one thread writes
 //!   them out every few milliseconds, so a request's line costs no lock shared with other
 //!   workers and no system call (`log_writer.rs`).
@@ -43,11 +43,17 @@ pub enum LogFormat {
     Text,
 }
 
+/// The filter without `RUST_LOG`: `info`, but not actix-http's ERROR line for each request it
+/// cannot parse (a client's error, which a hostile client could repeat at will): the server
+/// logs those itself, at WARN (`connection.rs`).
+const DEFAULT_FILTER: &str = "info,actix_http::h1::dispatcher=off";
+
 /// Installs the global log subscriber in `format`, writing to standard output; `RUST_LOG`
-/// filters (default `info`). Colours only on a terminal, and only in text. Keep the
+/// filters (default [`DEFAULT_FILTER`]). Colours only on a terminal, and only in text. Keep the
 /// returned guard while the server runs: dropping it writes out the lines still buffered.
 pub fn init(format: LogFormat) -> LogFlush {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let (writer, flush) = LogWriter::new(std::io::stdout());
     let builder =
         tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer).with_timer(LineTime);

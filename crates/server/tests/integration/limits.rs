@@ -148,6 +148,10 @@ fn r17_transport_errors_get_the_envelope() {
     for request in malformed {
         check_envelope(&raw_exchange(&server, request.as_bytes()), 400, "MalformedRequest");
     }
+    // Each logged once, at WARN like every 4xx, with its code.
+    let refused = server.wait_for_log("request refused before it was read");
+    assert!(refused.iter().all(|line| line.contains("WARN")), "{refused:?}");
+    assert!(refused.iter().any(|line| line.contains("MalformedRequest")), "{refused:?}");
     let many_headers = post(&"X-Padding: a\r\n".repeat(200));
     check_envelope(&raw_exchange(&server, many_headers.as_bytes()), 431, "HeadersTooLarge");
     let started = Instant::now();
