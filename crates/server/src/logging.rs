@@ -49,8 +49,9 @@ pub enum LogFormat {
 const DEFAULT_FILTER: &str = "info,actix_http::h1::dispatcher=off";
 
 /// Installs the global log subscriber in `format`, writing to standard output; `RUST_LOG`
-/// filters (default `info,actix_http::h1::dispatcher=off`). Colours only on a terminal, and only in text. Keep the
-/// returned guard while the server runs: dropping it writes out the lines still buffered.
+/// filters (default `info,actix_http::h1::dispatcher=off`). Colours only on a terminal, and
+/// only in text. Keep the returned guard while the server runs: dropping it writes out the
+/// lines still buffered.
 pub fn init(format: LogFormat) -> LogFlush {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
