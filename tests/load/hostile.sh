@@ -10,16 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 cargo build --release --quiet -p server
-log=$(mktemp)
-RUST_LOG="warn,relang_server=info" target/release/relang-server --bind 127.0.0.1:0 >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 100); do
-    addr=$(sed -n 's/.*relang-server listening address="\([0-9.:]*\)".*/\1/p' "$log")
-    [[ -n $addr ]] && break
-    sleep 0.1
-done
-[[ -n ${addr:-} ]] || { echo "the server did not start:" >&2; cat "$log" >&2; exit 1; }
+source tests/load/server.sh
+start_server target/release/relang-server
 echo "relang-server at http://$addr, pid $server; $(nproc) cores," \
      "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 tests/load/hostile.py "http://$addr" "$server" "${1:-1000}"

@@ -29,16 +29,8 @@ fi
 server_pin=(${SERVER_CPUS:+taskset -c "$SERVER_CPUS"})
 load_pin=(${LOAD_CPUS:+taskset -c "$LOAD_CPUS"})
 
-log=$(mktemp)
-RUST_LOG="warn,relang_server=info" "${server_pin[@]}" "$relang" --bind 127.0.0.1:0 >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 100); do
-    addr=$(sed -n 's/.*relang-server listening address="\([0-9.:]*\)".*/\1/p' "$log")
-    [[ -n $addr ]] && break
-    sleep 0.1
-done
-[[ -n ${addr:-} ]] || { echo "the server did not start:" >&2; cat "$log" >&2; exit 1; }
+source tests/load/server.sh
+start_server "${server_pin[@]}" "$relang"
 url="http://$addr"
 echo "relang-server $("$relang" --version | cut -d' ' -f2) at $url, pid $server;" \
      "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
