@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 17's hostile client against a running relang-server, one attack at a time.
 
-Usage: tests/load/hostile.py URL PID [SLOW_CONNECTIONS]
+Usage: tests/load/hostile.py URL PID [CONNECTIONS]   (per burst of connections)
 (tests/load/hostile.sh builds a release server, starts it and runs this.)
 
 For each attack it prints the server's RSS before it, its peak during it (VmHWM, reset
@@ -53,26 +53,31 @@ def small_latency_ms(url):
     return round(seconds * 1000, 1)
 
 
-def slow_bodies(url, n):
-    """n connections that announce 100 bytes and send 8: each must get 408 and close."""
+SLOW_BODY = (b"POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\n"
+             b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"term\":")
+MALFORMED_HEAD = b"POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n"
+LATE_HEAD = b"POST /v1/ana"
+
+
+def burst(url, n, request, status):
+    """n connections at once that each send `request`: each must get `status` and close."""
     host, port = url.removeprefix("http://").split(":")
     conns = []
     for _ in range(n):
         conn = socket.create_connection((host, int(port)))
-        conn.sendall(b"POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"term\":")
+        conn.sendall(request)
         conns.append(conn)
     latency = small_latency_ms(url)
     answered = 0
     for conn in conns:
         conn.settimeout(30)
         try:
-            if conn.recv(64).startswith(b"HTTP/1.1 408"):
+            if conn.recv(64).startswith(b"HTTP/1.1 %d" % status):
                 answered += 1
         except OSError:
             pass
         conn.close()
-    return f"{answered}/{n} got 408", latency
+    return f"{answered}/{n} got {status}", latency
 
 
 def concurrently(url, n, path, body, read=True):
@@ -97,7 +102,7 @@ def concurrently(url, n, path, body, read=True):
 
 def main():
     url, pid = sys.argv[1], int(sys.argv[2])
-    n_slow = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+    n_slow = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
     letters = "".join(chr(0x100 + 2 * i) for i in range(1000))
     issue_term = {"term": regex(f"({letters}){{33}}"), "options": {"execution": {"timeout": 30000}}}
     # As text: Python's encoder would refuse the depth.
@@ -117,14 +122,16 @@ def main():
             url, 6, "/v1/analyze/dot", {"term": regex("\\p{L}{9000}")})),
         ("1,000 distinct x 33, determinize x 6", lambda: concurrently(
             url, 6, "/v1/compute/determinize", issue_term)),
-        # Last: what it leaves behind (free pages of the workers' heaps) would count against
-        # the others.
-        ("slow bodies", lambda: slow_bodies(url, n_slow)),
+        # Bursts of connections last, as they were when they left memory behind (issue 17).
+        ("slow bodies", lambda: burst(url, n_slow, SLOW_BODY, 408)),
+        ("malformed heads", lambda: burst(url, n_slow, MALFORMED_HEAD, 400)),
+        ("late heads", lambda: burst(url, n_slow, LATE_HEAD, 408)),
+        ("slow bodies again", lambda: burst(url, n_slow, SLOW_BODY, 408)),
     ]
     for _ in range(20):
         small_latency_ms(url)
     idle = rss_mib(pid, "VmRSS")
-    print(f"idle RSS: {idle} MiB (bound after each attack: {idle * 6 // 5} MiB)")
+    print(f"idle RSS: {idle} MiB (bound after each attack: {idle * 6 // 5} MiB)", flush=True)
     print("| attack | outcome | small request during (ms) | RSS before / peak / after (MiB) |")
     print("|---|---|---|---|")
     for name, attack in attacks:

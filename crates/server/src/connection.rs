@@ -1,5 +1,5 @@
 //! The connections the server accepts: actix-http's own answers to broken requests get the
-//! contract's envelope on their way out.
+//! contract's envelope on their way out, and requests keep nothing of their connection.
 //!
 //! # Overview
 //! actix-http's HTTP/1 dispatcher answers some requests before any code of ours runs, with
@@ -9,6 +9,10 @@
 //! every accepted TCP stream and, as those answers are written, gives them a JSON body:
 //! [`ErrorCode::MalformedRequest`], [`ErrorCode::HeadersTooLarge`] and
 //! [`ErrorCode::RequestTimeout`].
+//!
+//! [`detach_headers`] copies each request's header values out of its connection's read
+//! buffer before the application sees it (see its docs: pooled request heads pinned every
+//! connection's buffers after a burst).
 //!
 //! # Why on the write side
 //! A check of each head on the read side would have to parse HTTP as actix does (every
@@ -28,6 +32,8 @@ use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
+use actix_http::RequestHead;
+use actix_http::header::{HeaderMap, HeaderValue};
 use actix_web::rt::net::TcpStream;
 use api_types::{ErrorBody, ErrorCode};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -53,6 +59,27 @@ struct Replacement {
     written: usize,
     /// How many bytes of the caller's buffer (the bare answer) these replace.
     replaces: usize,
+}
+
+/// Gives the header values of `head` storage of their own, in a map no larger than they
+/// need.
+///
+/// actix-http reads each header value as a slice of its connection's read buffer (8 KiB),
+/// and after a request keeps its head, header map included, in one of two pools of 128 per
+/// HTTP worker (its `MessagePool`, actix-web's `HttpRequestPool`; neither size can be
+/// configured). So after a burst up to 256 heads per worker each held a whole read buffer and
+/// a map with room for 16 headers (6.5 KiB) of a connection long closed: 500 slow bodies left
+/// 7.4 MiB live (issue 17, measured with massif). Copied out, a pooled head holds a few
+/// hundred bytes. A value that could not be copied (none: each was valid when read) keeps
+/// its slice.
+pub(crate) fn detach_headers(head: &mut RequestHead) {
+    let shared = std::mem::take(&mut head.headers);
+    let mut own = HeaderMap::with_capacity(shared.len_keys());
+    for (name, value) in shared.iter() {
+        let copy = HeaderValue::from_bytes(value.as_bytes()).unwrap_or_else(|_| value.clone());
+        own.append(name.clone(), copy);
+    }
+    head.headers = own;
 }
 
 /// The longest bare answer: the status line, `content-length: 0`, `connection: close` and
@@ -254,6 +281,32 @@ mod tests {
             let (head, body) = parse(rest);
             assert_eq!(body["errorCode"], "MalformedRequest");
             assert_eq!(head.matches("\r\nconnection: close").count(), 1, "{head}");
+        }
+    }
+
+    /// Every header, repeated ones in order, survives the copy, which shares no storage with
+    /// the buffer the head was read from.
+    #[test]
+    fn detached_headers_are_copies_of_their_own() {
+        let buffer = actix_web::web::Bytes::from_static(b"application/json 12 a b");
+        let slice = |range: std::ops::Range<usize>| {
+            HeaderValue::from_maybe_shared(buffer.slice(range)).unwrap()
+        };
+        let mut head = RequestHead::default();
+        head.headers.insert(actix_web::http::header::CONTENT_TYPE, slice(0..16));
+        head.headers.insert(actix_web::http::header::CONTENT_LENGTH, slice(17..19));
+        head.headers.append("x-many".parse().unwrap(), slice(20..21));
+        head.headers.append("x-many".parse().unwrap(), slice(22..23));
+        let before = head.headers.clone();
+        detach_headers(&mut head);
+        assert_eq!(head.headers.len(), before.len());
+        let in_buffer =
+            |value: &HeaderValue| buffer.as_ptr_range().contains(&value.as_bytes().as_ptr());
+        assert!(before.iter().all(|(_, value)| in_buffer(value)));
+        for name in before.keys() {
+            let copies: Vec<_> = head.headers.get_all(name).collect();
+            assert_eq!(copies, before.get_all(name).collect::<Vec<_>>(), "{name}");
+            assert!(!copies.into_iter().any(in_buffer), "{name}");
         }
     }
 

@@ -2,51 +2,24 @@
 //! fatal errors as one line on standard error, with a non-zero exit code and no backtrace.
 //!
 //! # Allocator policy
-//! glibc's malloc raises its mmap threshold each time a large block is freed, up to 32 MiB,
-//! after which blocks up to that size come from heaps it does not give back: after six DOT
-//! requests the process kept 100 MB it no longer used (issue 17). A fixed threshold
-//! ([`MALLOC_POLICY`]) turns that off, so large tables go back to the system when freed.
-//! glibc reads it only when a process starts, from `GLIBC_TUNABLES`: the server adds it there
-//! and starts itself again, once, unless the environment already sets a threshold.
+//! The server allocates through jemalloc, whose background threads give pages freed for a
+//! second back to the system (`dirty_decay_ms:1000`, built in by `.cargo/config.toml`; ten
+//! seconds without it). glibc's malloc gave back only the top of each thread's heap: after
+//! a burst of 500 connections, the free pages of their buffers stayed resident below the
+//! objects that outlived them, about 10 KB a connection (issue 17); its moving mmap
+//! threshold also kept large freed tables, up to 32 MiB each.
 
-use std::os::unix::process::CommandExt;
 use std::process::ExitCode;
 
 use clap::Parser;
 use server::{Application, Command, Config};
 
-/// The glibc tunable of the allocator policy (see the module docs): blocks of 256 KiB and
-/// more are mapped on their own and unmapped when freed.
-const MALLOC_POLICY: &str = "glibc.malloc.mmap_threshold=262144";
-
-/// Starts this program again with [`MALLOC_POLICY`] in `GLIBC_TUNABLES`, unless a threshold
-/// is set there already; returns only when it does not (or cannot) start again.
-fn apply_malloc_policy() {
-    let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
-    if tunables.contains("glibc.malloc.mmap_threshold") {
-        return;
-    }
-    let tunables = match tunables.as_str() {
-        "" => MALLOC_POLICY.to_owned(),
-        other => format!("{other}:{MALLOC_POLICY}"),
-    };
-    let err = match std::env::current_exe() {
-        Ok(exe) => std::process::Command::new(exe)
-            .args(std::env::args_os().skip(1))
-            .env("GLIBC_TUNABLES", tunables)
-            .exec(),
-        Err(err) => err,
-    };
-    eprintln!("relang-server: running without the allocator policy ({MALLOC_POLICY}): {err}");
-}
-
-fn main() -> ExitCode {
-    apply_malloc_policy();
-    serve()
-}
+/// See the module docs.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 #[actix_web::main]
-async fn serve() -> ExitCode {
+async fn main() -> ExitCode {
     match run(Config::parse()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

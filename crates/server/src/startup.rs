@@ -5,9 +5,11 @@ use std::io::ErrorKind;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 use std::time::Duration;
 
-use actix_http::HttpService;
 use actix_http::error::DispatchError;
-use actix_service::{IntoServiceFactory, ServiceFactoryExt, fn_service, map_config};
+use actix_http::{HttpService, Request};
+use actix_service::{
+    IntoServiceFactory, Service, ServiceFactoryExt, apply_fn_factory, fn_service, map_config,
+};
 use actix_web::dev::{AppConfig, Server};
 use actix_web::error::JsonPayloadError;
 use actix_web::middleware::from_fn;
@@ -17,7 +19,7 @@ use api_types::ErrorCode;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::config::{Config, ConfigError};
-use crate::connection::Enveloped;
+use crate::connection::{Enveloped, detach_headers};
 use crate::error::HttpError;
 use crate::logging::log_request;
 use crate::routes;
@@ -83,7 +85,13 @@ impl Application {
                     .client_disconnect_timeout(CLIENT_DISCONNECT_TIMEOUT)
                     .local_addr(local_addr)
                     // The application reads no host name or address from its config.
-                    .h1(map_config(app, |()| AppConfig::default()));
+                    .h1(apply_fn_factory(
+                        map_config(app, |()| AppConfig::default()),
+                        |mut req: Request, app| {
+                            detach_headers(req.head_mut());
+                            app.call(req)
+                        },
+                    ));
                 fn_service(|io: TcpStream| {
                     let peer_addr = io.peer_addr().ok();
                     ready(Ok::<_, DispatchError>((Enveloped::new(io), peer_addr)))
