@@ -252,23 +252,26 @@ fn is_plain(text: &str) -> bool {
 
 /// `text` as a JSON string, as `serde_json` writes it.
 fn push_json_string(out: &mut Vec<u8>, text: &str) {
-    if is_plain(text) {
-        out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
-    } else {
+    push_quoted(out, text, |out, text| {
         let _ = serde_json::to_writer(out, text);
-    }
+    });
 }
 
 /// `text` quoted and escaped, as `{:?}` writes it.
 fn push_debug_string(out: &mut Vec<u8>, text: &str) {
+    push_quoted(out, text, |out, text| {
+        let _ = write!(out, "{text:?}");
+    });
+}
+
+/// `text` between quotes when [`is_plain`], else as `escaped` writes it (quotes included).
+fn push_quoted(out: &mut Vec<u8>, text: &str, escaped: fn(&mut Vec<u8>, &str)) {
     if is_plain(text) {
         out.push(b'"');
         out.extend_from_slice(text.as_bytes());
         out.push(b'"');
     } else {
-        let _ = write!(out, "{text:?}");
+        escaped(out, text);
     }
 }
 
