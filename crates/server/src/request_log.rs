@@ -31,6 +31,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
+use actix_web::web::Bytes;
 use api_types::ErrorCode;
 use tracing::Level;
 
@@ -81,11 +82,11 @@ impl RequestId {
         push_decimal(out, self.count);
     }
 
-    /// The `x-request-id` header's value.
+    /// The `x-request-id` header's value, on the bytes written for it (not a copy).
     fn header_value(self) -> Option<HeaderValue> {
         let mut text = Vec::with_capacity(40);
         self.write(&mut text);
-        HeaderValue::from_bytes(&text).ok()
+        HeaderValue::from_maybe_shared(Bytes::from(text)).ok()
     }
 }
 
