@@ -12,6 +12,7 @@ mod connection;
 mod error;
 mod log_writer;
 mod logging;
+mod request_log;
 mod routes;
 mod runner;
 mod scheduler;

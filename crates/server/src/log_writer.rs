@@ -141,6 +141,25 @@ impl LogWriter {
         (LogWriter { shared: Arc::clone(&shared) }, LogFlush { shared, thread: thread.ok() })
     }
 
+    /// Buffers `line`, one whole line or more, on this thread (written out at once when
+    /// unbuffered).
+    pub(crate) fn write_line(&self, line: &[u8]) {
+        if self.shared.unbuffered.load(Ordering::Relaxed) {
+            self.shared.write_out(line);
+            return;
+        }
+        let buffer = self.buffer();
+        let mut buffered = lock(&buffer);
+        if buffered.len() + line.len() > MAX_BUFFERED {
+            let mut output = lock(&self.shared.output);
+            let _ = output.write_all(&buffered).and_then(|()| output.write_all(line));
+            let _ = output.flush();
+            buffered.clear();
+        } else {
+            buffered.extend_from_slice(line);
+        }
+    }
+
     /// This thread's buffer for this writer, registered on first use.
     fn buffer(&self) -> Buffer {
         BUFFERS.with_borrow_mut(|buffers| {
@@ -166,20 +185,7 @@ impl<'a> MakeWriter<'a> for LogWriter {
 impl Write for &LogWriter {
     /// Takes `line` whole (the subscriber writes each event in one call).
     fn write(&mut self, line: &[u8]) -> io::Result<usize> {
-        if self.shared.unbuffered.load(Ordering::Relaxed) {
-            self.shared.write_out(line);
-            return Ok(line.len());
-        }
-        let buffer = self.buffer();
-        let mut buffered = lock(&buffer);
-        if buffered.len() + line.len() > MAX_BUFFERED {
-            let mut output = lock(&self.shared.output);
-            let _ = output.write_all(&buffered).and_then(|()| output.write_all(line));
-            let _ = output.flush();
-            buffered.clear();
-        } else {
-            buffered.extend_from_slice(line);
-        }
+        self.write_line(line);
         Ok(line.len())
     }
 

@@ -6,10 +6,9 @@
 //!   writes through a [`LogWriter`]: each thread buffers its lines and one thread writes
 //!   them out every few milliseconds, so a request's line costs no lock shared with other
 //!   workers and no system call (`log_writer.rs`).
-//! - `log_request`: the middleware that logs each request once, when it is answered, with
-//!   `method`, `path`, `status`, `errorCode` (failures only), `latency_ms` and `request_id`
-//!   (also sent back as the `x-request-id` header). 5xx are logged at `ERROR`, 4xx at
-//!   `WARN`, the rest at `INFO`.
+//!   Request lines are written by `request_log.rs`, in the same format, without going
+//!   through the subscriber's formatting when the lines are plain (JSON, or text without
+//!   colours).
 //!
 //! # Invariants
 //! In text, every value but a number or a boolean is quoted and escaped (Rust's `{:?}` of
@@ -18,20 +17,14 @@
 
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::middleware::Next;
 use tracing::field::{Field, Visit};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::field::{MakeExt, MakeVisitor, VisitFmt, VisitOutput};
 use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::time::FormatTime;
 
-use crate::error::HttpError;
 use crate::log_writer::{LogFlush, LogWriter};
 
 /// How log lines are written (to standard output).
@@ -56,17 +49,20 @@ pub fn init(format: LogFormat) -> LogFlush {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let (writer, flush) = LogWriter::new(std::io::stdout());
-    let builder =
-        tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer).with_timer(LineTime);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer.clone())
+        .with_timer(LineTime);
+    let ansi = {
+        use std::io::IsTerminal;
+        format == LogFormat::Text && std::io::stdout().is_terminal()
+    };
+    if !ansi {
+        crate::request_log::install(format, writer.clone());
+    }
     match format {
         LogFormat::Json => builder.json().flatten_event(true).init(),
-        LogFormat::Text => {
-            use std::io::IsTerminal;
-            builder
-                .with_ansi(std::io::stdout().is_terminal())
-                .fmt_fields(TextFields.delimited(" "))
-                .init();
-        }
+        LogFormat::Text => builder.with_ansi(ansi).fmt_fields(TextFields.delimited(" ")).init(),
     }
     flush
 }
@@ -75,32 +71,39 @@ pub fn init(format: LogFormat) -> LogFlush {
 /// microseconds: `2026-11-24T20:28:28.205695Z`), the date and time to the second formatted
 /// once a second per thread rather than for every line.
 #[derive(Clone, Copy, Debug)]
-struct LineTime;
+pub(crate) struct LineTime;
 
 impl FormatTime for LineTime {
     fn format_time(&self, writer: &mut Writer<'_>) -> fmt::Result {
-        thread_local! {
-            /// The second last formatted, and its text without the final `Z`.
-            static SECOND: RefCell<(u64, String)> = const { RefCell::new((0, String::new())) };
-        }
-        let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-        let micros = since.subsec_micros();
-        SECOND.with_borrow_mut(|(second, text)| {
-            if *second != since.as_secs() || text.is_empty() {
-                *second = since.as_secs();
-                *text = crate::calendar::to_rfc3339(since.as_secs());
-                text.pop();
-            }
-            write!(writer, "{text}.{micros:06}Z")
-        })
+        with_line_time(|second, micros| write!(writer, "{second}.{micros:06}Z"))
     }
+}
+
+/// Runs `write` with the time now: the date and time to the second in RFC 3339 without the
+/// final `Z` (`2026-11-24T20:28:28`), formatted once a second per thread, and the
+/// microseconds.
+pub(crate) fn with_line_time<T>(write: impl FnOnce(&str, u32) -> T) -> T {
+    thread_local! {
+        /// The second last formatted, and its text without the final `Z`.
+        static SECOND: RefCell<(u64, String)> = const { RefCell::new((0, String::new())) };
+    }
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let micros = since.subsec_micros();
+    SECOND.with_borrow_mut(|(second, text)| {
+        if *second != since.as_secs() || text.is_empty() {
+            *second = since.as_secs();
+            *text = crate::calendar::to_rfc3339(since.as_secs());
+            text.pop();
+        }
+        write(text, micros)
+    })
 }
 
 /// The fields of a text line, each as [`write_field`] writes it; strings, integers and
 /// booleans are written at once (a string's `{:?}` is one quoted, escaped string), without
 /// formatting them twice.
 #[derive(Clone, Copy, Debug)]
-struct TextFields;
+pub(crate) struct TextFields;
 
 impl<'a> MakeVisitor<Writer<'a>> for TextFields {
     type Visitor = TextVisitor<'a>;
@@ -111,7 +114,7 @@ impl<'a> MakeVisitor<Writer<'a>> for TextFields {
 }
 
 /// Writes one line's fields ([`TextFields`]); keeps the first error.
-struct TextVisitor<'a> {
+pub(crate) struct TextVisitor<'a> {
     writer: Writer<'a>,
     result: fmt::Result,
 }
@@ -224,66 +227,6 @@ fn is_one_quoted_string(text: &str) -> bool {
     !escaped
 }
 
-/// A process-unique request id: the start time in seconds (hex) and a counter, so the ids
-/// of two replicas or two runs rarely meet.
-fn next_request_id() -> String {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    static STARTED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    let started = STARTED.get_or_init(|| {
-        SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs())
-    });
-    format!("{started:x}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
-}
-
-/// Logs the request once answered; see the module docs for the fields and levels.
-pub(crate) async fn log_request(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let started = Instant::now();
-    let request_id = next_request_id();
-    let method = req.method().to_string();
-    let path = req.path().to_owned();
-    let res = next.call(req).await;
-    // An error the inner services return (rather than answer with) is logged as the
-    // response actix will make of it.
-    let (status, error) = match &res {
-        Ok(res) => (res.status(), res.response().error()),
-        Err(err) => (err.as_response_error().status_code(), Some(err)),
-    };
-    let status = status.as_u16();
-    let error_code = error
-        .and_then(|err| err.as_error::<HttpError>())
-        .and_then(|err| serde_json::to_value(err.code()).ok())
-        .and_then(|code| code.as_str().map(str::to_owned));
-    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
-    macro_rules! request_event {
-        ($level:expr) => {
-            tracing::event!(
-                target: "relang::request",
-                $level,
-                method = method.as_str(),
-                path = path.as_str(),
-                status,
-                errorCode = error_code.as_deref(),
-                latency_ms,
-                request_id = request_id.as_str(),
-                "request"
-            )
-        };
-    }
-    match status {
-        500.. => request_event!(tracing::Level::ERROR),
-        400..500 => request_event!(tracing::Level::WARN),
-        _ => request_event!(tracing::Level::INFO),
-    }
-    let mut res = res?;
-    if let Ok(value) = HeaderValue::from_str(&request_id) {
-        res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
-    }
-    Ok(res)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,10 +321,5 @@ mod tests {
             .unwrap();
         assert_eq!((ours.len(), &ours[19..20], &ours[26..]), (theirs.len(), ".", "Z"), "{ours}");
         assert!(ours[20..26].bytes().all(|byte| byte.is_ascii_digit()), "{ours}");
-    }
-
-    #[test]
-    fn request_ids_differ() {
-        assert_ne!(next_request_id(), next_request_id());
     }
 }

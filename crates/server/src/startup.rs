@@ -21,7 +21,7 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 use crate::config::{Config, ConfigError};
 use crate::connection::{Enveloped, detach_headers};
 use crate::error::HttpError;
-use crate::logging::log_request;
+use crate::request_log::log_request;
 use crate::routes;
 use crate::state::AppState;
 use crate::transport::body_error;

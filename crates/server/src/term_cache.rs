@@ -9,8 +9,9 @@
 //!   request used it. `--term-cache` sets the number of entries (0: off).
 //!
 //! # Algorithm
-//! Sharded by the key's hash, each shard a `RwLock`ed map: a hit takes a read lock only, so
-//! workers asking for the same term never wait for each other. Eviction is CLOCK (second
+//! Sharded by the key's hash, each shard a `RwLock`ed table: a hit takes a read lock only, so
+//! workers asking for the same term never wait for each other. A key is hashed once per
+//! lookup (foldhash, seeded per process): the same hash picks the shard and the slot. Eviction is CLOCK (second
 //! chance): a hit sets the entry's `referenced` bit (written only when unset, so a hot entry
 //! costs no shared write), and a shard over its bounds evicts the first entry whose bit is
 //! clear, clearing bits as it passes. Each shard holds at most its share of the entries
@@ -24,11 +25,12 @@
 //! its entries and the server's `--max-memory-mb`, the memory one engine step of a request
 //! may take. Only successes are cached; a failed parse is parsed again.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, RandomState};
+use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{PoisonError, RwLock};
 
+use foldhash::fast::RandomState;
+use hashbrown::HashTable;
 use langcore::{Dialect, Language};
 
 /// Shards of a cache of at least this many entries; fewer entries, one shard per entry.
@@ -57,13 +59,16 @@ pub(crate) struct TermKey {
 impl TermKey {
     /// The bytes an entry under this key is charged beside its language.
     fn bytes(&self) -> usize {
-        size_of::<TermKey>() + size_of::<Entry>() + self.text.len()
+        size_of::<Entry>() + self.text.len()
     }
 }
 
-/// A cached language and what it is charged.
+/// A cached language, its key and what it is charged.
 #[derive(Debug)]
 struct Entry {
+    key: TermKey,
+    /// The key's hash, kept for the table to grow without hashing again.
+    hash: u64,
     language: Language,
     bytes: usize,
     /// Whether its automaton was built when it was charged: building it grows it.
@@ -74,24 +79,34 @@ struct Entry {
 
 #[derive(Debug, Default)]
 struct Shard {
-    entries: HashMap<TermKey, Entry>,
+    entries: HashTable<Entry>,
     bytes: usize,
 }
 
 impl Shard {
+    /// The entry under `key`, whose hash is `hash`.
+    fn get(&self, hash: u64, key: &TermKey) -> Option<&Entry> {
+        self.entries.find(hash, |entry| entry.key == *key)
+    }
+
+    /// Removes the entry under `key`, whose hash is `hash`, if any.
+    fn remove(&mut self, hash: u64, key: &TermKey) {
+        if let Ok(found) = self.entries.find_entry(hash, |entry| entry.key == *key) {
+            self.bytes -= found.remove().0.bytes;
+        }
+    }
+
     /// Evicts entries other than `keep` until the shard is within `max_entries` and
     /// `max_bytes`, by CLOCK (see the module docs).
     fn evict(&mut self, keep: &TermKey, max_entries: usize, max_bytes: usize) {
         while self.entries.len() > max_entries || self.bytes > max_bytes {
-            let mut candidates = self.entries.iter().filter(|(key, _)| *key != keep);
+            let mut candidates = self.entries.iter().filter(|entry| entry.key != *keep);
             let victim = candidates
-                .find(|(_, entry)| !entry.referenced.swap(false, Ordering::Relaxed))
-                .or_else(|| self.entries.iter().find(|(key, _)| *key != keep))
-                .map(|(key, _)| key.clone());
-            let Some(victim) = victim else { return };
-            if let Some(entry) = self.entries.remove(&victim) {
-                self.bytes -= entry.bytes;
-            }
+                .find(|entry| !entry.referenced.swap(false, Ordering::Relaxed))
+                .or_else(|| self.entries.iter().find(|entry| entry.key != *keep))
+                .map(|entry| (entry.hash, entry.key.clone()));
+            let Some((hash, victim)) = victim else { return };
+            self.remove(hash, &victim);
         }
     }
 }
@@ -115,24 +130,27 @@ impl TermCache {
             shards: (0..n_shards).map(|_| RwLock::default()).collect(),
             max_entries: max_entries.div_ceil(n_shards.max(1)),
             max_bytes: max_bytes / n_shards.max(1),
-            hasher: RandomState::new(),
+            hasher: RandomState::default(),
         }
     }
 
-    fn shard(&self, key: &TermKey) -> Option<&RwLock<Shard>> {
+    /// The shard of `key`, and the key's hash.
+    fn shard(&self, key: &TermKey) -> Option<(&RwLock<Shard>, u64)> {
         let n_shards = self.shards.len();
         if n_shards == 0 {
             return None;
         }
         let hash = self.hasher.hash_one(key);
-        // The shard count is at most 16: the conversion is exact.
-        Some(&self.shards[(hash % n_shards as u64) as usize])
+        // The table picks a slot by the low bits of the hash: the shard by higher ones. The
+        // shard count is at most 16: the conversion is exact.
+        Some((&self.shards[((hash >> 32) % n_shards as u64) as usize], hash))
     }
 
     /// The language cached under `key`, if any.
     pub(crate) fn get(&self, key: &TermKey) -> Option<Language> {
-        let shard = self.shard(key)?.read().unwrap_or_else(PoisonError::into_inner);
-        let entry = shard.entries.get(key)?;
+        let (shard, hash) = self.shard(key)?;
+        let shard = shard.read().unwrap_or_else(PoisonError::into_inner);
+        let entry = shard.get(hash, key)?;
         if !entry.referenced.load(Ordering::Relaxed) {
             entry.referenced.store(true, Ordering::Relaxed);
         }
@@ -143,25 +161,29 @@ impl TermCache {
     /// again once its automaton has been built; evicts to stay within the bounds. A language
     /// larger than a shard's share of the bytes is not kept (and replaces none).
     pub(crate) fn keep(&self, key: &TermKey, language: &Language) {
-        let Some(shard) = self.shard(key) else { return };
+        let Some((shard, hash)) = self.shard(key) else { return };
         {
             let shard = shard.read().unwrap_or_else(PoisonError::into_inner);
-            if shard.entries.get(key).is_some_and(|entry| entry.built || !language.is_built()) {
+            if shard.get(hash, key).is_some_and(|entry| entry.built || !language.is_built()) {
                 return;
             }
         }
         let built = language.is_built();
         let bytes = key.bytes().saturating_add(language.heap_bytes());
         let mut shard = shard.write().unwrap_or_else(PoisonError::into_inner);
-        if let Some(old) = shard.entries.remove(key) {
-            shard.bytes -= old.bytes;
-        }
+        shard.remove(hash, key);
         if bytes > self.max_bytes {
             return;
         }
-        let entry =
-            Entry { language: language.clone(), bytes, built, referenced: AtomicBool::new(false) };
-        shard.entries.insert(key.clone(), entry);
+        let entry = Entry {
+            key: key.clone(),
+            hash,
+            language: language.clone(),
+            bytes,
+            built,
+            referenced: AtomicBool::new(false),
+        };
+        shard.entries.insert_unique(hash, entry, |entry| entry.hash);
         shard.bytes += bytes;
         shard.evict(key, self.max_entries, self.max_bytes);
     }
@@ -252,7 +274,7 @@ mod tests {
             shards: vec![RwLock::default()].into(),
             max_entries: 2,
             max_bytes: 1 << 20,
-            hasher: RandomState::new(),
+            hasher: RandomState::default(),
         };
         one_shard.keep(&key("a"), &language("a"));
         one_shard.keep(&key("b"), &language("b"));

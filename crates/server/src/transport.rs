@@ -30,7 +30,8 @@ use actix_web::HttpMessage;
 use actix_web::HttpResponse;
 use actix_web::dev::{Payload, ServiceRequest};
 use actix_web::error::PayloadError;
-use actix_web::http::header::ContentType;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{CONTENT_TYPE, HeaderValue};
 use actix_web::rt::time::{Sleep, sleep};
 use actix_web::web::Bytes;
 use api_types::ErrorCode;
@@ -156,15 +157,24 @@ pub(crate) fn body_error(err: &PayloadError) -> Option<HttpError> {
     }
 }
 
+/// The bytes a response buffer starts with: enough for a boolean, a number or a short
+/// pattern in the envelope, so that most answers are written without growing it.
+const SMALL_ANSWER: usize = 256;
+
 /// 200 with `answer` in the success envelope, or 400 `ResponseTooLarge` when the envelope
 /// would be larger than `limit` bytes.
 ///
 /// # Errors
 /// When the answer is too large, or cannot be written as JSON (a bug).
 pub(crate) fn respond<T: Serialize>(answer: T, limit: usize) -> Result<HttpResponse, HttpError> {
-    let mut body = Bounded { bytes: Vec::new(), limit };
+    let mut body = Bounded { bytes: Vec::with_capacity(SMALL_ANSWER.min(limit)), limit };
     match serde_json::to_writer(&mut body, &Success::new(answer)) {
-        Ok(()) => Ok(HttpResponse::Ok().content_type(ContentType::json()).body(body.bytes)),
+        Ok(()) => {
+            let mut response = HttpResponse::with_body(StatusCode::OK, body.bytes);
+            let json = HeaderValue::from_static("application/json");
+            response.headers_mut().insert(CONTENT_TYPE, json);
+            Ok(response.map_into_boxed_body())
+        }
         Err(err) if err.io_error_kind() == Some(io::ErrorKind::FileTooLarge) => {
             Err(too_large(limit))
         }
@@ -229,6 +239,8 @@ mod tests {
     #[test]
     fn answers_within_the_limit_are_sent_whole() {
         let response = respond("abc", 64).unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers().get(CONTENT_TYPE).unwrap(), "application/json");
         let body = response.into_body().try_into_bytes().unwrap();
         assert_eq!(body, r#"{"success":true,"data":"abc"}"#);
         let exact = body.len();

@@ -30,11 +30,12 @@ mod limits;
 mod quota;
 mod tokens;
 
-use std::future::{Future, ready};
+use std::future::{Future, Ready, ready};
 use std::io::Read;
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use actix_web::dev::Payload;
@@ -209,19 +210,56 @@ pub(crate) struct UnmeteredCaller(pub(crate) Caller);
 
 type CallerFuture<T> = Pin<Box<dyn Future<Output = Result<T, HttpError>>>>;
 
-/// Admits `req` with `metering`, on its own copy of [`Auth`] and the header.
-fn admit(req: &HttpRequest, metering: Metering) -> CallerFuture<Caller> {
-    let Some(auth) = req.app_data::<web::Data<Auth>>().cloned() else {
+/// What admitting a request gives: decided at once (auth off: every caller has the
+/// server's limits), or the checks of a token, which may wait on the quota store.
+pub(crate) enum Admission<T> {
+    /// Decided without waiting: no allocation, no copy of the header or of [`Auth`].
+    Decided(Ready<Result<T, HttpError>>),
+    /// The token's checks.
+    Checking(CallerFuture<T>),
+}
+
+impl<T: 'static> Admission<T> {
+    /// The admitted caller made into `f` of it, when admitted.
+    fn map<U: 'static>(self, f: fn(T) -> U) -> Admission<U> {
+        match self {
+            Admission::Decided(result) => Admission::Decided(ready(result.into_inner().map(f))),
+            Admission::Checking(checks) => {
+                Admission::Checking(Box::pin(async move { checks.await.map(f) }))
+            }
+        }
+    }
+}
+
+impl<T: Unpin> Future for Admission<T> {
+    type Output = Result<T, HttpError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Admission::Decided(result) => Pin::new(result).poll(cx),
+            Admission::Checking(checks) => checks.as_mut().poll(cx),
+        }
+    }
+}
+
+/// Admits `req` with `metering`: at once when auth is off, else on its own copy of
+/// [`Auth`] and the header.
+fn admit(req: &HttpRequest, metering: Metering) -> Admission<Caller> {
+    let Some(auth) = req.app_data::<web::Data<Auth>>() else {
         let err = HttpError::new(ErrorCode::InternalError, "the route has no authentication");
-        return Box::pin(ready(Err(err)));
+        return Admission::Decided(ready(Err(err)));
     };
+    if auth.tokens.is_none() {
+        return Admission::Decided(ready(Ok(Caller(Arc::clone(&auth.server)))));
+    }
+    let auth = auth.clone();
     let header = req.headers().get(AUTHORIZATION).cloned();
-    Box::pin(async move { auth.admit(header.as_ref(), metering).await })
+    Admission::Checking(Box::pin(async move { auth.admit(header.as_ref(), metering).await }))
 }
 
 impl FromRequest for Caller {
     type Error = HttpError;
-    type Future = CallerFuture<Caller>;
+    type Future = Admission<Caller>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         admit(req, Metering::Counted)
@@ -230,11 +268,10 @@ impl FromRequest for Caller {
 
 impl FromRequest for UnmeteredCaller {
     type Error = HttpError;
-    type Future = CallerFuture<UnmeteredCaller>;
+    type Future = Admission<UnmeteredCaller>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let caller = admit(req, Metering::Free);
-        Box::pin(async move { caller.await.map(UnmeteredCaller) })
+        admit(req, Metering::Free).map(UnmeteredCaller)
     }
 }
 

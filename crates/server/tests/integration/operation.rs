@@ -46,6 +46,29 @@ fn json_logs_have_one_parseable_line_per_request_with_its_outcome() {
     assert_ne!(ids[0], ids[1]);
 }
 
+/// A response's `x-request-id` is the `request_id` of its log line.
+#[test]
+fn the_request_id_header_names_the_log_line() {
+    use std::io::{Read, Write};
+    let server = RunningServer::start(&["--log-format", "json"]);
+    let body = json!({ "term": { "type": "regex", "value": "(abc|de){2}" } }).to_string();
+    let mut stream = std::net::TcpStream::connect(server.addr()).expect("connect");
+    let request = format!(
+        "POST /v1/analyze/empty HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("read");
+    let id = response
+        .lines()
+        .find_map(|line| line.strip_prefix("x-request-id: "))
+        .unwrap_or_else(|| panic!("no x-request-id: {response}"));
+    let lines = json_lines(&server, "/v1/analyze/empty");
+    assert!(lines.iter().any(|line| line["request_id"] == id), "{id}: {lines:?}");
+}
+
 #[test]
 fn text_logs_quote_every_value() {
     let server = RunningServer::start(&[]);
