@@ -28,6 +28,7 @@ pub(crate) mod determinize;
 pub(crate) mod fragment;
 mod minimize;
 mod simulation;
+mod subsets;
 pub(crate) mod trim;
 
 use crate::alphabet::{ClassId, Classes};
