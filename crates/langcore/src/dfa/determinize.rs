@@ -48,13 +48,33 @@ use crate::state_id::StateId;
 use crate::witness::{BoolOp, Discovery, shortest_witness};
 
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+    determinize_unless_full(nfa, budget, usize::MAX)
+}
+
+/// [`determinize`], except that when the first construction stops at its state limit
+/// holding more than `restart_below` bytes, it fails with [`BudgetError::TooMuchMemory`]
+/// instead of restarting with reduced subsets: for a caller with another road, which would
+/// rather not spend the simulation and a second construction on a DFA that is unlikely to
+/// fit (see [`Dfa::from_nfa_unless_full`]).
+pub(super) fn determinize_unless_full(
+    nfa: &Nfa,
+    budget: &Budget,
+    restart_below: usize,
+) -> Result<Dfa, BudgetError> {
     let n_important =
         (0..nfa.n_states()).filter(|&idx| is_important(nfa, StateId::from_index(idx))).count();
     let first_limit = n_important.saturating_mul(8).saturating_add(4096);
     if first_limit < budget.max_states() {
-        match construct(nfa, None, &budget.with_max_states(first_limit)) {
+        let capped = budget.with_max_states(first_limit);
+        let mut walk = SubsetWalk::new(nfa, None, &capped)?;
+        match walk.fill() {
+            Ok(table) => return Ok(walk.into_dfa(table)),
             Err(BudgetError::TooManyStates { limit, .. }) if limit == first_limit => {}
-            other => return other,
+            Err(other) => return Err(other),
+        }
+        if walk.subsets.bytes() > restart_below {
+            let limit = budget.max_memory();
+            return Err(BudgetError::TooMuchMemory { op: Operation::Determinize, limit });
         }
         if let Some(simulation) = Simulation::compute(nfa, budget)? {
             return construct(nfa, Some(&simulation), budget);
@@ -70,20 +90,8 @@ pub(super) fn construct(
     budget: &Budget,
 ) -> Result<Dfa, BudgetError> {
     let mut walk = SubsetWalk::new(nfa, simulation, budget)?;
-    let mut table = Vec::new();
-    let mut dfa_state = 0;
-    while dfa_state < walk.subsets.len() {
-        walk.enter(StateId::from_index(dfa_state))?;
-        for class_idx in 0..walk.classes.len() {
-            table.push(walk.step(ClassId::new(class_idx))?.0);
-        }
-        dfa_state += 1;
-    }
-    let accepting = (0..walk.subsets.len())
-        .map(|idx| walk.subsets.get(StateId::from_index(idx)))
-        .map(|set| set.iter().any(|&nfa_state| nfa.state(nfa_state).accepting))
-        .collect();
-    Ok(Dfa::from_parts(walk.classes, table, accepting))
+    let table = walk.fill()?;
+    Ok(walk.into_dfa(table))
 }
 
 /// The shortest, then smallest, string after which `found(left accepts, right accepts)`
@@ -182,6 +190,31 @@ impl<'n> SubsetWalk<'n> {
     }
 }
 
+impl SubsetWalk<'_> {
+    /// Expands every subset, found ones included, until none is left: the DFA's table.
+    fn fill(&mut self) -> Result<Vec<StateId>, BudgetError> {
+        let mut table = Vec::new();
+        let mut dfa_state = 0;
+        while dfa_state < self.subsets.len() {
+            self.enter(StateId::from_index(dfa_state))?;
+            for class_idx in 0..self.classes.len() {
+                table.push(self.step(ClassId::new(class_idx))?.0);
+            }
+            dfa_state += 1;
+        }
+        Ok(table)
+    }
+
+    /// The DFA of a filled walk with its `table`: a subset accepts when one of its states does.
+    fn into_dfa(self, table: Vec<StateId>) -> Dfa {
+        let accepting = (0..self.subsets.len())
+            .map(|idx| self.subsets.get(StateId::from_index(idx)))
+            .map(|set| set.iter().any(|&nfa_state| self.nfa.state(nfa_state).accepting))
+            .collect();
+        Dfa::from_parts(self.classes, table, accepting)
+    }
+}
+
 impl Discovery for SubsetWalk<'_> {
     fn classes(&self) -> &Classes {
         &self.classes
@@ -211,5 +244,29 @@ impl Discovery for SubsetWalk<'_> {
         let n_found = self.subsets.len();
         let target = self.subsets.intern(&self.targets_by_class[class.index()], self.budget)?;
         Ok((target, self.subsets.len() > n_found))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{determinize, determinize_unless_full};
+    use crate::budget::{Budget, BudgetError, Operation};
+    use crate::nfa::Nfa;
+
+    #[test]
+    fn a_full_first_construction_fails_instead_of_restarting() {
+        let budget = Budget::default();
+        // 2^17 plain subsets, past the first limit; a few dozen reduced ones.
+        let counters = Nfa::from_regex("(?:(?:a-?){0,17}a)+").unwrap();
+        let reduced = determinize_unless_full(&counters, &budget, usize::MAX).unwrap();
+        assert_eq!(reduced, determinize(&counters, &budget).unwrap());
+        assert!(reduced.n_states() < 100, "{}", reduced.n_states());
+        let err = determinize_unless_full(&counters, &budget, 0).unwrap_err();
+        let limit = budget.max_memory();
+        assert_eq!(err, BudgetError::TooMuchMemory { op: Operation::Determinize, limit });
+        // A construction within its first limit never restarts, full or not.
+        let small = Nfa::from_regex("ab|ac").unwrap();
+        let dfa = determinize_unless_full(&small, &budget, 0).unwrap();
+        assert_eq!(dfa, determinize(&small, &budget).unwrap());
     }
 }

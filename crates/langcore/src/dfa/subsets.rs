@@ -157,6 +157,11 @@ impl<'n> Subsets<'n> {
         Ok(id)
     }
 
+    /// Everything held, the caller's table of one row per subset included.
+    pub(super) fn bytes(&self) -> usize {
+        self.held_bytes(self.len())
+    }
+
     /// Everything held: subsets, seed sets, closure lists, and the caller's table with
     /// `n_rows` rows.
     fn held_bytes(&self, n_rows: usize) -> usize {
