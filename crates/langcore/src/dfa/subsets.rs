@@ -65,6 +65,8 @@ pub(super) struct Subsets<'n> {
     seen_seeds: SliceTable,
     seed_targets: Vec<StateId>,
     seeds: Vec<StateId>,
+    /// Scratch space of [`Simulation::reduce`].
+    reduce_mask: Vec<u64>,
     closures: Closures,
     members: Members,
 }
@@ -84,6 +86,7 @@ impl<'n> Subsets<'n> {
             seen_seeds: SliceTable::default(),
             seed_targets: Vec::new(),
             seeds: Vec::new(),
+            reduce_mask: Vec::new(),
             closures: Closures::new(nfa.n_states()),
             members: Members::new(nfa.n_states()),
         }
@@ -125,7 +128,7 @@ impl<'n> Subsets<'n> {
         }
         let mut set = self.members.finish();
         if let Some(simulation) = self.simulation {
-            simulation.reduce(&mut set);
+            simulation.reduce(&mut set, &mut self.reduce_mask);
         }
         let hash = FxBuildHasher.hash_one(set.as_slice());
         let id = match self.sets.find(hash, &set) {
