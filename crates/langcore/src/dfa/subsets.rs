@@ -396,6 +396,8 @@ impl Members {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::{Subsets, is_important};
     use crate::budget::{Budget, BudgetError};
     use crate::nfa::{ClosureScratch, Nfa};
@@ -432,22 +434,61 @@ mod tests {
         assert_eq!(subsets.intern(&reversed, &budget).unwrap(), start);
     }
 
+    /// The important states of the ε-closure of `seeds`, sorted: the oracle, by the plain
+    /// closure walk.
+    fn closure_oracle(nfa: &Nfa, seeds: &[StateId]) -> Vec<StateId> {
+        let mut closure = Vec::new();
+        nfa.closure(seeds, &mut ClosureScratch::new(nfa.n_states()), &mut closure);
+        closure.retain(|&state| is_important(nfa, state));
+        closure.sort_unstable();
+        closure
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any seed lists, repeats and order included, give the subset of their closure,
+        /// and equal closures the same state, whether the cache answers or not.
+        #[test]
+        fn subsets_are_the_closures_of_their_seeds(
+            pattern in crate::test_patterns::patterns(
+                &["a", "b", "[ab]", "()", "c?"],
+                &["*", "+", "?", "{0,3}", "{2}"],
+                4,
+                20,
+            ),
+            picks in prop::collection::vec(prop::collection::vec(any::<usize>(), 0..6), 1..40),
+        ) {
+            let nfa = Nfa::from_regex(&pattern).unwrap();
+            let budget = Budget::unlimited();
+            let mut subsets = Subsets::new(&nfa, None, 3);
+            let mut ids = std::collections::HashMap::new();
+            for seeds in picks.iter().chain(&picks) {
+                let seeds: Vec<StateId> = seeds
+                    .iter()
+                    .map(|&pick| StateId::from_index(pick % nfa.n_states()))
+                    .collect();
+                let id = subsets.intern(&seeds, &budget).unwrap();
+                let closure = closure_oracle(&nfa, &seeds);
+                prop_assert_eq!(subsets.get(id), closure.as_slice(), "{} {:?}", pattern, seeds);
+                prop_assert_eq!(*ids.entry(closure).or_insert(id), id);
+            }
+            prop_assert_eq!(subsets.len(), ids.len());
+        }
+    }
+
     #[test]
     fn every_seed_set_gives_its_closure_cached_or_not() {
         let nfa = Nfa::from_regex("(?:[ab]{0,3}c|[bc]d?)*a(?:|b)[abc]{2}").unwrap();
         let budget = Budget::unlimited();
         let mut subsets = Subsets::new(&nfa, None, 4);
-        let mut scratch = ClosureScratch::new(nfa.n_states());
-        let mut closure = Vec::new();
         let states: Vec<StateId> = (0..nfa.n_states()).map(StateId::from_index).collect();
         // Every pair, twice: the second round is answered by the cache where it kept them.
         for _round in 0..2 {
             for (idx, &first) in states.iter().enumerate() {
                 for &second in &states[idx..] {
                     let id = subsets.intern(&[second, first, second], &budget).unwrap();
-                    nfa.closure(&[first, second], &mut scratch, &mut closure);
-                    closure.retain(|&state| is_important(&nfa, state));
-                    closure.sort_unstable();
+                    let closure = closure_oracle(&nfa, &[first, second]);
                     assert_eq!(subsets.get(id), closure.as_slice(), "{first:?} {second:?}");
                 }
             }
