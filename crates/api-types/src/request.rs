@@ -446,7 +446,15 @@ pub struct GenerateStringsRequest {
     /// like `interleave` with the paths of one length in an order drawn from `seed`; with
     /// `characterOrder` `shuffled`, a uniform random permutation of every string with a
     /// length in [`minLength`, `maxLength`] drawn from `seed` (each page a sample without
-    /// replacement, every string equally likely). Paging is exact in every order.
+    /// replacement, every string equally likely). Paging is exact in every order. When the
+    /// term's minimal automaton is too large to build for generation (about a sixteenth of
+    /// the memory limit), strings come from the length window instead, without paths:
+    /// `sweep` and `interleave` with `ascending` characters give shortest first, then by
+    /// code points; every shuffled order gives seeded draws, each a length drawn uniformly
+    /// among those of the window holding strings, then each character uniformly among
+    /// those that can still complete a string of that length, listing distinct strings in
+    /// the order first drawn (not uniform over the window: a lone short string comes early;
+    /// a window of fewer than 4,096 strings is a seeded permutation of all of them).
     pub path_order: Option<String>,
     /// `ascending` (default): each path's strings count up like an odometer, last position
     /// fastest; `shuffled`: each path's strings in a permutation of its whole index space

@@ -10,9 +10,13 @@
 //! classes and each DFA state has one move per class. A DFA state is the sorted set of the
 //! *important* NFA states of an ε-closure (those with labelled moves or accepting); the empty
 //! set is the dead state. States are discovered breadth first, so all are reachable.
+//! `dfa/subsets.rs` stores the subsets and turns a class's move targets into a subset: a
+//! cache of the target sets met before answers most moves without any closure, ε-closures
+//! are computed once per NFA state, and subsets live in one arena, found by their hash.
 //!
-//! Cost: O(n_dfa · (moves of a set + n_classes · closure)). The number of DFA states can be
-//! exponential in the NFA size (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
+//! Cost: O(n_dfa · (moves of a set + n_classes · closure)), the closure only for target sets
+//! not met before. The number of DFA states can be exponential in the NFA size
+//! (`(a|b)*a(a|b){n}` needs 2^(n+1)); that is what the budget is for.
 //!
 //! When the construction outgrows 8 states per important NFA state (plus 4,096), it starts
 //! again with each subset reduced to its maximal states under a simulation preorder
@@ -29,35 +33,48 @@
 //! # Budgets
 //! Every new DFA state is checked against the state limit, the memory limit and the deadline
 //! ([`Operation::Determinize`]); every processed state is checked against the deadline,
-//! which bounds the time between checks by the work of one state. The memory charged is
-//! everything the walk holds: the table with the new state's row, and every subset found so
-//! far, kept twice (in discovery order and as a lookup key) with its hash-table entry
-//! ([`SUBSET_OVERHEAD_BYTES`]).
-
-use rustc_hash::FxHashMap as HashMap;
+//! which bounds the time between checks by the work of one state. The memory charged,
+//! before anything grows, is everything the walk holds: the table with the new state's
+//! row, the subsets with their hash table, the cache of target sets and the closures
+//! (`dfa/subsets.rs`).
 
 use super::Dfa;
 use super::simulation::Simulation;
+use super::subsets::{Subsets, is_important};
 use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::nfa::{ClosureScratch, Nfa};
+use crate::nfa::Nfa;
 use crate::state_id::StateId;
 use crate::witness::{BoolOp, Discovery, shortest_witness};
 
-/// Bytes one subset costs beyond its states, in its two copies and the lookup table: two
-/// boxed-slice headers, the table's entry and its spare capacity (the table doubles).
-const SUBSET_OVERHEAD_BYTES: usize = 96;
-
 pub(super) fn determinize(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
-    let n_important = (0..nfa.n_states())
-        .map(StateId::from_index)
-        .filter(|&id| nfa.state(id).accepting || !nfa.state(id).transitions.is_empty())
-        .count();
+    determinize_unless_full(nfa, budget, usize::MAX)
+}
+
+/// [`determinize`], except that when the first construction stops at its state limit
+/// holding more than `restart_below` bytes, it fails with [`BudgetError::TooMuchMemory`]
+/// instead of restarting with reduced subsets: for a caller with another road, which would
+/// rather not spend the simulation and a second construction on a DFA that is unlikely to
+/// fit (see [`Dfa::from_nfa_unless_full`]).
+pub(super) fn determinize_unless_full(
+    nfa: &Nfa,
+    budget: &Budget,
+    restart_below: usize,
+) -> Result<Dfa, BudgetError> {
+    let n_important =
+        (0..nfa.n_states()).filter(|&idx| is_important(nfa, StateId::from_index(idx))).count();
     let first_limit = n_important.saturating_mul(8).saturating_add(4096);
     if first_limit < budget.max_states() {
-        match construct(nfa, None, &budget.with_max_states(first_limit)) {
+        let capped = budget.with_max_states(first_limit);
+        let mut walk = SubsetWalk::new(nfa, None, &capped)?;
+        match walk.fill() {
+            Ok(table) => return Ok(walk.into_dfa(table)),
             Err(BudgetError::TooManyStates { limit, .. }) if limit == first_limit => {}
-            other => return other,
+            Err(other) => return Err(other),
+        }
+        if walk.subsets.bytes() > restart_below {
+            let limit = budget.max_memory();
+            return Err(BudgetError::TooMuchMemory { op: Operation::Determinize, limit });
         }
         if let Some(simulation) = Simulation::compute(nfa, budget)? {
             return construct(nfa, Some(&simulation), budget);
@@ -73,22 +90,8 @@ pub(super) fn construct(
     budget: &Budget,
 ) -> Result<Dfa, BudgetError> {
     let mut walk = SubsetWalk::new(nfa, simulation, budget)?;
-    let mut table = Vec::new();
-    let mut dfa_state = 0;
-    while dfa_state < walk.subsets.sets.len() {
-        walk.enter(StateId::from_index(dfa_state))?;
-        for class_idx in 0..walk.classes.len() {
-            table.push(walk.step(ClassId::new(class_idx))?.0);
-        }
-        dfa_state += 1;
-    }
-    let accepting = walk
-        .subsets
-        .sets
-        .iter()
-        .map(|set| set.iter().any(|&nfa_state| nfa.state(nfa_state).accepting))
-        .collect();
-    Ok(Dfa::from_parts(walk.classes, table, accepting))
+    let table = walk.fill()?;
+    Ok(walk.into_dfa(table))
 }
 
 /// The shortest, then smallest, string after which `found(left accepts, right accepts)`
@@ -104,7 +107,7 @@ pub(crate) fn separating_string(
     let contains = |set: &[StateId], accept: &StateId| set.binary_search(accept).is_ok();
     let mut walk = SubsetWalk::new(nfa, None, budget)?;
     shortest_witness(&mut walk, |walk, subset| {
-        let set = &walk.subsets.sets[subset.index()];
+        let set = walk.subsets.get(subset);
         found.accepts(contains(set, &left_accept), contains(set, &right_accept))
     })
 }
@@ -132,7 +135,7 @@ impl<'n> LazyDfa<'n> {
 
     /// The important NFA states (accepting or with labelled moves) of `state`'s subset.
     pub(crate) fn subset(&self, state: StateId) -> &[StateId] {
-        &self.walk.subsets.sets[state.index()]
+        self.walk.subsets.get(state)
     }
 
     /// The state `state` moves to on `class`, computing `state`'s moves on first use (the
@@ -187,13 +190,38 @@ impl<'n> SubsetWalk<'n> {
     }
 }
 
+impl SubsetWalk<'_> {
+    /// Expands every subset, found ones included, until none is left: the DFA's table.
+    fn fill(&mut self) -> Result<Vec<StateId>, BudgetError> {
+        let mut table = Vec::new();
+        let mut dfa_state = 0;
+        while dfa_state < self.subsets.len() {
+            self.enter(StateId::from_index(dfa_state))?;
+            for class_idx in 0..self.classes.len() {
+                table.push(self.step(ClassId::new(class_idx))?.0);
+            }
+            dfa_state += 1;
+        }
+        Ok(table)
+    }
+
+    /// The DFA of a filled walk with its `table`: a subset accepts when one of its states does.
+    fn into_dfa(self, table: Vec<StateId>) -> Dfa {
+        let accepting = (0..self.subsets.len())
+            .map(|idx| self.subsets.get(StateId::from_index(idx)))
+            .map(|set| set.iter().any(|&nfa_state| self.nfa.state(nfa_state).accepting))
+            .collect();
+        Dfa::from_parts(self.classes, table, accepting)
+    }
+}
+
 impl Discovery for SubsetWalk<'_> {
     fn classes(&self) -> &Classes {
         &self.classes
     }
 
     fn n_found(&self) -> usize {
-        self.subsets.sets.len()
+        self.subsets.len()
     }
 
     /// Gathers the targets of every move of `dfa_state`'s NFA states, by class.
@@ -202,7 +230,7 @@ impl Discovery for SubsetWalk<'_> {
         for targets in &mut self.targets_by_class {
             targets.clear();
         }
-        for &nfa_state in &self.subsets.sets[dfa_state.index()] {
+        for &nfa_state in self.subsets.get(dfa_state) {
             for &(label, target) in &self.nfa.state(nfa_state).transitions {
                 for class in &self.label_classes[label.index()] {
                     self.targets_by_class[class.index()].push(target);
@@ -213,67 +241,32 @@ impl Discovery for SubsetWalk<'_> {
     }
 
     fn step(&mut self, class: ClassId) -> Result<(StateId, bool), BudgetError> {
-        let n_found = self.subsets.sets.len();
+        let n_found = self.subsets.len();
         let target = self.subsets.intern(&self.targets_by_class[class.index()], self.budget)?;
-        Ok((target, self.subsets.sets.len() > n_found))
+        Ok((target, self.subsets.len() > n_found))
     }
 }
 
-/// The DFA states found so far, each a set of NFA states, with the lookup from set to id.
-struct Subsets<'n> {
-    nfa: &'n Nfa,
-    simulation: Option<&'n Simulation>,
-    sets: Vec<Box<[StateId]>>,
-    ids: HashMap<Box<[StateId]>, StateId>,
-    scratch: ClosureScratch,
-    closure: Vec<StateId>,
-    /// Each DFA state adds this many transitions to the table.
-    n_classes: usize,
-    /// What `sets` and `ids` hold, charged as they grow.
-    subset_bytes: usize,
-}
+#[cfg(test)]
+mod tests {
+    use super::{determinize, determinize_unless_full};
+    use crate::budget::{Budget, BudgetError, Operation};
+    use crate::nfa::Nfa;
 
-impl<'n> Subsets<'n> {
-    fn new(nfa: &'n Nfa, simulation: Option<&'n Simulation>, n_classes: usize) -> Subsets<'n> {
-        Subsets {
-            nfa,
-            simulation,
-            sets: Vec::new(),
-            ids: HashMap::default(),
-            scratch: ClosureScratch::new(nfa.n_states()),
-            closure: Vec::new(),
-            n_classes,
-            subset_bytes: 0,
-        }
-    }
-
-    /// The DFA state of the ε-closure of `seeds`, added if it is new.
-    fn intern(&mut self, seeds: &[StateId], budget: &Budget) -> Result<StateId, BudgetError> {
-        self.nfa.closure(seeds, &mut self.scratch, &mut self.closure);
-        let nfa = self.nfa;
-        self.closure.retain(|&id| {
-            let state = nfa.state(id);
-            state.accepting || !state.transitions.is_empty()
-        });
-        self.closure.sort_unstable();
-        if let Some(simulation) = self.simulation {
-            simulation.reduce(&mut self.closure);
-        }
-        if let Some(&id) = self.ids.get(self.closure.as_slice()) {
-            return Ok(id);
-        }
-        let id = StateId::new(self.sets.len(), Operation::Determinize)?;
-        budget.check_states(Operation::Determinize, self.sets.len() + 1)?;
-        let table_bytes = (self.sets.len() + 1)
-            .saturating_mul(self.n_classes)
-            .saturating_mul(size_of::<StateId>());
-        let subset_bytes = self.closure.len().saturating_mul(2 * size_of::<StateId>());
-        let subset_bytes = self.subset_bytes.saturating_add(subset_bytes + SUBSET_OVERHEAD_BYTES);
-        budget.check_memory(Operation::Determinize, table_bytes.saturating_add(subset_bytes))?;
-        self.subset_bytes = subset_bytes;
-        let set: Box<[StateId]> = self.closure.as_slice().into();
-        self.sets.push(set.clone());
-        self.ids.insert(set, id);
-        Ok(id)
+    #[test]
+    fn a_full_first_construction_fails_instead_of_restarting() {
+        let budget = Budget::default();
+        // 2^17 plain subsets, past the first limit; a few dozen reduced ones.
+        let counters = Nfa::from_regex("(?:(?:a-?){0,17}a)+").unwrap();
+        let reduced = determinize_unless_full(&counters, &budget, usize::MAX).unwrap();
+        assert_eq!(reduced, determinize(&counters, &budget).unwrap());
+        assert!(reduced.n_states() < 100, "{}", reduced.n_states());
+        let err = determinize_unless_full(&counters, &budget, 0).unwrap_err();
+        let limit = budget.max_memory();
+        assert_eq!(err, BudgetError::TooMuchMemory { op: Operation::Determinize, limit });
+        // A construction within its first limit never restarts, full or not.
+        let small = Nfa::from_regex("ab|ac").unwrap();
+        let dfa = determinize_unless_full(&small, &budget, 0).unwrap();
+        assert_eq!(dfa, determinize(&small, &budget).unwrap());
     }
 }

@@ -28,6 +28,7 @@ pub(crate) mod determinize;
 pub(crate) mod fragment;
 mod minimize;
 mod simulation;
+mod subsets;
 pub(crate) mod trim;
 
 use crate::alphabet::{ClassId, Classes};
@@ -87,6 +88,19 @@ impl Dfa {
     /// ```
     pub fn from_nfa(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
         Dfa::determinize(nfa, budget)?.minimize(budget)
+    }
+
+    /// [`Dfa::from_nfa`] for a caller with another road when the DFA does not fit: when the
+    /// first subset construction stops at its state limit (8 states per NFA state, plus
+    /// 4,096) holding more than half the memory limit, it fails with
+    /// [`BudgetError::TooMuchMemory`] at once instead of computing a simulation and
+    /// starting again with reduced subsets, which pays only when the reduction collapses
+    /// the construction. Generation takes this road (`language/mod.rs`).
+    ///
+    /// # Errors
+    /// As [`Dfa::from_nfa`], and the early failure above.
+    pub(crate) fn from_nfa_unless_full(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+        determinize::determinize_unless_full(nfa, budget, budget.max_memory() / 2)?.minimize(budget)
     }
 
     /// The empty language: no string at all. Canonical and minimal.

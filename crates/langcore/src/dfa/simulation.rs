@@ -156,20 +156,36 @@ impl Simulation {
 
     /// Keeps in `set` (important states, sorted) only those no other member simulates;
     /// of states that simulate each other, the first. The language of the set is unchanged.
-    pub(super) fn reduce(&self, set: &mut Vec<StateId>) {
-        let idx = |state: StateId| self.index[state.index()] as usize;
-        let members: Vec<usize> = set.iter().map(|&state| idx(state)).collect();
-        let mut position = 0;
-        set.retain(|_| {
-            let small = members[position];
-            let dominated = members.iter().enumerate().any(|(other_pos, &large)| {
-                other_pos != position
-                    && self.get(small, large)
-                    && (!self.get(large, small) || other_pos < position)
-            });
-            position += 1;
+    ///
+    /// `mask` is scratch space, all zero between calls: the members as bits, so that the
+    /// members simulating one are its row of the matrix masked, a word at a time.
+    pub(super) fn reduce(&self, set: &mut Vec<StateId>, mask: &mut Vec<u64>) {
+        let words = self.n_important.div_ceil(64);
+        mask.resize(words, 0);
+        for &state in set.iter() {
+            let idx = self.index[state.index()] as usize;
+            mask[idx / 64] |= 1 << (idx % 64);
+        }
+        // Important states are numbered in the order of their NFA states, so a member
+        // before another in `set` has the smaller index.
+        set.retain(|&state| {
+            let small = self.index[state.index()] as usize;
+            let row = &self.bits[small * words..][..words];
+            let mut dominated = false;
+            for (word_idx, (&row_word, &mask_word)) in row.iter().zip(mask.iter()).enumerate() {
+                let mut stronger = row_word & mask_word;
+                while stronger != 0 && !dominated {
+                    let large = word_idx * 64 + stronger.trailing_zeros() as usize;
+                    stronger &= stronger - 1;
+                    dominated = large != small && (large < small || !self.get(large, small));
+                }
+                if dominated {
+                    break;
+                }
+            }
             !dominated
         });
+        mask.fill(0);
     }
 }
 

@@ -17,8 +17,13 @@
 //! - `position.rs`: positions in an order, `u128` or big integers.
 //! - `shuffle.rs`: the seeded bijections behind every shuffled order.
 //! - `window.rs`: pages from an NFA whose DFA does not fit, restricted to the length band
-//!   and determinized only where the page reaches, with orders of its own (shortlex, seeded
-//!   draws); [`Language::generate`](crate::Language::generate) chooses.
+//!   and determinized only where the page reaches, with orders of its own;
+//!   [`Language::generate`](crate::Language::generate) chooses. Without the minimal DFA
+//!   there are no paths, so: shortlex for sweep and interleave with ascending
+//!   characters; for every shuffled order, seeded draws (a length uniformly among those
+//!   holding strings, then each character uniformly among those that can complete one;
+//!   distinct strings in the order first drawn), which are *not* the uniform order of
+//!   the semantics below: a short string in a band of long ones comes early.
 //!
 //! # Semantics
 //! 1. The language is first restricted to the charset (intersected with `[charset]*`) and

@@ -81,6 +81,10 @@ pub enum PathOrder {
     /// the sweep order with ascending characters, `π` a keyed bijection of `[0, N)`). Every
     /// page is a sample without replacement in which every string of the band is equally
     /// likely, whatever its length or path; paging stays exact.
+    ///
+    /// These orders need the minimal DFA: where [`Language::generate`](crate::Language::generate)
+    /// pages a language whose DFA does not fit, every shuffled order is its seeded draws
+    /// instead, defined there (not uniform over the band).
     Shuffled,
 }
 

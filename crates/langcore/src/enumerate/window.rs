@@ -696,6 +696,34 @@ mod tests {
         assert!(whole.iter().all(|string| regex.is_match(string)));
     }
 
+    /// The documented draws, not a uniform permutation: a length is drawn uniformly among
+    /// those holding strings, so the one string of length 1 comes within the first few
+    /// draws for most seeds, where a uniform order of the 456,977 strings would put it
+    /// there about once in 100,000 seeds; and a character uniformly among those that can
+    /// complete the string, so every first letter is about equally frequent.
+    #[test]
+    fn seeded_draws_pick_lengths_then_characters_uniformly() {
+        let pattern = "[a-z]{4}|b";
+        let options = GenerateOptions::default()
+            .with_path_order(PathOrder::Shuffled)
+            .with_char_order(CharOrder::Shuffled)
+            .with_max_length(4)
+            .with_limit(4);
+        let mut early = 0;
+        let mut first_letters = [0usize; 26];
+        for seed in 0..64 {
+            let page = run(pattern, &options.clone().with_seed(seed)).unwrap();
+            early += usize::from(page.iter().any(|string| string == "b"));
+            for string in page.iter().filter(|string| string.len() == 4) {
+                first_letters[usize::from(string.as_bytes()[0] - b'a')] += 1;
+            }
+        }
+        // Expected: 64 × (1 − 2^-4) = 60 seeds.
+        assert!(early >= 50, "{early} of 64 seeds");
+        // About 128 strings of length 4, 5 per letter on average.
+        assert!(first_letters.iter().all(|&count| count <= 20), "{first_letters:?}");
+    }
+
     /// The window is the length band: nothing outside it, and `[]` where it holds nothing.
     #[test]
     fn empty_windows() {

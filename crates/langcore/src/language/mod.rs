@@ -47,7 +47,9 @@ use crate::witness::BoolOp;
 /// The share of the memory limit that building a DFA for generation may take (a sixteenth:
 /// 16 MiB of the default 256 MiB) before the window's orders, on the NFA, take over. A DFA
 /// of 65,536 states on two classes fits (`.*a.{15}`); the subsets of a 2,000-character
-/// street-name validator, whose construction takes seconds, do not.
+/// street-name validator do not, and their first construction, bounded by 8 states per
+/// NFA state, already holds half the share: the window takes over there, without the
+/// simulation and the second construction ([`Dfa::from_nfa_unless_full`]).
 const GENERATE_FIRST_MEMORY_SHARE: usize = 16;
 
 /// A regular language over Unicode scalar values.
@@ -786,10 +788,21 @@ impl Language {
     /// [`Dfa::generate`]). The page depends only on the language and the options.
     ///
     /// A language with no string in the length band gives `[]` without any DFA. When the
-    /// DFA does not fit in a sixteenth of the memory limit (or the state limit), the page
-    /// comes from the NFA restricted to the length band, determinized only where the page
-    /// reaches, with the window's orders: shortlex for ascending characters, seeded draws
-    /// for the shuffled orders (`enumerate/window.rs`).
+    /// DFA does not fit in a sixteenth of the memory limit (or the state limit), or its
+    /// first subset construction (at most 8 states per NFA state, plus 4,096) stops
+    /// holding half of that, the page comes from the NFA restricted to the length band,
+    /// determinized only where the page reaches (`enumerate/window.rs`), in orders that
+    /// need no minimal DFA:
+    /// - [`PathOrder::Sweep`](crate::PathOrder::Sweep) or
+    ///   [`PathOrder::Interleave`](crate::PathOrder::Interleave) with ascending characters:
+    ///   shortlex (shortest first, then by code points).
+    /// - every other order: *seeded draws*, not the uniform permutation of the DFA's
+    ///   orders. Each draw picks a length uniformly among the band's lengths that hold
+    ///   strings, then each character uniformly among those that can still complete a
+    ///   string of that length; the page lists distinct strings in the order they are first
+    ///   drawn, and after 64 draws in a row that find nothing new, the smallest string not
+    ///   drawn yet comes next. A band of fewer than 4,096 strings is instead a seeded
+    ///   permutation of all of them. Pages still tile without repeats.
     ///
     /// # Errors
     /// When building the DFA or generating exceeds `budget`.
@@ -821,14 +834,15 @@ impl Language {
         }
         let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
         // The DFA's orders where the DFA fits in a share of the memory; otherwise the
-        // window's, from the NFA (`enumerate/window.rs`).
+        // window's, from the NFA (`enumerate/window.rs`). A first construction that fills
+        // half the share before its state limit goes to the window at once.
         let first = budget.with_max_memory(budget.max_memory() / GENERATE_FIRST_MEMORY_SHARE);
-        match self.to_dfa_from(&nfa, &first) {
-            Ok(dfa) => dfa.generate(options, budget),
-            Err(Error::Budget(
-                BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. },
-            )) => Ok(enumerate::generate_in_window(&nfa, options, budget)?),
-            Err(other) => Err(other),
+        match Dfa::from_nfa_unless_full(&nfa, &first) {
+            Ok(dfa) => self.0.dfa.get_or_init(|| dfa).generate(options, budget),
+            Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => {
+                Ok(enumerate::generate_in_window(&nfa, options, budget)?)
+            }
+            Err(other) => Err(other.into()),
         }
     }
 
