@@ -12,23 +12,19 @@
 //! - a job interrupted with budget left starts again from scratch in the **lane**, with its
 //!   whole budget, on a thread of its own. There it computes only while it holds one of
 //!   `threads` run permits (`cores.rs`): at every budget check, a job that has computed a
-//!   quantum more than a waiting one hands it its permit and waits for one again, least
-//!   attained service first. So a job of a few milliseconds gets a core within a budget
-//!   check and a quantum of its arrival, however many expensive jobs the lane holds, and
-//!   expensive jobs share what is left, the youngest first.
+//!   quantum more CPU time than a waiting one hands it its permit and waits for one again,
+//!   least attained service first (waiting counting a little as service, so none starves).
+//!   So a job of a few milliseconds gets a core within a budget check and a quantum of its
+//!   arrival, however many expensive jobs the lane holds, and expensive jobs share what is
+//!   left.
 //!
 //! Priority is this policy, not the kernel's: the lane's threads keep the normal priority
 //! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
 //! preempt no one) and get their fair share of the cores beside any other process of the
-//! host. So that cheap requests do not wait for the kernel to preempt a busy lane thread,
-//! the lane also gives way to the HTTP workers: its jobs' budgets carry a pause
-//! ([`Budget::with_pause`], [`at_lane_check`]) that, while a request computes in a slice on
-//! a worker, sleeps until none does (at most `MAX_PAUSE`, then at least `MIN_RUN` of
-//! computing before the next pause, so the lane keeps a share of a core); and by default
-//! the lane has one permit fewer than the machine has cores (config.rs). Busy processes
-//! elsewhere on the host compute on no HTTP worker: they never make the lane pause. The
-//! slice is an interrupt, not a shorter deadline ([`Budget::with_interrupt`]), and a slice
-//! that ended after it is run again, so a result never depends on where it was computed.
+//! host; by default the lane has one permit fewer than the machine has cores (config.rs),
+//! so the HTTP workers always find a core it leaves them. The slice is an interrupt, not a
+//! shorter deadline ([`Budget::with_interrupt`]), and a slice that ended after it is run
+//! again, so a result never depends on where it was computed.
 //!
 //! # Invariants
 //! At most `threads` lane jobs compute at once and at most `threads + queue_depth` are in
@@ -44,7 +40,6 @@ mod cores;
 
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
@@ -67,25 +62,11 @@ const DEADLINE_GRACE: Duration = Duration::from_millis(20);
 /// The most slices a job gets on the HTTP worker when it is interrupted without having used
 /// a slice of CPU time (a busy machine descheduled it).
 const MAX_SLICES: usize = 3;
-/// The longest a lane job waits at one budget check while HTTP workers compute.
-const MAX_PAUSE: Duration = Duration::from_millis(4);
-/// How long a lane job computes after a pause before it pauses again: its share of a
-/// core while the HTTP workers stay busy.
-const MIN_RUN: Duration = Duration::from_millis(1);
-/// How long a paused lane job sleeps before it looks at the HTTP workers again.
-const PAUSE_STEP: Duration = Duration::from_micros(50);
-
 /// How many budget checks a job makes on a worker before the slice samples its thread's CPU
 /// time.
 const CHECKS_BEFORE_SAMPLE: u32 = 64;
 
-/// Requests computing in a slice on an HTTP worker (in their slices or between them), in
-/// every scheduler of the process: they all share its cores.
-static SLICED: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
-    /// When the lane job on this thread last ended a pause.
-    static LAST_PAUSE: Cell<Option<Instant>> = const { Cell::new(None) };
     /// The budget checks of the slice computing on this worker, and its CPU time sample.
     static SLICE_CLOCK: Cell<SliceClock> = const { Cell::new(SliceClock::START) };
 }
@@ -163,57 +144,6 @@ fn after_slice(
     }
 }
 
-/// Whether a lane job at a budget check pauses: while `sliced` requests compute on
-/// the HTTP workers, unless it ended a pause less than [`MIN_RUN`] ago (`since_pause`,
-/// `None` if it never paused), so that it keeps a share of a core however busy they are.
-fn pauses(sliced: usize, since_pause: Option<Duration>) -> bool {
-    sliced > 0 && since_pause.is_none_or(|since| since >= MIN_RUN)
-}
-
-/// The lane's [`Budget::with_pause`] hook: gives way to the HTTP workers
-/// ([`give_way`]), then takes the job's turn for a permit ([`cores::take_turn`]).
-fn at_lane_check() {
-    cores::take_turn(give_way());
-}
-
-/// Leaves the core to the requests on the HTTP workers (and to the threads they wake, such
-/// as the client's) while they compute, for at most [`MAX_PAUSE`] at a time (see
-/// [`pauses`]); returns how long it paused. Without a request on the workers it returns
-/// without reading the clock.
-fn give_way() -> Duration {
-    if SLICED.load(Ordering::Relaxed) == 0 {
-        return Duration::ZERO;
-    }
-    let now = Instant::now();
-    let since_pause = LAST_PAUSE.get().map(|ended| now.saturating_duration_since(ended));
-    if !pauses(SLICED.load(Ordering::Relaxed), since_pause) {
-        return Duration::ZERO;
-    }
-    let until = now + MAX_PAUSE;
-    while SLICED.load(Ordering::Relaxed) > 0 && Instant::now() < until {
-        std::thread::sleep(PAUSE_STEP);
-    }
-    let ended = Instant::now();
-    LAST_PAUSE.set(Some(ended));
-    ended.saturating_duration_since(now)
-}
-
-/// Counts a request in [`SLICED`] while it lives.
-struct Sliced;
-
-impl Sliced {
-    fn enter() -> Sliced {
-        SLICED.fetch_add(1, Ordering::Relaxed);
-        Sliced
-    }
-}
-
-impl Drop for Sliced {
-    fn drop(&mut self) {
-        SLICED.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
 impl Scheduler {
     pub(crate) fn new(config: SchedulerConfig) -> Scheduler {
         let threads = config.threads.max(1);
@@ -236,7 +166,6 @@ impl Scheduler {
         // Dropped with this future: when the request is answered, or when it is dropped.
         let cancellation = Cancellation::new();
         let budget = budget.with_cancellation(&cancellation);
-        let sliced = Sliced::enter();
         let mut slices = 0;
         // The CPU time the job used on the worker: its place in the lane's queue.
         let mut attained = Duration::ZERO;
@@ -251,7 +180,6 @@ impl Scheduler {
                 Next::Lane => break,
             }
         }
-        drop(sliced);
         let in_lane = self.in_lane(budget, attained, job);
         let Some(deadline) = budget.deadline() else { return in_lane.await };
         let time_left = (deadline + DEADLINE_GRACE).saturating_duration_since(Instant::now());
@@ -262,7 +190,7 @@ impl Scheduler {
     }
 
     /// Runs `job` in the lane under its whole `budget`, computing in turns ordered by its
-    /// `attained` service (see `cores.rs`) and giving way to the HTTP workers.
+    /// `attained` service (see `cores.rs`).
     async fn in_lane<T, F>(
         &self,
         budget: Budget,
@@ -275,7 +203,7 @@ impl Scheduler {
     {
         let cores = Arc::clone(&self.cores);
         let work = move || {
-            cores.run(attained, &budget, || run_caught(&job, &budget.with_pause(at_lane_check)))
+            cores.run(attained, &budget, || run_caught(&job, &budget.with_pause(cores::take_turn)))
         };
         self.lane.run(work).await??
     }
@@ -513,36 +441,6 @@ mod tests {
         assert!(run.ended < interrupt);
     }
 
-    #[test]
-    fn the_long_lane_pauses_while_workers_compute_but_keeps_a_share() {
-        let ms = Duration::from_millis;
-        // Nothing on the workers: no pause, however long since the last one.
-        assert!(!pauses(0, None));
-        assert!(!pauses(0, Some(ms(100))));
-        // A request on the workers: a pause, unless the last one ended under MIN_RUN ago.
-        assert!(pauses(1, None));
-        assert!(pauses(3, Some(MIN_RUN)));
-        assert!(!pauses(1, Some(MIN_RUN - Duration::from_micros(1))));
-        assert!(!pauses(1, Some(Duration::ZERO)));
-    }
-
-    /// While a request computes on the workers, a lane job's budget check waits, for at
-    /// most `MAX_PAUSE`.
-    #[test]
-    fn a_budget_check_in_the_lane_waits_for_the_workers() {
-        let sliced = Sliced::enter();
-        let budget = Budget::unlimited().with_pause(at_lane_check);
-        // A thread of its own: it has never paused.
-        let waited = std::thread::spawn(move || {
-            let started = Instant::now();
-            budget.check_time(langcore::Operation::Product).map(|()| started.elapsed())
-        });
-        let waited = waited.join().unwrap().unwrap();
-        drop(sliced);
-        assert!(waited >= MAX_PAUSE, "{waited:?}");
-        assert!(waited < MAX_PAUSE + Duration::from_millis(300), "{waited:?}");
-    }
-
     /// A cheap job runs on the calling thread: no hop to another thread and back.
     #[actix_web::test]
     async fn a_cheap_job_runs_on_the_calling_worker() {
@@ -553,8 +451,8 @@ mod tests {
     }
 
     /// A job that outlives its slice starts again in the lane, whose threads keep the
-    /// normal priority under `SCHED_BATCH`, with its whole budget and the pause that gives
-    /// way to the workers and takes turns; the answer is the lane's run.
+    /// normal priority under `SCHED_BATCH`, with its whole budget and the pause hook that
+    /// takes turns; the answer is the lane's run.
     #[actix_web::test]
     async fn an_expensive_job_moves_to_the_lane_at_normal_priority() {
         let scheduler = scheduler(SLICE);
@@ -563,8 +461,8 @@ mod tests {
             while budget.check_time(langcore::Operation::Determinize).is_ok() {
                 if on_the_lane() {
                     let nice = rustix::process::getpriority_process(None);
-                    let pauses = budget.with_pause(at_lane_check) == *budget;
-                    return Ok((thread_schedule_policy().ok(), nice.ok(), pauses));
+                    let takes_turns = budget.with_pause(cores::take_turn) == *budget;
+                    return Ok((thread_schedule_policy().ok(), nice.ok(), takes_turns));
                 }
             }
             Err(HttpError::timeout(None))
