@@ -50,9 +50,9 @@ use langcore::{Budget, Operation};
 
 use super::thread_cpu_time;
 
-/// How much more a job holding a permit must have computed than the first waiting job
-/// before it hands its permit over: the least a job computes between two hand-overs.
-pub(super) const QUANTUM: Duration = Duration::from_millis(2);
+/// How much higher a job holding a permit must stand than the first waiting job before it
+/// hands its permit over: the least a job computes between two hand-overs.
+const QUANTUM: Duration = Duration::from_millis(2);
 
 /// How much waiting counts as computing less: a job that waited `AGING` times a span stands
 /// as if it had computed that span less, so no job that needs little waits behind a stream
@@ -74,10 +74,10 @@ thread_local! {
     static TURN: RefCell<Option<Turn>> = const { RefCell::new(None) };
 }
 
-/// Whether a job that has computed `attained` gives its permit to a waiting job that has
-/// computed `least_waiting`.
-pub(super) fn gives_way(attained: Duration, least_waiting: Duration) -> bool {
-    attained > least_waiting.saturating_add(QUANTUM)
+/// Whether a job holding a permit, at `standing`, gives it to a waiting job at
+/// `least_waiting` (see [`Cores::standing`]).
+fn gives_way(standing: Duration, least_waiting: Duration) -> bool {
+    standing > least_waiting.saturating_add(QUANTUM)
 }
 
 /// The run permits of a lane and the jobs waiting for one.
