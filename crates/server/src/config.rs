@@ -28,20 +28,20 @@ pub struct Config {
     #[arg(long, env = "RELANG_WORKERS", default_value_t = 0)]
     pub workers: usize,
 
-    /// Threads of each lane (middle and long): how many requests that outlive their first
-    /// slice compute at once in each, off the HTTP workers (0: one per core but one, at
-    /// least one, so that the workers always find a core the long lane leaves them).
+    /// How many requests that outlive their first slice compute at once in the engine's
+    /// lane, off the HTTP workers, in turns (0: one per core but one, at least one, so that
+    /// the workers always find a core the lane leaves them).
     #[arg(long, env = "RELANG_ENGINE_THREADS", default_value_t = 0)]
     pub engine_threads: usize,
 
-    /// How many requests may wait for a thread of each lane; a request that finds the middle
-    /// lane's queue full goes on to the long lane, and one that finds the long lane's full
-    /// gets 503 `Overloaded` with `Retry-After`.
+    /// How many more requests may be in the lane, waiting for their turn (each on a thread
+    /// of its own); a request that finds the lane full gets 503 `Overloaded` with
+    /// `Retry-After`.
     #[arg(long, env = "RELANG_ENGINE_QUEUE_DEPTH", default_value_t = 128)]
     pub engine_queue_depth: usize,
 
     /// The first slice, in milliseconds, that a request computes on the HTTP worker that
-    /// received it: a request still computing after it starts again in the middle lane, so
+    /// received it: a request still computing after it starts again in the lane, so
     /// expensive requests do not hold up cheap ones.
     #[arg(long, env = "RELANG_ENGINE_QUICK_MS", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -210,8 +210,8 @@ impl Config {
         usize::try_from(self.response_limit).unwrap_or(usize::MAX)
     }
 
-    /// The scheduler's long lane (threads, 0 resolved by [`default_engine_threads`], and
-    /// queue) and slice.
+    /// The scheduler's lane (permits, 0 resolved by [`default_engine_threads`], and queue)
+    /// and slice.
     pub(crate) fn scheduler(&self) -> SchedulerConfig {
         let threads = match self.engine_threads {
             0 => {
@@ -227,8 +227,8 @@ impl Config {
     }
 }
 
-/// The long lane's threads on a machine of `cores` cores: one per core but one, at least one.
-/// A long lane as wide as the machine keeps every core busy under a stream of expensive
+/// The lane's permits on a machine of `cores` cores: one per core but one, at least one.
+/// A lane as wide as the machine keeps every core busy under a stream of expensive
 /// requests, and the HTTP workers then wait for the kernel to preempt it (issue 18).
 fn default_engine_threads(cores: usize) -> usize {
     cores.saturating_sub(1).max(1)

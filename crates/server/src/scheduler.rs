@@ -1,50 +1,46 @@
 //! The one place where engine (langcore) work is scheduled: a first slice on the HTTP
-//! worker that received the request, a longer one in the middle lane, the rest in the long
-//! lane (bounded lanes of threads of their own).
+//! worker that received the request, the rest in the lane (a bounded set of threads of its
+//! own, computing in turns ordered by the CPU time each job has used).
 //!
 //! # Overview
 //! [`Scheduler::run`] takes the request's [`Budget`] (made when the request was validated,
 //! so time spent queueing counts too) and:
 //! - runs the job at once, on the calling HTTP worker, interrupted after a short slice
-//!   (`slice`): most requests finish there, with no hop between threads;
-//! - a job interrupted with budget left starts again from scratch in the **middle lane**,
-//!   for a longer slice (`MIDDLE_SLICE`); unless it used less CPU time than the slice (the
-//!   machine was busy, the job was not expensive): then it gets another slice on the
-//!   worker, a few times;
-//! - a job that outlives the middle lane's slice starts again in the **long lane**, with
-//!   its whole budget.
+//!   (`slice`): most requests finish there, with no hop between threads; a job interrupted
+//!   having used less CPU time than the slice (the machine was busy, the job was not
+//!   expensive) gets another slice on the worker, a few times ([`after_slice`]);
+//! - a job interrupted with budget left starts again from scratch in the **lane**, with its
+//!   whole budget, on a thread of its own. There it computes only while it holds one of
+//!   `threads` run permits (`cores.rs`): at every budget check, a job that has computed a
+//!   quantum more CPU time than a waiting one hands it its permit and waits for one again,
+//!   least attained service first (waiting counting a little as service, so none starves).
+//!   So a job of a few milliseconds gets a core within a budget check and a quantum of its
+//!   arrival, however many expensive jobs the lane holds, and expensive jobs share what is
+//!   left.
 //!
-//! So cheap requests never wait behind expensive ones, requests of a few milliseconds wait
-//! at most for a few middle slices (not behind a long lane of jobs that take seconds), and
-//! an expensive job holds a worker for one slice, a middle thread for another, and pays
-//! for it up to three times. Priority between them is this policy
-//! ([`after_slice`]), not the kernel's: the long lane's threads keep the normal priority
+//! Priority is this policy, not the kernel's: the lane's threads keep the normal priority
 //! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
 //! preempt no one) and get their fair share of the cores beside any other process of the
-//! host. So that cheap requests do not wait for the kernel to preempt a busy long-lane
-//! thread, the lane gives way by itself: its jobs' budgets carry a pause
-//! ([`Budget::with_pause`], [`give_way`]) that, at every budget check while a request
-//! computes in a slice (on an HTTP worker or in the middle lane), sleeps until none does (at most `MAX_PAUSE`, then at least
-//! `MIN_RUN` of computing before the next pause, so the lane keeps a share of a core); and
-//! by default the lane has one thread fewer than the machine has cores (config.rs). Busy
-//! processes elsewhere on the host compute on no HTTP worker: they never make the lane
-//! pause. The slice is an interrupt, not a shorter deadline
-//! ([`Budget::with_interrupt`]), and a slice that ended after it is run again, so a result
-//! never depends on where it was computed.
+//! host; by default the lane has one permit fewer than the machine has cores (config.rs),
+//! so the HTTP workers always find a core it leaves them. The slice is an interrupt, not a
+//! shorter deadline ([`Budget::with_interrupt`]), and a slice that ended after it is run
+//! again, so a result never depends on where it was computed.
 //!
 //! # Invariants
-//! In each lane at most `threads` jobs run and at most `queue_depth` wait; a job that finds
-//! the middle lane's queue full goes on to the long lane, and one that finds the long
-//! lane's queue full fails at once with 503 `Overloaded` and `Retry-After`, instead of
-//! waiting without bound. A worker computes for at most `MAX_SLICES` slices per request. A
-//! job's budget is cancelled ([`Cancellation`]) as soon as its request is answered or
-//! dropped, so no job computes past its answer for longer than it takes to reach its next
-//! budget check.
+//! At most `threads` lane jobs compute at once and at most `threads + queue_depth` are in
+//! the lane (computing, waiting for a permit, or about to start), each on a thread of its
+//! own; a job that finds the lane full fails at once with 503 `Overloaded` and
+//! `Retry-After`, instead of waiting without bound. A job waiting for a permit still runs
+//! against its deadline: it answers `TimeoutExceeded` naming the operation at its budget
+//! check. A worker computes for at most `MAX_SLICES` slices per request. A job's budget is
+//! cancelled ([`Cancellation`]) as soon as its request is answered or dropped, so no job
+//! computes past its answer for longer than it takes to reach its next budget check.
+
+mod cores;
 
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use api_types::ErrorCode;
@@ -58,7 +54,7 @@ use crate::error::HttpError;
 
 /// What a client told to retry should wait, in seconds: the queue moves within a timeout.
 const RETRY_AFTER_SECONDS: u64 = 1;
-/// How long past its deadline a job in the long lane has to notice it before the request is
+/// How long past its deadline a job in the lane has to notice it before the request is
 /// answered `TimeoutExceeded` without it (a job that never checks its budget, or a host so
 /// busy that the job got no CPU time). The job goes on until it notices; its answer is
 /// dropped.
@@ -66,29 +62,11 @@ const DEADLINE_GRACE: Duration = Duration::from_millis(20);
 /// The most slices a job gets on the HTTP worker when it is interrupted without having used
 /// a slice of CPU time (a busy machine descheduled it).
 const MAX_SLICES: usize = 3;
-/// The longest a long-lane job waits at one budget check while HTTP workers compute.
-const MAX_PAUSE: Duration = Duration::from_millis(4);
-/// How long a long-lane job computes after a pause before it pauses again: its share of a
-/// core while the HTTP workers stay busy.
-const MIN_RUN: Duration = Duration::from_millis(1);
-/// How long a paused long-lane job sleeps before it looks at the HTTP workers again.
-const PAUSE_STEP: Duration = Duration::from_micros(50);
-
-/// The slice of the middle lane: long enough for the requests of a few milliseconds that
-/// outlive the first slice, short enough that they wait little behind expensive ones.
-const MIDDLE_SLICE: Duration = Duration::from_millis(16);
-
 /// How many budget checks a job makes on a worker before the slice samples its thread's CPU
 /// time.
 const CHECKS_BEFORE_SAMPLE: u32 = 64;
 
-/// Requests computing in a slice (on an HTTP worker, in their slices or between them, or in
-/// the middle lane), in every scheduler of the process: they all share its cores.
-static SLICED: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
-    /// When the long-lane job on this thread last ended a pause.
-    static LAST_PAUSE: Cell<Option<Instant>> = const { Cell::new(None) };
     /// The budget checks of the slice computing on this worker, and its CPU time sample.
     static SLICE_CLOCK: Cell<SliceClock> = const { Cell::new(SliceClock::START) };
 }
@@ -116,7 +94,8 @@ fn count_check() {
     SLICE_CLOCK.set(clock);
 }
 
-/// How many threads each lane has, how many jobs may wait for one, and the first slice.
+/// How many lane jobs compute at once, how many more may wait in the lane, and the first
+/// slice.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SchedulerConfig {
     pub(crate) threads: usize,
@@ -124,10 +103,11 @@ pub(crate) struct SchedulerConfig {
     pub(crate) slice: Duration,
 }
 
-/// Runs engine jobs: a first slice on the calling worker, then the middle and long lanes.
+/// Runs engine jobs: a first slice on the calling worker, then the lane.
 pub(crate) struct Scheduler {
-    middle_lane: Lane,
-    long_lane: Lane,
+    lane: Lane,
+    /// The lane's run permits.
+    cores: Arc<cores::Cores>,
     slice: Duration,
 }
 
@@ -138,14 +118,14 @@ enum Next {
     Answer,
     /// Another slice on the worker: the job was descheduled, not expensive.
     Again,
-    /// Start again in the lanes, with the whole budget.
-    Lanes,
+    /// Start again in the lane, with the whole budget.
+    Lane,
 }
 
 /// The scheduling policy, after a slice that ended at `ended` with `interrupt` set: a run
 /// that ended before its interrupt (finished or failed on its own), or one whose deadline
 /// passed, is the answer; one interrupted having used at least a slice of CPU time is
-/// expensive and goes to the long lane; one that used less was descheduled and gets another
+/// expensive and goes to the lane; one that used less was descheduled and gets another
 /// slice, unless it had `MAX_SLICES` already.
 fn after_slice(
     run: &Run,
@@ -160,62 +140,24 @@ fn after_slice(
     } else if run.cpu < slice && slices < MAX_SLICES {
         Next::Again
     } else {
-        Next::Lanes
-    }
-}
-
-/// Whether a long-lane job at a budget check pauses: while `sliced` requests compute on
-/// the HTTP workers, unless it ended a pause less than [`MIN_RUN`] ago (`since_pause`,
-/// `None` if it never paused), so that it keeps a share of a core however busy they are.
-fn pauses(sliced: usize, since_pause: Option<Duration>) -> bool {
-    sliced > 0 && since_pause.is_none_or(|since| since >= MIN_RUN)
-}
-
-/// The long lane's [`Budget::with_pause`] hook: leaves the core to the requests on the HTTP
-/// workers (and to the threads they wake, such as the client's) while they compute, for at
-/// most [`MAX_PAUSE`] at a time (see [`pauses`]).
-fn give_way() {
-    let now = Instant::now();
-    let since_pause = LAST_PAUSE.get().map(|ended| now.saturating_duration_since(ended));
-    if !pauses(SLICED.load(Ordering::Relaxed), since_pause) {
-        return;
-    }
-    let until = now + MAX_PAUSE;
-    while SLICED.load(Ordering::Relaxed) > 0 && Instant::now() < until {
-        std::thread::sleep(PAUSE_STEP);
-    }
-    LAST_PAUSE.set(Some(Instant::now()));
-}
-
-/// Counts a request in [`SLICED`] while it lives.
-struct Sliced;
-
-impl Sliced {
-    fn enter() -> Sliced {
-        SLICED.fetch_add(1, Ordering::Relaxed);
-        Sliced
-    }
-}
-
-impl Drop for Sliced {
-    fn drop(&mut self) {
-        SLICED.fetch_sub(1, Ordering::Relaxed);
+        Next::Lane
     }
 }
 
 impl Scheduler {
     pub(crate) fn new(config: SchedulerConfig) -> Scheduler {
+        let threads = config.threads.max(1);
         Scheduler {
-            middle_lane: Lane::new("middle", config.threads, config.queue_depth, false),
-            long_lane: Lane::new("long", config.threads, config.queue_depth, true),
+            lane: Lane::new(threads.saturating_add(config.queue_depth)),
+            cores: Arc::new(cores::Cores::new(threads)),
             slice: config.slice,
         }
     }
 
     /// Runs `job` under the request's `budget`: on the calling worker for a slice, then,
     /// when it did not finish within the slice and the budget has time left, again in the
-    /// lanes (see [`after_slice`] and [`Scheduler::in_lanes`]). The answer comes by the
-    /// deadline plus [`DEADLINE_GRACE`], with or without the lanes'.
+    /// lane (see [`after_slice`] and [`Scheduler::in_lane`]). The answer comes by the
+    /// deadline plus [`DEADLINE_GRACE`], with or without the lane's.
     pub(crate) async fn run<T, F>(&self, budget: Budget, job: F) -> Result<T, HttpError>
     where
         T: Send + 'static,
@@ -224,51 +166,46 @@ impl Scheduler {
         // Dropped with this future: when the request is answered, or when it is dropped.
         let cancellation = Cancellation::new();
         let budget = budget.with_cancellation(&cancellation);
-        let sliced = Sliced::enter();
         let mut slices = 0;
+        // The CPU time the job used on the worker: its place in the lane's queue.
+        let mut attained = Duration::ZERO;
         loop {
             let (res, run, interrupt) = run_slice(&job, &budget, self.slice);
             slices += 1;
+            attained += run.cpu;
             match after_slice(&run, interrupt, budget.deadline(), slices, self.slice) {
                 Next::Answer => return res?,
                 // Let the worker serve its other connections before the next slice.
                 Next::Again => actix_web::rt::task::yield_now().await,
-                Next::Lanes => break,
+                Next::Lane => break,
             }
         }
-        drop(sliced);
-        let lanes = self.in_lanes(budget, Arc::new(job));
-        let Some(deadline) = budget.deadline() else { return lanes.await };
+        let in_lane = self.in_lane(budget, attained, job);
+        let Some(deadline) = budget.deadline() else { return in_lane.await };
         let time_left = (deadline + DEADLINE_GRACE).saturating_duration_since(Instant::now());
-        match actix_web::rt::time::timeout(time_left, lanes).await {
+        match actix_web::rt::time::timeout(time_left, in_lane).await {
             Ok(res) => res,
             Err(_) => Err(HttpError::timeout(None)),
         }
     }
 
-    /// Runs `job` in the middle lane for [`MIDDLE_SLICE`] (counted in [`SLICED`]), then, if
-    /// it outlived that slice with time left, again in the long lane. A full middle lane is
-    /// passed by.
-    async fn in_lanes<T, F>(&self, budget: Budget, job: Arc<F>) -> Result<T, HttpError>
+    /// Runs `job` in the lane under its whole `budget`, computing in turns ordered by its
+    /// `attained` service (see `cores.rs`).
+    async fn in_lane<T, F>(
+        &self,
+        budget: Budget,
+        attained: Duration,
+        job: F,
+    ) -> Result<T, HttpError>
     where
         T: Send + 'static,
         F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
-        let middle_job = Arc::clone(&job);
-        let middle = self.middle_lane.run(move || {
-            let _sliced = Sliced::enter();
-            let (res, run, interrupt) = run_slice(&*middle_job, &budget, MIDDLE_SLICE);
-            let time_left = budget.deadline().is_none_or(|deadline| run.ended < deadline);
-            let outlived = run.ended >= interrupt && time_left;
-            if outlived { None } else { Some(res) }
-        });
-        match middle.await {
-            Ok(Some(res)) => return res?,
-            Ok(None) => {}
-            Err(err) if err.code() == ErrorCode::Overloaded => {}
-            Err(err) => return Err(err),
-        }
-        self.long_lane.run(move || run_caught(&*job, &budget.with_pause(give_way))).await??
+        let cores = Arc::clone(&self.cores);
+        let work = move || {
+            cores.run(attained, &budget, || run_caught(&job, &budget.with_pause(cores::take_turn)))
+        };
+        self.lane.run(work).await??
     }
 }
 
@@ -327,38 +264,34 @@ fn thread_cpu_time() -> Duration {
 /// A task on a lane's thread: runs a job and sends its result back.
 type Task = Box<dyn FnOnce() + Send>;
 
-/// A fixed number of threads of its own and a bounded queue in front of them.
+/// Threads of its own, one per job in it, at most `capacity` jobs: a job that waits for a
+/// permit keeps its thread (and its state), so the lane needs one per job.
 struct Lane {
-    /// One permit per thread and per place in the queue.
+    /// One permit per job in the lane.
     admitted: Arc<Semaphore>,
+    capacity: usize,
     tasks: mpsc::Sender<Task>,
+    queue: Arc<Mutex<mpsc::Receiver<Task>>>,
+    /// The threads started so far: as many as jobs were ever in the lane at once.
+    spawned: Mutex<usize>,
 }
 
 impl Lane {
-    /// Starts the lane's `threads` threads, under `SCHED_BATCH` where it can be set if
-    /// `batch`.
-    fn new(name: &'static str, threads: usize, queue_depth: usize, batch: bool) -> Lane {
-        let threads = threads.max(1);
+    /// A lane for at most `capacity` jobs (at least one); its threads start when needed.
+    fn new(capacity: usize) -> Lane {
+        let capacity = capacity.max(1);
         let (tasks, queue) = mpsc::channel::<Task>();
-        let queue = Arc::new(Mutex::new(queue));
-        for idx in 0..threads {
-            let queue = Arc::clone(&queue);
-            let spawned =
-                std::thread::Builder::new().name(format!("{name}-lane-{idx}")).spawn(move || {
-                    if batch && let Err(err) = set_batch() {
-                        tracing::warn!(?err, "a lane thread keeps the normal scheduling policy");
-                    }
-                    serve(&queue);
-                });
-            if let Err(err) = spawned {
-                tracing::error!(%err, lane = name, "a lane thread did not start");
-            }
+        Lane {
+            admitted: Arc::new(Semaphore::new(capacity)),
+            capacity,
+            tasks,
+            queue: Arc::new(Mutex::new(queue)),
+            spawned: Mutex::new(0),
         }
-        Lane { admitted: Arc::new(Semaphore::new(threads.saturating_add(queue_depth))), tasks }
     }
 
     /// Runs `work` on one of the lane's threads and returns what it returns; fails at once
-    /// when the queue is full.
+    /// when the lane is full.
     async fn run<R: Send + 'static>(
         &self,
         work: impl FnOnce() -> R + Send + 'static,
@@ -370,6 +303,7 @@ impl Lane {
             )
             .with_retry_after(RETRY_AFTER_SECONDS)
         })?;
+        self.spawn_up_to(self.capacity - self.admitted.available_permits());
         let (sender, receiver) = oneshot::channel();
         let task: Task = Box::new(move || {
             let res = work();
@@ -380,6 +314,28 @@ impl Lane {
         let shut_down = || HttpError::new(ErrorCode::InternalError, "the server is shutting down");
         self.tasks.send(task).map_err(|_| shut_down())?;
         receiver.await.map_err(|_| shut_down())
+    }
+
+    /// Starts threads until there are `in_lane`, one per job in the lane, under
+    /// `SCHED_BATCH` where it can be set. One that does not start is logged: its job waits
+    /// for another thread, or for its deadline.
+    fn spawn_up_to(&self, in_lane: usize) {
+        let mut spawned = self.spawned.lock().unwrap_or_else(PoisonError::into_inner);
+        while *spawned < in_lane {
+            let queue = Arc::clone(&self.queue);
+            let thread = std::thread::Builder::new().name(format!("engine-lane-{spawned}"));
+            let started = thread.spawn(move || {
+                if let Err(err) = set_batch() {
+                    tracing::warn!(?err, "a lane thread keeps the normal scheduling policy");
+                }
+                serve(&queue);
+            });
+            if let Err(err) = started {
+                tracing::error!(%err, "a lane thread did not start");
+                return;
+            }
+            *spawned += 1;
+        }
     }
 }
 
@@ -421,8 +377,8 @@ mod tests {
         Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, slice })
     }
 
-    fn on_the_long_lane() -> bool {
-        std::thread::current().name().is_some_and(|name| name.starts_with("long-lane"))
+    fn on_the_lane() -> bool {
+        std::thread::current().name().is_some_and(|name| name.starts_with("engine-lane"))
     }
 
     /// Computes until the budget stops it, as langcore's loops do.
@@ -446,14 +402,14 @@ mod tests {
         // Finished (or failed on its own) within the slice: that is the answer.
         assert_eq!(next(Run { ended: start, cpu: Duration::ZERO }, 1), Next::Answer);
         // Interrupted having used its slice of CPU time: expensive.
-        assert_eq!(next(run(start, 2, 1), 1), Next::Lanes);
+        assert_eq!(next(run(start, 2, 1), 1), Next::Lane);
         // Interrupted having used less: descheduled, so another slice, up to MAX_SLICES.
         assert_eq!(next(run(start, 5, 0), 1), Next::Again);
         assert_eq!(next(run(start, 5, 0), MAX_SLICES - 1), Next::Again);
-        assert_eq!(next(run(start, 5, 0), MAX_SLICES), Next::Lanes);
+        assert_eq!(next(run(start, 5, 0), MAX_SLICES), Next::Lane);
         // Past the deadline: whatever the run says is the answer (a timeout).
         assert_eq!(next(run(start, 100, 1), 1), Next::Answer);
-        assert_eq!(after_slice(&run(start, 100, 1), interrupt, None, 1, SLICE), Next::Lanes);
+        assert_eq!(after_slice(&run(start, 100, 1), interrupt, None, 1, SLICE), Next::Lane);
     }
 
     /// A slice reads its CPU time only after `CHECKS_BEFORE_SAMPLE` checks: a job that
@@ -485,36 +441,6 @@ mod tests {
         assert!(run.ended < interrupt);
     }
 
-    #[test]
-    fn the_long_lane_pauses_while_workers_compute_but_keeps_a_share() {
-        let ms = Duration::from_millis;
-        // Nothing on the workers: no pause, however long since the last one.
-        assert!(!pauses(0, None));
-        assert!(!pauses(0, Some(ms(100))));
-        // A request on the workers: a pause, unless the last one ended under MIN_RUN ago.
-        assert!(pauses(1, None));
-        assert!(pauses(3, Some(MIN_RUN)));
-        assert!(!pauses(1, Some(MIN_RUN - Duration::from_micros(1))));
-        assert!(!pauses(1, Some(Duration::ZERO)));
-    }
-
-    /// While a request computes on the workers, a long-lane job's budget check waits, for at
-    /// most `MAX_PAUSE`.
-    #[test]
-    fn a_budget_check_in_the_long_lane_waits_for_the_workers() {
-        let sliced = Sliced::enter();
-        let budget = Budget::unlimited().with_pause(give_way);
-        // A thread of its own: it has never paused.
-        let waited = std::thread::spawn(move || {
-            let started = Instant::now();
-            budget.check_time(langcore::Operation::Product).map(|()| started.elapsed())
-        });
-        let waited = waited.join().unwrap().unwrap();
-        drop(sliced);
-        assert!(waited >= MAX_PAUSE, "{waited:?}");
-        assert!(waited < MAX_PAUSE + Duration::from_millis(300), "{waited:?}");
-    }
-
     /// A cheap job runs on the calling thread: no hop to another thread and back.
     #[actix_web::test]
     async fn a_cheap_job_runs_on_the_calling_worker() {
@@ -524,19 +450,19 @@ mod tests {
         assert_eq!(ran_on.await.unwrap(), caller);
     }
 
-    /// A job that outlives its slice starts again in the long lane, whose threads keep the
-    /// normal priority under `SCHED_BATCH`, with its whole budget and the pause that gives
-    /// way to the workers; the answer is the long lane's run.
+    /// A job that outlives its slice starts again in the lane, whose threads keep the
+    /// normal priority under `SCHED_BATCH`, with its whole budget and the pause hook that
+    /// takes turns; the answer is the lane's run.
     #[actix_web::test]
-    async fn an_expensive_job_moves_to_the_long_lane_at_normal_priority() {
+    async fn an_expensive_job_moves_to_the_lane_at_normal_priority() {
         let scheduler = scheduler(SLICE);
         let answer = scheduler.run(Budget::unlimited(), |budget| {
             // Busy past the slice, checking the budget as langcore's loops do.
             while budget.check_time(langcore::Operation::Determinize).is_ok() {
-                if on_the_long_lane() {
+                if on_the_lane() {
                     let nice = rustix::process::getpriority_process(None);
-                    let pauses = budget.with_pause(give_way) == *budget;
-                    return Ok((thread_schedule_policy().ok(), nice.ok(), pauses));
+                    let takes_turns = budget.with_pause(cores::take_turn) == *budget;
+                    return Ok((thread_schedule_policy().ok(), nice.ok(), takes_turns));
                 }
             }
             Err(HttpError::timeout(None))
@@ -556,38 +482,82 @@ mod tests {
         }
     }
 
-    /// A job that outlives the first slice but not the middle lane's is answered there, and
-    /// does not wait for a long lane busy with an expensive job.
+    /// A job of a few milliseconds submitted while expensive jobs hold every permit (one)
+    /// gets a core within a quantum: it answers long before them, from the lane.
     #[actix_web::test]
-    async fn a_job_of_a_few_milliseconds_passes_a_busy_long_lane() {
-        let scheduler = Arc::new(scheduler(SLICE));
-        let expensive = {
-            let scheduler = Arc::clone(&scheduler);
-            let budget = Budget::unlimited().with_deadline(Instant::now() + Duration::from_secs(3));
-            actix_web::rt::spawn(async move { scheduler.run(budget, spin).await })
-        };
+    async fn a_small_job_passes_expensive_ones_that_hold_the_permits() {
+        let scheduler =
+            Arc::new(Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 4, slice: SLICE }));
+        let expensive: Vec<_> = (0..2)
+            .map(|_| {
+                let scheduler = Arc::clone(&scheduler);
+                let deadline = Instant::now() + Duration::from_secs(2);
+                let budget = Budget::unlimited().with_deadline(deadline);
+                actix_web::rt::spawn(async move {
+                    let res = scheduler.run(budget, spin).await;
+                    (res, Instant::now())
+                })
+            })
+            .collect();
         actix_web::rt::time::sleep(Duration::from_millis(200)).await;
         let started = Instant::now();
         let ran_on = scheduler.run(Budget::unlimited(), busy_for(4)).await.unwrap();
-        let elapsed = started.elapsed();
+        let answered = Instant::now();
         assert!(
-            ran_on.as_deref().is_some_and(|name| name.starts_with("middle-lane")),
+            ran_on.as_deref().is_some_and(|name| name.starts_with("engine-lane")),
             "{ran_on:?}"
         );
-        assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
-        assert_eq!(expensive.await.unwrap().unwrap_err().code(), ErrorCode::TimeoutExceeded);
+        let elapsed = answered - started;
+        assert!(elapsed < Duration::from_millis(500), "{elapsed:?}");
+        for job in expensive {
+            let (res, ended) = job.await.unwrap();
+            assert_eq!(res.unwrap_err().code(), ErrorCode::TimeoutExceeded);
+            assert!(ended > answered);
+        }
     }
 
-    /// A long-lane job that gets no CPU time (or never checks its budget) does not hold its
+    /// A job waiting for a permit that nobody hands over (the holder never checks its
+    /// budget) answers at its deadline, `TimeoutExceeded` naming the operation.
+    #[actix_web::test]
+    async fn a_job_waiting_for_a_permit_times_out_naming_its_operation() {
+        let scheduler =
+            Arc::new(Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, slice: SLICE }));
+        let holder = {
+            let scheduler = Arc::clone(&scheduler);
+            actix_web::rt::spawn(async move {
+                scheduler
+                    .run(Budget::unlimited(), |budget| {
+                        if !on_the_lane() {
+                            return spin(budget);
+                        }
+                        std::thread::sleep(Duration::from_millis(600));
+                        Ok(())
+                    })
+                    .await
+            })
+        };
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        let started = Instant::now();
+        let budget = Budget::unlimited().with_deadline(started + Duration::from_millis(150));
+        let err = scheduler.run(budget, spin).await.unwrap_err();
+        let elapsed = started.elapsed();
+        assert_eq!(err.code(), ErrorCode::TimeoutExceeded);
+        assert!(err.to_string().ends_with("ran out during product construction"), "{err}");
+        assert!(elapsed >= Duration::from_millis(150), "{elapsed:?}");
+        assert!(elapsed < Duration::from_millis(450), "{elapsed:?}");
+        holder.await.unwrap().unwrap();
+    }
+
+    /// A lane job that gets no CPU time (or never checks its budget) does not hold its
     /// request past the deadline.
     #[actix_web::test]
-    async fn a_stuck_long_lane_job_is_answered_at_its_deadline() {
+    async fn a_stuck_lane_job_is_answered_at_its_deadline() {
         let scheduler = scheduler(SLICE);
         let started = Instant::now();
         let budget = Budget::unlimited().with_deadline(started + Duration::from_millis(100));
         let res = scheduler
             .run(budget, |budget| {
-                if !on_the_long_lane() {
+                if !on_the_lane() {
                     return spin(budget);
                 }
                 std::thread::sleep(Duration::from_millis(600));
@@ -600,7 +570,7 @@ mod tests {
         assert!(elapsed < Duration::from_millis(400), "{elapsed:?}");
     }
 
-    /// A full long lane refuses at once with 503 and `Retry-After`, in words that name no
+    /// A full lane refuses at once with 503 and `Retry-After`, in words that name no
     /// part of the server; a panicking job is an internal error, on the worker or the lane.
     #[actix_web::test]
     async fn overload_and_panics_are_clean_errors() {
@@ -625,7 +595,7 @@ mod tests {
         assert_eq!(err.await.unwrap_err().code(), ErrorCode::InternalError);
     }
 
-    /// Issue 17: a long-lane job answered at its deadline went on computing for seconds. Its
+    /// Issue 17: a lane job answered at its deadline went on computing for seconds. Its
     /// budget is cancelled with the answer: the job stops at its next check.
     #[actix_web::test]
     async fn r17_a_job_stops_when_its_request_is_answered() {

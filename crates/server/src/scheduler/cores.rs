@@ -1,0 +1,497 @@
+//! The lane's run permits, granted by least attained service: a lane job computes only
+//! while it holds one, and at a budget check hands it to a waiting job that has computed
+//! less.
+//!
+//! # Overview
+//! - [`Cores`]: `permits` permits (the cores the lane may use) and the jobs waiting for one,
+//!   ordered by their *standing* ([`Cores::standing`]): the CPU time they have computed so
+//!   far (their attained service), less a share ([`AGING`]) of the time they have waited,
+//!   then by arrival. A freed permit goes straight to the first of them.
+//! - [`Cores::run`]: runs a job on the calling lane thread once it holds a permit, and gives
+//!   the permit back when the job returns (or unwinds).
+//! - [`take_turn`]: the pause hook of that job's budget ([`Budget::with_pause`]), called at
+//!   every budget check; while a waiting job stands at least [`QUANTUM`] lower, it hands that
+//!   job its permit and waits for one again, in order.
+//!
+//! # Algorithm
+//! Least attained service (also called foreground-background: Nuyens and Wierman, *The
+//! Foreground-Background queue: a survey*, 2008), the policy for jobs of unknown size:
+//! a new job waits for a core at most one budget-check interval plus [`QUANTUM`] (and
+//! [`LOOK_EVERY`]), however many expensive jobs hold the permits, so small jobs finish first
+//! without anyone knowing they are small, and expensive ones share what is left. A job
+//! computes for [`QUANTUM`] or more between two hand-overs (a park and an unpark), so they
+//! cost little. Two weak spots of the plain policy, each seen under the load test's 90/10
+//! mix (issue 18):
+//! - under overload (when the lane cannot serve the first few milliseconds of every new
+//!   job: about 80 explosive requests a second), a job of a few milliseconds waits behind
+//!   the stream of newer jobs until its deadline (small requests answered after 5 s). Aging
+//!   bounds that: a job that waited [`AGING`] times a span stands as if it had computed that
+//!   span less. Every waiting job ages alike, so a job's place is fixed when it enters: its
+//!   attained service plus the time since the epoch divided by [`AGING`];
+//! - time held is not service: on a busy host the kernel deschedules the holder, and small
+//!   jobs counted that time as computing. Attained service is CPU time: the slices on the
+//!   HTTP worker, then the thread's CPU time while it held a permit.
+//!
+//! # Invariants
+//! At most `permits` jobs hold a permit. A permit is free only while no job waits. A job
+//! waits no longer than its budget allows: at its deadline (or within [`POLL`] of its
+//! cancellation) it leaves the queue and goes on without a permit, to fail at its next
+//! budget check with `TimeoutExceeded` naming the operation that ran out. A job's attained
+//! service only grows.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+use langcore::{Budget, Operation};
+
+use super::thread_cpu_time;
+
+/// How much higher a job holding a permit must stand than the first waiting job before it
+/// hands its permit over: the least a job computes between two hand-overs.
+const QUANTUM: Duration = Duration::from_millis(2);
+
+/// How much waiting counts as computing less: a job that waited `AGING` times a span stands
+/// as if it had computed that span less, so no job that needs little waits behind a stream
+/// of newer jobs for long, however many arrive.
+const AGING: u32 = 20;
+
+/// How often at most a job holding a permit reads its CPU time while others wait (a system
+/// call): a waiting job gets a core within this much more.
+const LOOK_EVERY: Duration = Duration::from_micros(200);
+
+/// How often a waiting job looks whether its request was cancelled (answered or dropped).
+const POLL: Duration = Duration::from_millis(25);
+
+/// No job waits: the value of [`Cores::least_waiting`] then.
+const NONE_WAITS: u64 = u64::MAX;
+
+thread_local! {
+    /// The job running on this lane thread, while it runs.
+    static TURN: RefCell<Option<Turn>> = const { RefCell::new(None) };
+}
+
+/// Whether a job holding a permit, at `standing`, gives it to a waiting job at
+/// `least_waiting` (see [`Cores::standing`]).
+fn gives_way(standing: Duration, least_waiting: Duration) -> bool {
+    standing > least_waiting.saturating_add(QUANTUM)
+}
+
+/// The run permits of a lane and the jobs waiting for one.
+pub(super) struct Cores {
+    state: Mutex<State>,
+    /// The standing of the first waiting job in nanoseconds, [`NONE_WAITS`] when
+    /// none waits: read without the lock at every budget check.
+    least_waiting: AtomicU64,
+    /// Where [`Cores::standing`] counts waiting from.
+    epoch: Instant,
+}
+
+/// What [`Cores`] guards with its lock.
+struct State {
+    free: usize,
+    waiting: BTreeMap<Place, Thread>,
+    arrivals: u64,
+}
+
+/// A waiting job's place in the queue: least standing first (see [`Cores::standing`]), then
+/// first come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Place {
+    standing: Duration,
+    arrival: u64,
+}
+
+/// The job running on a lane thread: its budget (without the pause hook), the service it
+/// attained before its permit, and its hold of one (`None`: it holds none).
+struct Turn {
+    cores: Arc<Cores>,
+    budget: Budget,
+    attained: Duration,
+    held: Option<Held>,
+}
+
+/// A job's hold of a permit: the thread's CPU time when it got the permit, and when the job
+/// next reads it.
+struct Held {
+    cpu_at_grant: Duration,
+    next_look: Instant,
+}
+
+impl Held {
+    fn now() -> Held {
+        Held { cpu_at_grant: thread_cpu_time(), next_look: Instant::now() }
+    }
+}
+
+impl Cores {
+    /// `permits` permits (at least one), all free.
+    pub(super) fn new(permits: usize) -> Cores {
+        let state = State { free: permits.max(1), waiting: BTreeMap::new(), arrivals: 0 };
+        Cores {
+            state: Mutex::new(state),
+            least_waiting: AtomicU64::new(NONE_WAITS),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// A job's standing in the queue, having computed `attained`, now: its attained service
+    /// plus the time since the epoch divided by [`AGING`]. Jobs' standings grow alike while
+    /// they wait, so those already in the queue are kept in order by the standing they
+    /// entered with, and a job that waited ranks as if it had computed less.
+    fn standing(&self, attained: Duration) -> Duration {
+        attained + self.epoch.elapsed() / AGING
+    }
+
+    /// Runs `job` on the calling thread once it holds a permit, waiting in order of
+    /// `attained` (the service the job attained elsewhere) for at most what `budget` (with
+    /// no pause hook) allows; `job`'s budget checks must call [`take_turn`] (see the module
+    /// docs).
+    pub(super) fn run<R>(
+        self: &Arc<Self>,
+        attained: Duration,
+        budget: &Budget,
+        job: impl FnOnce() -> R,
+    ) -> R {
+        let holds = self.acquire(attained, budget);
+        let turn = Turn {
+            cores: Arc::clone(self),
+            budget: *budget,
+            attained,
+            held: holds.then(Held::now),
+        };
+        TURN.set(Some(turn));
+        // Gives the permit back however `job` ends.
+        let _done = TurnDone;
+        job()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes a free permit, or waits for one in order; whether it holds one (see
+    /// [`Cores::wait`]).
+    fn acquire(&self, attained: Duration, budget: &Budget) -> bool {
+        let mut state = self.lock();
+        if state.free > 0 {
+            state.free -= 1;
+            return true;
+        }
+        let place = self.enqueue(&mut state, attained);
+        drop(state);
+        self.wait(place, budget)
+    }
+
+    /// Hands the permit to the first waiting job if the job that holds it, having attained
+    /// `attained`, gives way to it, and then waits for one again; whether it holds one.
+    fn pass(&self, attained: Duration, budget: &Budget) -> bool {
+        let mut state = self.lock();
+        let first = state.waiting.first_key_value().map(|(place, _)| place.standing);
+        if !first.is_some_and(|least| gives_way(self.standing(attained), least)) {
+            return true;
+        }
+        let place = self.enqueue(&mut state, attained);
+        // The first is not this job: its standing is at least `QUANTUM` less.
+        self.grant_first(&mut state);
+        drop(state);
+        self.wait(place, budget)
+    }
+
+    /// Gives a permit back: to the first waiting job, or to the free ones.
+    fn release(&self) {
+        let mut state = self.lock();
+        if !self.grant_first(&mut state) {
+            state.free += 1;
+        }
+    }
+
+    /// Puts the calling thread in the queue at its place for `attained`, now.
+    fn enqueue(&self, state: &mut State, attained: Duration) -> Place {
+        let place = Place { standing: self.standing(attained), arrival: state.arrivals };
+        state.arrivals += 1;
+        state.waiting.insert(place, std::thread::current());
+        self.publish(state);
+        place
+    }
+
+    /// Grants a permit to the first waiting job, if any; whether there was one.
+    fn grant_first(&self, state: &mut State) -> bool {
+        let Some((_, thread)) = state.waiting.pop_first() else { return false };
+        self.publish(state);
+        thread.unpark();
+        true
+    }
+
+    /// Publishes the first waiting job's standing for [`take_turn`]'s unlocked read.
+    fn publish(&self, state: &State) {
+        let least = state.waiting.first_key_value().map_or(NONE_WAITS, |(place, _)| {
+            u64::try_from(place.standing.as_nanos()).unwrap_or(NONE_WAITS - 1)
+        });
+        self.least_waiting.store(least, Ordering::Relaxed);
+    }
+
+    /// Waits at `place` until a permit is granted (true) or `budget` stops the job (false:
+    /// its deadline passed or it was cancelled; it leaves the queue).
+    fn wait(&self, place: Place, budget: &Budget) -> bool {
+        loop {
+            if !self.lock().waiting.contains_key(&place) {
+                return true;
+            }
+            let step = budget.deadline().map_or(POLL, |deadline| {
+                deadline.saturating_duration_since(Instant::now()).min(POLL)
+            });
+            if step.is_zero() || is_stopped(budget) {
+                let mut state = self.lock();
+                let left = state.waiting.remove(&place).is_some();
+                self.publish(&state);
+                // Granted meanwhile: it holds a permit, and fails at its next check.
+                return !left;
+            }
+            std::thread::park_timeout(step);
+        }
+    }
+}
+
+/// Whether `budget` stops work now: its deadline passed or it was cancelled (the
+/// operation only names the error, which is dropped).
+fn is_stopped(budget: &Budget) -> bool {
+    budget.check_time(Operation::Parse).is_err()
+}
+
+/// Ends the turn of the job on this thread: gives its permit back if it holds one.
+struct TurnDone;
+
+impl Drop for TurnDone {
+    fn drop(&mut self) {
+        if let Some(turn) = TURN.take()
+            && turn.held.is_some()
+        {
+            turn.cores.release();
+        }
+    }
+}
+
+/// At a budget check of the job on this lane thread (if any): hands its permit to a
+/// waiting job whose standing is at least [`QUANTUM`] less, and waits for one again (see
+/// the module docs). Without a waiting job it returns without reading a clock, and it reads
+/// the thread's CPU time at most every [`LOOK_EVERY`].
+pub(super) fn take_turn() {
+    TURN.with(|turn| {
+        // Borrowed already: called again from within (the turn's budget must carry no
+        // pause hook); nothing to do.
+        if let Ok(mut turn) = turn.try_borrow_mut()
+            && let Some(turn) = turn.as_mut()
+        {
+            turn.take();
+        }
+    });
+}
+
+impl Turn {
+    fn take(&mut self) {
+        let Some(held) = self.held.as_mut() else { return };
+        let least = self.cores.least_waiting.load(Ordering::Relaxed);
+        if least == NONE_WAITS {
+            return;
+        }
+        let now = Instant::now();
+        if now < held.next_look {
+            return;
+        }
+        held.next_look = now + LOOK_EVERY;
+        // CPU time, not time held: a pause for the workers, or the kernel running another
+        // thread, is no service.
+        let attained = self.attained + thread_cpu_time().saturating_sub(held.cpu_at_grant);
+        if !gives_way(self.cores.standing(attained), Duration::from_nanos(least)) {
+            return;
+        }
+        self.attained = attained;
+        let holds = self.cores.pass(attained, &self.budget);
+        self.held = holds.then(Held::now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::mpsc;
+
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    fn check(budget: &Budget) -> Result<(), langcore::BudgetError> {
+        budget.check_time(Operation::Product)
+    }
+
+    #[test]
+    fn a_job_gives_way_to_one_that_computed_a_quantum_less() {
+        assert!(!gives_way(MS, MS));
+        assert!(!gives_way(MS + QUANTUM, MS));
+        assert!(gives_way(MS + QUANTUM + Duration::from_nanos(1), MS));
+        assert!(gives_way(Duration::from_secs(1), Duration::ZERO));
+        assert!(!gives_way(Duration::ZERO, Duration::from_secs(1)));
+    }
+
+    /// A freed permit goes to the waiting job that computed least, whatever the order of
+    /// arrival.
+    #[test]
+    fn permits_go_to_the_least_attained_service_first() {
+        let cores = Arc::new(Cores::new(1));
+        assert!(cores.acquire(Duration::ZERO, &Budget::unlimited()));
+        let (order, ran) = mpsc::channel();
+        let waiters: Vec<_> = [30, 20, 10]
+            .into_iter()
+            .enumerate()
+            .map(|(idx, attained_ms)| {
+                let in_thread = Arc::clone(&cores);
+                let order = order.clone();
+                let waiter = std::thread::spawn(move || {
+                    in_thread.run(MS * attained_ms, &Budget::unlimited(), || {
+                        order.send(attained_ms).unwrap();
+                    });
+                });
+                // Each in the queue before the next arrives.
+                while cores.lock().waiting.len() <= idx {
+                    std::thread::sleep(MS);
+                }
+                waiter
+            })
+            .collect();
+        // 10 ms, and the time since the epoch, divided by `AGING`.
+        let least = cores.least_waiting.load(Ordering::Relaxed);
+        assert!((10_000_000..11_000_000).contains(&least), "{least}");
+        cores.release();
+        for waiter in waiters {
+            waiter.join().unwrap();
+        }
+        assert_eq!(ran.try_iter().collect::<Vec<_>>(), [10, 20, 30]);
+        assert_eq!(cores.least_waiting.load(Ordering::Relaxed), NONE_WAITS);
+        assert_eq!(cores.lock().free, 1);
+    }
+
+    /// Jobs that compute and check their budget, more of them than permits: no more than
+    /// `permits` ever compute at once, and every job gets its turns (each one finishes).
+    #[test]
+    fn permits_never_exceed_the_configured_number() {
+        static COMPUTING: AtomicUsize = AtomicUsize::new(0);
+        static MOST: AtomicUsize = AtomicUsize::new(0);
+        let cores = Arc::new(Cores::new(2));
+        let jobs: Vec<_> = (0..6)
+            .map(|_| {
+                let cores = Arc::clone(&cores);
+                std::thread::spawn(move || {
+                    let budget = Budget::unlimited();
+                    cores.run(Duration::ZERO, &budget, || {
+                        let budget = budget.with_pause(take_turn);
+                        let started = Instant::now();
+                        while started.elapsed() < MS * 60 {
+                            check(&budget).unwrap();
+                            let now = COMPUTING.fetch_add(1, Ordering::SeqCst) + 1;
+                            MOST.fetch_max(now, Ordering::SeqCst);
+                            // Long enough that the holders' sections overlap.
+                            std::thread::sleep(Duration::from_micros(200));
+                            COMPUTING.fetch_sub(1, Ordering::SeqCst);
+                        }
+                    });
+                })
+            })
+            .collect();
+        for job in jobs {
+            job.join().unwrap();
+        }
+        assert_eq!(MOST.load(Ordering::SeqCst), 2);
+        assert_eq!(cores.lock().free, 2);
+    }
+
+    /// A job that waited long enough stands before a newer one that computed less: waiting
+    /// `AGING` times a span counts as having computed that span less.
+    #[test]
+    fn waiting_counts_as_a_little_service() {
+        let cores = Arc::new(Cores::new(1));
+        assert!(cores.acquire(Duration::ZERO, &Budget::unlimited()));
+        let (order, ran) = mpsc::channel();
+        let wait_for = |attained: Duration, name: &'static str| {
+            let (cores, order) = (Arc::clone(&cores), order.clone());
+            std::thread::spawn(move || {
+                cores.run(attained, &Budget::unlimited(), || order.send(name).unwrap());
+            })
+        };
+        let older = wait_for(MS * 5, "older");
+        while cores.lock().waiting.is_empty() {
+            std::thread::sleep(MS);
+        }
+        // 150 ms of waiting is worth 7.5 ms of computing: more than the 5 ms between them.
+        std::thread::sleep(MS * 150);
+        let newer = wait_for(Duration::ZERO, "newer");
+        while cores.lock().waiting.len() < 2 {
+            std::thread::sleep(MS);
+        }
+        cores.release();
+        older.join().unwrap();
+        newer.join().unwrap();
+        assert_eq!(ran.try_iter().collect::<Vec<_>>(), ["older", "newer"]);
+    }
+
+    /// A holder hands its permit over once it has computed a quantum more CPU time than the
+    /// waiting job, not once it has merely held it that long (asleep, or descheduled).
+    #[test]
+    fn service_is_cpu_time_not_time_held() {
+        let cores = Arc::new(Cores::new(1));
+        let (got, get) = mpsc::channel();
+        // Runs `holder` with the permit; a waiter with 1 ms of service comes when it starts. Returns whether the waiter got the permit before the holder ended.
+        let waiter_first = |holder: fn(&Budget)| {
+            let holding = Arc::clone(&cores);
+            let holds = std::thread::spawn(move || {
+                let budget = Budget::unlimited();
+                holding.run(Duration::ZERO, &budget, || holder(&budget.with_pause(take_turn)));
+                Instant::now()
+            });
+            while cores.lock().free > 0 {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+            let (waiting, got) = (Arc::clone(&cores), got.clone());
+            let waits = std::thread::spawn(move || {
+                waiting.run(MS, &Budget::unlimited(), || got.send(Instant::now()).unwrap());
+            });
+            let ended = holds.join().unwrap();
+            waits.join().unwrap();
+            get.recv().unwrap() < ended
+        };
+        // Asleep for 20 ms between its checks: no service, so it keeps the permit.
+        assert!(!waiter_first(|budget| {
+            for _ in 0..20 {
+                check(budget).unwrap();
+                std::thread::sleep(MS);
+            }
+        }));
+        // Computing for 100 ms: it hands the permit over after about a quantum.
+        assert!(waiter_first(|budget| {
+            let started = Instant::now();
+            while started.elapsed() < MS * 100 {
+                check(budget).unwrap();
+            }
+        }));
+    }
+
+    /// A job that waits behind a permit nobody hands over leaves the queue at its deadline
+    /// and fails at its next budget check, naming the operation.
+    #[test]
+    fn a_waiting_job_stops_at_its_deadline() {
+        let cores = Arc::new(Cores::new(1));
+        assert!(cores.acquire(Duration::ZERO, &Budget::unlimited()));
+        let started = Instant::now();
+        let budget = Budget::unlimited().with_deadline(started + MS * 50);
+        let res = cores.run(Duration::ZERO, &budget, || check(&budget));
+        let elapsed = started.elapsed();
+        assert_eq!(res, Err(langcore::BudgetError::Timeout { op: Operation::Product }));
+        assert!(elapsed >= MS * 50 && elapsed < MS * 500, "{elapsed:?}");
+        // It held no permit, so it gave none back; nobody waits any more.
+        assert_eq!(cores.lock().free, 0);
+        assert_eq!(cores.least_waiting.load(Ordering::Relaxed), NONE_WAITS);
+    }
+}
