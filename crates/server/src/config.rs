@@ -205,6 +205,13 @@ impl Config {
         usize::try_from(self.max_memory_mb << 20).unwrap_or(usize::MAX)
     }
 
+    /// The most resident memory one request may take, in bytes: its tables
+    /// (`--max-memory-mb`) with half again for the copies around them, and 64 MiB for the
+    /// rest (docs/reliability.md).
+    pub(crate) fn request_memory_bound(&self) -> u64 {
+        (self.max_memory_mb << 20).saturating_mul(3) / 2 + (64 << 20)
+    }
+
     /// The largest response body, in bytes.
     pub(crate) fn response_limit(&self) -> usize {
         usize::try_from(self.response_limit).unwrap_or(usize::MAX)
@@ -223,6 +230,7 @@ impl Config {
             threads,
             queue_depth: self.engine_queue_depth,
             slice: Duration::from_millis(self.engine_quick_ms),
+            park_below: self.request_memory_bound(),
         }
     }
 }
@@ -284,6 +292,7 @@ mod tests {
         assert!(config.scheduler().threads >= 1);
         assert_eq!(config.scheduler().queue_depth, 128);
         assert_eq!(config.scheduler().slice, Duration::from_millis(1));
+        assert_eq!(config.scheduler().park_below, 256 << 20);
     }
 
     #[test]

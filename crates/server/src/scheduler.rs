@@ -101,6 +101,9 @@ pub(crate) struct SchedulerConfig {
     pub(crate) threads: usize,
     pub(crate) queue_depth: usize,
     pub(crate) slice: Duration,
+    /// The resident memory under which lane jobs take turns (hand their permits over and
+    /// wait with their tables): one request's memory bound.
+    pub(crate) park_below: u64,
 }
 
 /// Runs engine jobs: a first slice on the calling worker, then the lane.
@@ -149,7 +152,7 @@ impl Scheduler {
         let threads = config.threads.max(1);
         Scheduler {
             lane: Lane::new(threads.saturating_add(config.queue_depth)),
-            cores: Arc::new(cores::Cores::new(threads)),
+            cores: Arc::new(cores::Cores::new(threads, config.park_below)),
             slice: config.slice,
         }
     }
@@ -374,7 +377,7 @@ mod tests {
     const SLICE: Duration = Duration::from_millis(1);
 
     fn scheduler(slice: Duration) -> Scheduler {
-        Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, slice })
+        Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, slice, park_below: u64::MAX })
     }
 
     fn on_the_lane() -> bool {
@@ -486,8 +489,12 @@ mod tests {
     /// gets a core within a quantum: it answers long before them, from the lane.
     #[actix_web::test]
     async fn a_small_job_passes_expensive_ones_that_hold_the_permits() {
-        let scheduler =
-            Arc::new(Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 4, slice: SLICE }));
+        let scheduler = Arc::new(Scheduler::new(SchedulerConfig {
+            threads: 1,
+            queue_depth: 4,
+            slice: SLICE,
+            park_below: u64::MAX,
+        }));
         let expensive: Vec<_> = (0..2)
             .map(|_| {
                 let scheduler = Arc::clone(&scheduler);
@@ -520,8 +527,12 @@ mod tests {
     /// budget) answers at its deadline, `TimeoutExceeded` naming the operation.
     #[actix_web::test]
     async fn a_job_waiting_for_a_permit_times_out_naming_its_operation() {
-        let scheduler =
-            Arc::new(Scheduler::new(SchedulerConfig { threads: 1, queue_depth: 1, slice: SLICE }));
+        let scheduler = Arc::new(Scheduler::new(SchedulerConfig {
+            threads: 1,
+            queue_depth: 1,
+            slice: SLICE,
+            park_below: u64::MAX,
+        }));
         let holder = {
             let scheduler = Arc::clone(&scheduler);
             actix_web::rt::spawn(async move {

@@ -32,6 +32,13 @@
 //!   jobs counted that time as computing. Attained service is CPU time: the slices on the
 //!   HTTP worker, then the thread's CPU time while it held a permit.
 //!
+//! A job that hands its permit over keeps its tables while it waits, so hand-overs also
+//! hold memory: a job gives way only while the process's resident memory is under
+//! `park_below` (one request's memory bound, set by the server's config). Over it the job
+//! keeps its permit and computes on, as in a first-come lane, so the jobs waiting with
+//! tables hold no more than that bound together, and the process stays under the permits'
+//! bounds plus one (issue 17).
+//!
 //! # Invariants
 //! At most `permits` jobs hold a permit. A permit is free only while no job waits. A job
 //! waits no longer than its budget allows: at its deadline (or within [`POLL`] of its
@@ -66,6 +73,12 @@ const LOOK_EVERY: Duration = Duration::from_micros(200);
 /// How often a waiting job looks whether its request was cancelled (answered or dropped).
 const POLL: Duration = Duration::from_millis(25);
 
+/// Where the process's resident memory is read: the second field of `statm`, in pages.
+const STATM: &str = "/proc/self/statm";
+
+/// The size of a page of `statm` (Linux's on the architectures the server is built for).
+const PAGE_BYTES: u64 = 4096;
+
 /// No job waits: the value of [`Cores::least_waiting`] then.
 const NONE_WAITS: u64 = u64::MAX;
 
@@ -88,6 +101,9 @@ pub(super) struct Cores {
     least_waiting: AtomicU64,
     /// Where [`Cores::standing`] counts waiting from.
     epoch: Instant,
+    /// The resident memory, in bytes, under which a job may hand its permit over (see the
+    /// module docs).
+    park_below: u64,
 }
 
 /// What [`Cores`] guards with its lock.
@@ -128,13 +144,15 @@ impl Held {
 }
 
 impl Cores {
-    /// `permits` permits (at least one), all free.
-    pub(super) fn new(permits: usize) -> Cores {
+    /// `permits` permits (at least one), all free; jobs hand them over only while the
+    /// process's resident memory is under `park_below` bytes.
+    pub(super) fn new(permits: usize, park_below: u64) -> Cores {
         let state = State { free: permits.max(1), waiting: BTreeMap::new(), arrivals: 0 };
         Cores {
             state: Mutex::new(state),
             least_waiting: AtomicU64::new(NONE_WAITS),
             epoch: Instant::now(),
+            park_below,
         }
     }
 
@@ -306,13 +324,29 @@ impl Turn {
         // CPU time, not time held: a pause for the workers, or the kernel running another
         // thread, is no service.
         let attained = self.attained + thread_cpu_time().saturating_sub(held.cpu_at_grant);
-        if !gives_way(self.cores.standing(attained), Duration::from_nanos(least)) {
+        if !gives_way(self.cores.standing(attained), Duration::from_nanos(least))
+            || !may_park(resident_bytes(), self.cores.park_below)
+        {
             return;
         }
         self.attained = attained;
         let holds = self.cores.pass(attained, &self.budget);
         self.held = holds.then(Held::now);
     }
+}
+
+/// Whether a job may wait with its tables while the process holds `resident` bytes (`None`:
+/// unknown, off Linux): only under `park_below`.
+fn may_park(resident: Option<u64>, park_below: u64) -> bool {
+    resident.is_none_or(|resident| resident < park_below)
+}
+
+/// The process's resident memory in bytes, read at a hand-over (one small read, every
+/// [`QUANTUM`] at most); `None` where `/proc` cannot tell.
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string(STATM).ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages.saturating_mul(PAGE_BYTES))
 }
 
 #[cfg(test)]
@@ -341,7 +375,7 @@ mod tests {
     /// arrival.
     #[test]
     fn permits_go_to_the_least_attained_service_first() {
-        let cores = Arc::new(Cores::new(1));
+        let cores = Arc::new(Cores::new(1, u64::MAX));
         assert!(cores.acquire(Duration::ZERO, &Budget::unlimited()));
         let (order, ran) = mpsc::channel();
         let waiters: Vec<_> = [30, 20, 10]
@@ -380,7 +414,7 @@ mod tests {
     fn permits_never_exceed_the_configured_number() {
         static COMPUTING: AtomicUsize = AtomicUsize::new(0);
         static MOST: AtomicUsize = AtomicUsize::new(0);
-        let cores = Arc::new(Cores::new(2));
+        let cores = Arc::new(Cores::new(2, u64::MAX));
         let jobs: Vec<_> = (0..6)
             .map(|_| {
                 let cores = Arc::clone(&cores);
@@ -412,7 +446,7 @@ mod tests {
     /// `AGING` times a span counts as having computed that span less.
     #[test]
     fn waiting_counts_as_a_little_service() {
-        let cores = Arc::new(Cores::new(1));
+        let cores = Arc::new(Cores::new(1, u64::MAX));
         assert!(cores.acquire(Duration::ZERO, &Budget::unlimited()));
         let (order, ran) = mpsc::channel();
         let wait_for = |attained: Duration, name: &'static str| {
@@ -439,50 +473,68 @@ mod tests {
 
     /// A holder hands its permit over once it has computed a quantum more CPU time than the
     /// waiting job, not once it has merely held it that long (asleep, or descheduled).
+    /// Runs `holder` with the only permit of a lane that takes turns under `park_below`
+    /// bytes; a waiter with 1 ms of service comes when it starts. Whether the waiter got
+    /// the permit before the holder ended.
+    fn waiter_first(park_below: u64, holder: fn(&Budget)) -> bool {
+        let cores = Arc::new(Cores::new(1, park_below));
+        let (got, get) = mpsc::channel();
+        let holding = Arc::clone(&cores);
+        let holds = std::thread::spawn(move || {
+            let budget = Budget::unlimited();
+            holding.run(Duration::ZERO, &budget, || holder(&budget.with_pause(take_turn)));
+            Instant::now()
+        });
+        while cores.lock().free > 0 {
+            std::thread::sleep(Duration::from_micros(100));
+        }
+        let waiting = Arc::clone(&cores);
+        let waits = std::thread::spawn(move || {
+            waiting.run(MS, &Budget::unlimited(), || got.send(Instant::now()).unwrap());
+        });
+        let ended = holds.join().unwrap();
+        waits.join().unwrap();
+        get.recv().unwrap() < ended
+    }
+
+    /// Computes for 100 ms, checking its budget all along.
+    fn compute_100_ms(budget: &Budget) {
+        let started = Instant::now();
+        while started.elapsed() < MS * 100 {
+            check(budget).unwrap();
+        }
+    }
+
     #[test]
     fn service_is_cpu_time_not_time_held() {
-        let cores = Arc::new(Cores::new(1));
-        let (got, get) = mpsc::channel();
-        // Runs `holder` with the permit; a waiter with 1 ms of service comes when it starts. Returns whether the waiter got the permit before the holder ended.
-        let waiter_first = |holder: fn(&Budget)| {
-            let holding = Arc::clone(&cores);
-            let holds = std::thread::spawn(move || {
-                let budget = Budget::unlimited();
-                holding.run(Duration::ZERO, &budget, || holder(&budget.with_pause(take_turn)));
-                Instant::now()
-            });
-            while cores.lock().free > 0 {
-                std::thread::sleep(Duration::from_micros(100));
-            }
-            let (waiting, got) = (Arc::clone(&cores), got.clone());
-            let waits = std::thread::spawn(move || {
-                waiting.run(MS, &Budget::unlimited(), || got.send(Instant::now()).unwrap());
-            });
-            let ended = holds.join().unwrap();
-            waits.join().unwrap();
-            get.recv().unwrap() < ended
-        };
         // Asleep for 20 ms between its checks: no service, so it keeps the permit.
-        assert!(!waiter_first(|budget| {
+        assert!(!waiter_first(u64::MAX, |budget| {
             for _ in 0..20 {
                 check(budget).unwrap();
                 std::thread::sleep(MS);
             }
         }));
         // Computing for 100 ms: it hands the permit over after about a quantum.
-        assert!(waiter_first(|budget| {
-            let started = Instant::now();
-            while started.elapsed() < MS * 100 {
-                check(budget).unwrap();
-            }
-        }));
+        assert!(waiter_first(u64::MAX, compute_100_ms));
+    }
+
+    /// Over the resident-memory bound a job keeps its permit: no more tables wait.
+    #[test]
+    fn over_the_memory_bound_jobs_keep_their_permits() {
+        assert!(!waiter_first(0, compute_100_ms));
+        assert!(may_park(Some(10), 11));
+        assert!(!may_park(Some(11), 11));
+        assert!(may_park(None, 0));
+        if cfg!(target_os = "linux") {
+            assert!(resident_bytes().is_some_and(|bytes| bytes > 0));
+        }
     }
 
     /// A job that waits behind a permit nobody hands over leaves the queue at its deadline
     /// and fails at its next budget check, naming the operation.
     #[test]
     fn a_waiting_job_stops_at_its_deadline() {
-        let cores = Arc::new(Cores::new(1));
+        let cores = Arc::new(Cores::new(1, u64::MAX));
         assert!(cores.acquire(Duration::ZERO, &Budget::unlimited()));
         let started = Instant::now();
         let budget = Budget::unlimited().with_deadline(started + MS * 50);
