@@ -886,20 +886,30 @@ impl Language {
         })
     }
 
-    /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]).
+    /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]), or, when the minimal
+    /// DFA does not fit a share of `budget` (half the time left, a sixteenth of the memory
+    /// limit) or its text does not fit the memory limit, the trimmed ε-free NFA of the term:
+    /// states numbered breadth first from the start, the same labels and shapes, in a graph
+    /// named `nfa` whose `comment` and `label` say "non-deterministic: the minimal DFA
+    /// exceeds the budget". A language built from an automaton is always drawn from its DFA.
     ///
     /// # Errors
-    /// When building the DFA or drawing exceeds `budget`.
+    /// When building the NFA, or drawing either automaton, exceeds `budget`.
     ///
     /// # Example
     /// ```
     /// use langcore::{Budget, Language};
     ///
-    /// let dot = Language::from_regex("ab*")?.to_dot(&Budget::default())?;
-    /// assert!(dot.starts_with("digraph"));
+    /// let budget = Budget::default();
+    /// let dot = Language::from_regex("ab*")?.to_dot(&budget)?;
+    /// assert!(dot.starts_with("digraph dfa"));
+    /// // 2^13 states do not fit in 1,000: the NFA is drawn instead.
+    /// let window = Language::from_regex("[ab]*a[ab]{12}")?;
+    /// let dot = window.to_dot(&budget.with_max_states(1_000))?;
+    /// assert!(dot.starts_with("digraph nfa") && dot.contains("non-deterministic"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_dot(&self, budget: &Budget) -> Result<String, Error> {
-        Ok(self.to_dfa(budget)?.to_dot(budget)?)
+        nfa_first::to_dot(self, budget)
     }
 }

@@ -15,7 +15,9 @@
 //!   intersection or difference outgrows a first limit, whether it is empty is decided on
 //!   the NFAs (the product of the operands' NFAs explored up to its first accepting tuple,
 //!   `ops/lazy_product.rs`, or the inclusion search);
-//! - [`is_total`]: whether every string is in it, as the inclusion of all strings.
+//! - [`is_total`]: whether every string is in it, as the inclusion of all strings;
+//! - [`to_dot`]: the minimal DFA's drawing when it fits a share of the budget, else the
+//!   trimmed ε-free NFA's, marked as such (`dot.rs`).
 //!
 //! Minimal DFAs stay the canonical form of every returned language: these answers only
 //! decide, or decide that nothing needs to be built (an empty intersection).
@@ -28,9 +30,11 @@ use super::Language;
 use super::term::{self, TrimFacts};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::determinize;
+use crate::dot;
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
 use crate::ops::product;
+use crate::to_regex::time_share;
 use crate::witness::BoolOp;
 
 /// The answer `question` gives on the facts of the trimmed NFA of `language`, or `None`
@@ -148,6 +152,42 @@ pub(super) fn intersection_is_empty(
     Ok(crate::ops::intersection_is_empty(&nfas.iter().collect::<Vec<_>>(), budget)?)
 }
 
+/// The share of the time left (a half) and of the memory limit (a sixteenth: 16 MiB of the
+/// default 256 MiB) that building the minimal DFA for a drawing may take before the NFA is
+/// drawn instead. A DFA of tens of thousands of states fits; the subsets of a
+/// 2,000-character street-name validator (75,615 minimal states, 18 s) do not.
+const DOT_FIRST_SHARE: (u32, usize) = (2, 16);
+
+/// The Graphviz DOT text of `language`: its minimal DFA's (`Dfa::to_dot`) when that is
+/// built, or builds within [`DOT_FIRST_SHARE`] of `budget` and its text fits the memory
+/// limit; else the trimmed NFA of its term without ε-moves (`dot::nfa_to_dot`), whose text says
+/// that it is not deterministic. Only a language built from an automaton is drawn from its
+/// DFA whatever the cost: its NFA would be no smaller.
+pub(super) fn to_dot(language: &Language, budget: &Budget) -> Result<String, Error> {
+    if let Some(dfa) = language.0.built() {
+        return Ok(dfa.to_dot(budget)?);
+    }
+    let (time_share_of, memory_share_of) = DOT_FIRST_SHARE;
+    let first =
+        time_share(budget, time_share_of).with_max_memory(budget.max_memory() / memory_share_of);
+    let drawn = match language.to_dfa(&first) {
+        Ok(dfa) => dfa.to_dot(budget).map_err(Error::from),
+        Err(err) => Err(err),
+    };
+    match drawn {
+        Err(Error::Budget(
+            BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. },
+        )) => {}
+        // The share's deadline, not the budget's.
+        Err(Error::Budget(BudgetError::Timeout { .. }))
+            if budget.check_time(Operation::Dot).is_ok() => {}
+        other => return other,
+    }
+    // From the term: a DFA built above whose text did not fit would copy as large an NFA.
+    let nfa = term::to_term_nfa(language, Operation::BuildNfa, budget)?;
+    Ok(dot::nfa_to_dot(&nfa, budget)?)
+}
+
 /// The states a product of DFAs may use before its emptiness is decided on the NFAs.
 const PRODUCT_FIRST_LIMIT: usize = 10_000;
 
@@ -208,5 +248,39 @@ mod tests {
         let infinite = Language::from_regex("(a|b)*a(a|b){40}").unwrap();
         assert!(!infinite.is_empty(&budget).unwrap());
         assert_eq!(infinite.cardinality(&tiny).unwrap(), Cardinality::Infinite);
+    }
+
+    /// The minimal DFA is drawn when it fits a share of the budget, the trimmed NFA (and
+    /// said so) when it does not: a budget of 1,000 states holds the NFA of
+    /// `[ab]*a[ab]{12}` but not its 2^13-state DFA.
+    #[test]
+    fn drawings_fall_back_to_the_nfa() {
+        let budget = Budget::default();
+        let small = budget.with_max_states(1_000);
+        let fits = Language::from_regex("[ab]*a[ab]{3}").unwrap();
+        let expected = Dfa::from_regex("[ab]*a[ab]{3}").unwrap().to_dot(&budget).unwrap();
+        assert_eq!(fits.to_dot(&small).unwrap(), expected);
+        let window = Language::from_regex("[ab]*a[ab]{12}").unwrap();
+        let dot = window.to_dot(&small).unwrap();
+        assert!(dot.starts_with("digraph nfa {\n") && dot.contains(crate::dot::NFA_NOTE), "{dot}");
+        assert!(!window.is_built());
+        // Under a sixteenth of a memory limit that the DFA's table outgrows, likewise.
+        let tight = budget.with_max_memory(2 << 20);
+        assert!(
+            Language::from_regex("[ab]*a[ab]{14}")
+                .unwrap()
+                .to_dot(&tight)
+                .unwrap()
+                .starts_with("digraph nfa")
+        );
+        // The whole budget still draws the DFA, and a language built from an automaton is
+        // drawn from it or not at all.
+        assert!(window.to_dot(&budget).unwrap().starts_with("digraph dfa"));
+        let built =
+            Language::from_dfa(&Dfa::from_regex("[ab]*a[ab]{12}").unwrap(), &budget).unwrap();
+        assert!(built.to_dot(&small).unwrap().starts_with("digraph dfa"));
+        // A budget that not even the NFA's drawing fits fails, naming it.
+        let err = window.to_dot(&small.with_max_memory(1 << 10)).unwrap_err();
+        assert!(matches!(err, Error::Budget(BudgetError::TooMuchMemory { .. })), "{err}");
     }
 }
