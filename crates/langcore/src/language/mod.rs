@@ -14,9 +14,10 @@
 //!   too, for [`Language::to_pattern`], which can read the result off their patterns.
 //! - Questions about a language not built yet are answered from its NFA when no DFA is
 //!   needed (`nfa_first.rs`): emptiness, {""}, lengths and infiniteness on the trimmed NFA;
-//!   totality, equivalence and inclusion by an antichain search of the subsets the other
-//!   language reaches, stopping at the first difference (two patterns that parse to the
-//!   same expression are equal without any search); an intersection or difference found
+//!   totality and inclusion by an antichain search of the subsets the other language
+//!   reaches, equivalence by bisimulation up to congruence of the pairs of subsets, each
+//!   stopping at the first difference (two patterns that parse to the same expression are
+//!   equal without any search); an intersection or difference found
 //!   empty that way builds no DFA. Built languages are compared by the product of their
 //!   DFAs.
 //!

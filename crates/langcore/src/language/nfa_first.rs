@@ -9,8 +9,9 @@
 //!   (`nfa/analysis.rs`), kept with the language once found ([`TrimFacts`]), so that asking
 //!   again (a language shared by a cache, say) builds no NFA;
 //! - [`separating_string`]: inclusion and equivalence witnesses, shortest then smallest,
-//!   by the antichain search of `nfa/inclusion.rs` (first, for equivalence, by the joint
-//!   subset walk of `dfa/determinize.rs`, then by the DFAs when they fit);
+//!   by the antichain search of `nfa/inclusion.rs`, or for equivalence by the joint subset
+//!   walk of `dfa/determinize.rs` on small languages and bisimulation up to congruence
+//!   (`nfa/congruence.rs`) on large ones (between them, the DFAs when they fit);
 //! - [`build_unless_empty`] with [`intersection_is_empty`]: when the product of DFAs for an
 //!   intersection or difference outgrows a first limit, whether it is empty is decided on
 //!   the NFAs (the product of the operands' NFAs explored up to its first accepting tuple,
@@ -32,7 +33,7 @@ use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::determinize;
 use crate::dot;
 use crate::error::Error;
-use crate::nfa::{Nfa, NfaTrim, inclusion_witness};
+use crate::nfa::{Nfa, NfaTrim, equivalence_witness, inclusion_witness};
 use crate::ops::product;
 use crate::to_regex::time_share;
 use crate::witness::BoolOp;
@@ -71,10 +72,12 @@ pub(super) fn is_total(language: &Language, budget: &Budget) -> Result<Option<bo
 /// 4,096): for inclusion the antichain search of `nfa/inclusion.rs`, which explores only
 /// what the left language reaches; for equivalence, where both sides matter, the joint
 /// subset walk of one NFA holding both (`dfa/determinize.rs`), the cheapest on small
-/// languages. Past that limit the DFAs may well be small (the simulation of
-/// `dfa/determinize.rs` collapses counted repetitions that no search does), so they are
-/// built, under the same limit, and compared; when they do not fit either, the antichain
-/// search (both ways for equivalence) goes on under the whole budget.
+/// languages, cut at [`JOINT_WALK_TIME_SHARE`] of the time, then bisimulation up to
+/// congruence (`nfa/congruence.rs`), which on large languages explores far fewer pairs.
+/// Past that limit the DFAs may well be small (the simulation of `dfa/determinize.rs`
+/// collapses counted repetitions that no search does), so they are built, under the same
+/// limit, and compared; when they do not fit either, the search on the NFAs (antichains
+/// for inclusion, congruence for equivalence) goes on under the whole budget.
 pub(super) fn separating_string(
     left: &Language,
     right: &Language,
@@ -88,55 +91,61 @@ pub(super) fn separating_string(
         let left = term::to_nfa(left, Operation::BuildNfa, budget)?;
         Ok((left, term::to_nfa(right, Operation::BuildNfa, budget)?))
     };
-    // The first search and its state limit.
-    let (first, limit) = if found == BoolOp::Difference {
+    let within = |limit: usize| budget.with_max_states(limit.min(budget.max_states()));
+    let (left_nfa, right_nfa, limit) = if found == BoolOp::Difference {
         let (left_nfa, right_nfa) = nfas(budget)?;
         let limit = first_limit(left_nfa.n_states() + right_nfa.n_states());
-        let limited = budget.with_max_states(limit.min(budget.max_states()));
-        (antichain(&left_nfa, &right_nfa, found, &limited), limit)
+        (left_nfa, right_nfa, limit)
     } else {
         let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, budget)?;
         let limit = first_limit(nfa.n_states());
-        let limited = budget.with_max_states(limit.min(budget.max_states()));
-        let first =
-            determinize::separating_string(&nfa, left_accept, right_accept, found, &limited);
-        (first, limit)
+        let share = time_share(budget, JOINT_WALK_TIME_SHARE);
+        let share = share.with_max_states(limit.min(budget.max_states()));
+        match determinize::separating_string(&nfa, left_accept, right_accept, found, &share) {
+            Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => {}
+            // The share's deadline, not the budget's.
+            Err(BudgetError::Timeout { .. }) if budget.check_time(Operation::Product).is_ok() => {}
+            other => return Ok(other?),
+        }
+        let (left_nfa, right_nfa) = nfas(budget)?;
+        (left_nfa, right_nfa, limit)
     };
-    match first {
+    match on_nfas(&left_nfa, &right_nfa, found, &within(limit)) {
         Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => {}
         other => return Ok(other?),
     }
-    let limited = budget.with_max_states(limit.min(budget.max_states()));
-    if let (Ok(left), Ok(right)) = (left.to_dfa(&limited), right.to_dfa(&limited)) {
+    if let (Ok(left), Ok(right)) = (left.to_dfa(&within(limit)), right.to_dfa(&within(limit))) {
         return Ok(product::separating_string(left, right, found, budget)?);
     }
+    // Built again: a DFA built above gives a smaller NFA.
     let (left_nfa, right_nfa) = nfas(budget)?;
-    Ok(antichain(&left_nfa, &right_nfa, found, budget)?)
+    Ok(on_nfas(&left_nfa, &right_nfa, found, budget)?)
 }
+
+/// The share of the time left (a sixteenth) that the joint subset walk of an equivalence may
+/// take: it answers small languages at once, and on large ones it is a full subset
+/// construction (the 2,084-character street-name stand-in against a respelling of itself:
+/// seconds where bisimulation up to congruence takes 0.3 s).
+const JOINT_WALK_TIME_SHARE: u32 = 16;
 
 /// The states a first search may use: 8 per NFA state, plus 4,096.
 fn first_limit(n_states: usize) -> usize {
     n_states.saturating_mul(8).saturating_add(4096)
 }
 
-/// [`separating_string`] on NFAs by the antichain search, both ways for equivalence.
-fn antichain(
+/// [`separating_string`] on NFAs: by the antichain search for inclusion, by bisimulation
+/// up to congruence (`nfa/congruence.rs`) for equivalence.
+fn on_nfas(
     left: &Nfa,
     right: &Nfa,
     found: BoolOp,
     budget: &Budget,
 ) -> Result<Option<String>, BudgetError> {
-    let only_left = inclusion_witness(left, right, None, budget)?;
     if found == BoolOp::Difference {
-        return Ok(only_left);
+        inclusion_witness(left, right, None, budget)
+    } else {
+        equivalence_witness(left, right, budget)
     }
-    // A string only in `right` counts if it is no longer than the one found.
-    let bound = only_left.as_ref().map(|witness| witness.chars().count());
-    let only_right = inclusion_witness(right, left, bound, budget)?;
-    Ok([only_left, only_right]
-        .into_iter()
-        .flatten()
-        .min_by(|a, b| a.chars().count().cmp(&b.chars().count()).then_with(|| a.cmp(b))))
 }
 
 /// Whether no string is in every one of `operands`, decided on the NFAs of their terms
