@@ -72,7 +72,8 @@ pub(super) fn is_total(language: &Language, budget: &Budget) -> Result<Option<bo
 /// 4,096): for inclusion the antichain search of `nfa/inclusion.rs`, which explores only
 /// what the left language reaches; for equivalence, where both sides matter, the joint
 /// subset walk of one NFA holding both (`dfa/determinize.rs`), the cheapest on small
-/// languages, cut at [`JOINT_WALK_TIME_SHARE`] of the time, then bisimulation up to
+/// languages, cut at [`JOINT_WALK_TIME_SHARE`] of the time, and when that share ran out
+/// (subsets slow to find, as on a 2,000-character validator), bisimulation up to
 /// congruence (`nfa/congruence.rs`), which on large languages explores far fewer pairs.
 /// Past that limit the DFAs may well be small (the simulation of `dfa/determinize.rs`
 /// collapses counted repetitions that no search does), so they are built, under the same
@@ -92,27 +93,37 @@ pub(super) fn separating_string(
         Ok((left, term::to_nfa(right, Operation::BuildNfa, budget)?))
     };
     let within = |limit: usize| budget.with_max_states(limit.min(budget.max_states()));
-    let (left_nfa, right_nfa, limit) = if found == BoolOp::Difference {
+    // The NFAs, the first limit, and whether the search on the NFAs goes before the DFAs.
+    let (left_nfa, right_nfa, limit, search_first) = if found == BoolOp::Difference {
         let (left_nfa, right_nfa) = nfas(budget)?;
         let limit = first_limit(left_nfa.n_states() + right_nfa.n_states());
-        (left_nfa, right_nfa, limit)
+        (left_nfa, right_nfa, limit, true)
     } else {
         let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, budget)?;
         let limit = first_limit(nfa.n_states());
         let share = time_share(budget, JOINT_WALK_TIME_SHARE);
         let share = share.with_max_states(limit.min(budget.max_states()));
-        match determinize::separating_string(&nfa, left_accept, right_accept, found, &share) {
+        // Subsets that are quick to find but many: the DFAs under the same limit are
+        // cheap to try first. Subsets too slow to find even that many: so would the DFAs be.
+        let slow =
+            match determinize::separating_string(&nfa, left_accept, right_accept, found, &share) {
+                Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => false,
+                // The share's deadline, not the budget's.
+                Err(BudgetError::Timeout { .. })
+                    if budget.check_time(Operation::Product).is_ok() =>
+                {
+                    true
+                }
+                other => return Ok(other?),
+            };
+        let (left_nfa, right_nfa) = nfas(budget)?;
+        (left_nfa, right_nfa, limit, slow)
+    };
+    if search_first {
+        match on_nfas(&left_nfa, &right_nfa, found, &within(limit)) {
             Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => {}
-            // The share's deadline, not the budget's.
-            Err(BudgetError::Timeout { .. }) if budget.check_time(Operation::Product).is_ok() => {}
             other => return Ok(other?),
         }
-        let (left_nfa, right_nfa) = nfas(budget)?;
-        (left_nfa, right_nfa, limit)
-    };
-    match on_nfas(&left_nfa, &right_nfa, found, &within(limit)) {
-        Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => {}
-        other => return Ok(other?),
     }
     if let (Ok(left), Ok(right)) = (left.to_dfa(&within(limit)), right.to_dfa(&within(limit))) {
         return Ok(product::separating_string(left, right, found, budget)?);
