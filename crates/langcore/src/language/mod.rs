@@ -889,10 +889,11 @@ impl Language {
 
     /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]), or, when the minimal
     /// DFA does not fit a share of `budget` (half the time left, a sixteenth of the memory
-    /// limit) or its text does not fit the memory limit, the trimmed ε-free NFA of the term:
-    /// states numbered breadth first from the start, the same labels and shapes, in a graph
-    /// named `nfa` whose `comment` and `label` say "non-deterministic: the minimal DFA
-    /// exceeds the budget". A language built from an automaton is always drawn from its DFA.
+    /// limit) or its text does not fit the memory limit while the NFA has fewer states, the
+    /// trimmed ε-free NFA of the term: states numbered breadth first from the start, the
+    /// same labels and shapes, in a graph named `nfa` whose `comment` and `label` say
+    /// "non-deterministic: the minimal DFA exceeds the budget". A language built from an
+    /// automaton is always drawn from its DFA.
     ///
     /// # Errors
     /// When building the NFA, or drawing either automaton, exceeds `budget`.

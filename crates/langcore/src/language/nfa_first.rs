@@ -72,8 +72,8 @@ pub(super) fn is_total(language: &Language, budget: &Budget) -> Result<Option<bo
 /// 4,096): for inclusion the antichain search of `nfa/inclusion.rs`, which explores only
 /// what the left language reaches; for equivalence, where both sides matter, the joint
 /// subset walk of one NFA holding both (`dfa/determinize.rs`), the cheapest on small
-/// languages, cut at [`JOINT_WALK_TIME_SHARE`] of the time, and when that share ran out
-/// (subsets slow to find, as on a 2,000-character validator), bisimulation up to
+/// languages, cut at [`JOINT_WALK_MEMORY_SHARE`] of the memory limit, and when that share
+/// ran out (large subsets, slow to find, as on a 2,000-character validator), bisimulation up to
 /// congruence (`nfa/congruence.rs`), which on large languages explores far fewer pairs.
 /// Past that limit the DFAs may well be small (the simulation of `dfa/determinize.rs`
 /// collapses counted repetitions that no search does), so they are built, under the same
@@ -101,19 +101,15 @@ pub(super) fn separating_string(
     } else {
         let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, budget)?;
         let limit = first_limit(nfa.n_states());
-        let share = time_share(budget, JOINT_WALK_TIME_SHARE);
+        let share_limit = budget.max_memory() / JOINT_WALK_MEMORY_SHARE;
+        let share = budget.with_max_memory(share_limit);
         let share = share.with_max_states(limit.min(budget.max_states()));
-        // Subsets that are quick to find but many: the DFAs under the same limit are
-        // cheap to try first. Subsets too slow to find even that many: so would the DFAs be.
+        // Small subsets, quick to find but many: the DFAs under the same limit are cheap to
+        // try first. Subsets too large for the share: so would the DFAs' be.
         let slow =
             match determinize::separating_string(&nfa, left_accept, right_accept, found, &share) {
                 Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => false,
-                // The share's deadline, not the budget's.
-                Err(BudgetError::Timeout { .. })
-                    if budget.check_time(Operation::Product).is_ok() =>
-                {
-                    true
-                }
+                Err(BudgetError::TooMuchMemory { limit: hit, .. }) if hit == share_limit => true,
                 other => return Ok(other?),
             };
         let (left_nfa, right_nfa) = nfas(budget)?;
@@ -133,11 +129,13 @@ pub(super) fn separating_string(
     Ok(on_nfas(&left_nfa, &right_nfa, found, budget)?)
 }
 
-/// The share of the time left (a sixteenth) that the joint subset walk of an equivalence may
-/// take: it answers small languages at once, and on large ones it is a full subset
-/// construction (the 2,084-character street-name stand-in against a respelling of itself:
-/// seconds where bisimulation up to congruence takes 0.3 s).
-const JOINT_WALK_TIME_SHARE: u32 = 16;
+/// The share of the memory limit (a 64th: 4 MiB of the default 256 MiB) that the joint
+/// subset walk of an equivalence may take: it answers small languages at once, and on
+/// large ones it is a full subset construction of large subsets (the 2,084-character
+/// street-name stand-in against a respelling of itself: seconds, where bisimulation up to
+/// congruence takes 0.3 s). A share of memory rather than of time, so that which search
+/// answers does not depend on the machine's speed.
+const JOINT_WALK_MEMORY_SHARE: usize = 64;
 
 /// The states a first search may use: 8 per NFA state, plus 4,096.
 fn first_limit(n_states: usize) -> usize {
@@ -190,22 +188,36 @@ pub(super) fn to_dot(language: &Language, budget: &Budget) -> Result<String, Err
     let (time_share_of, memory_share_of) = DOT_FIRST_SHARE;
     let first =
         time_share(budget, time_share_of).with_max_memory(budget.max_memory() / memory_share_of);
-    let drawn = match language.to_dfa(&first) {
-        Ok(dfa) => dfa.to_dot(budget).map_err(Error::from),
-        Err(err) => Err(err),
-    };
-    match drawn {
+    let fitting = match language.to_dfa(&first) {
+        Ok(dfa) => Some(dfa),
         Err(Error::Budget(
             BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. },
-        )) => {}
+        )) => None,
         // The share's deadline, not the budget's.
         Err(Error::Budget(BudgetError::Timeout { .. }))
-            if budget.check_time(Operation::Dot).is_ok() => {}
-        other => return other,
+            if budget.check_time(Operation::Dot).is_ok() =>
+        {
+            None
+        }
+        Err(err) => return Err(err),
+    };
+    // From the term: a DFA built above would copy into as large an NFA.
+    let nfa = |budget: &Budget| term::to_term_nfa(language, Operation::BuildNfa, budget);
+    let Some(dfa) = fitting else {
+        return Ok(dot::nfa_to_dot(&nfa(budget)?, budget)?);
+    };
+    match dfa.to_dot(budget) {
+        // Text too large: the NFA's can be smaller only with fewer states (`\p{L}{2000}`:
+        // as many, with the same labels).
+        Err(too_large @ BudgetError::TooMuchMemory { .. }) => {
+            let nfa = nfa(budget)?;
+            if nfa.n_states() >= dfa.n_states() {
+                return Err(too_large.into());
+            }
+            Ok(dot::nfa_to_dot(&nfa, budget)?)
+        }
+        other => Ok(other?),
     }
-    // From the term: a DFA built above whose text did not fit would copy as large an NFA.
-    let nfa = term::to_term_nfa(language, Operation::BuildNfa, budget)?;
-    Ok(dot::nfa_to_dot(&nfa, budget)?)
 }
 
 /// The states a product of DFAs may use before its emptiness is decided on the NFAs.
