@@ -92,7 +92,14 @@ pub const ENDPOINTS: [Endpoint; 20] = [
         "TermRequest",
         "Boolean",
     ),
-    post("/v1/analyze/dot", "A Graphviz drawing of the minimal automaton.", "TermRequest", "Text"),
+    post(
+        "/v1/analyze/dot",
+        "A Graphviz drawing of the minimal automaton; when that does not fit a share of the \
+         budget, of the trimmed NFA without ε-moves instead, in a graph named `nfa` whose \
+         comment and label say \"non-deterministic: the minimal DFA exceeds the budget\".",
+        "TermRequest",
+        "Text",
+    ),
     post("/v1/analyze/empty", "Whether the language has no string.", "TermRequest", "Boolean"),
     post(
         "/v1/analyze/empty_string",

@@ -25,7 +25,7 @@ use api_types::request::{
 };
 use api_types::response::TermOutput;
 use fair_codec::FairCodec;
-use langcore::{Budget, BudgetError, Dialect, GenerateOptions, Language};
+use langcore::{Budget, Dialect, GenerateOptions, Language};
 use serde::Serialize;
 
 use crate::auth::Caller;
@@ -221,7 +221,7 @@ impl Job<'_> {
     /// at the response limit ([`text_within`]): 400 `ResponseTooLarge` past it.
     pub(crate) fn text_within_response_limit(
         &self,
-        write: impl FnOnce(&Budget) -> Result<String, BudgetError>,
+        write: impl FnOnce(&Budget) -> Result<String, langcore::Error>,
     ) -> Result<String, HttpError> {
         text_within(self.response_limit, self.budget, write)
     }

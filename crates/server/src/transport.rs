@@ -191,11 +191,13 @@ pub(crate) fn respond<T: Serialize>(answer: T, limit: usize) -> Result<HttpRespo
 pub(crate) fn text_within<T>(
     limit: usize,
     budget: &Budget,
-    write: impl FnOnce(&Budget) -> Result<T, BudgetError>,
+    write: impl FnOnce(&Budget) -> Result<T, langcore::Error>,
 ) -> Result<T, HttpError> {
     let lowered = budget.with_max_memory(budget.max_memory().min(limit));
     write(&lowered).map_err(|err| match err {
-        BudgetError::TooMuchMemory { limit: charged, .. } if charged < budget.max_memory() => {
+        langcore::Error::Budget(BudgetError::TooMuchMemory { limit: charged, .. })
+            if charged < budget.max_memory() =>
+        {
             too_large(limit)
         }
         other => HttpError::from(other),

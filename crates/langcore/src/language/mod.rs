@@ -14,9 +14,10 @@
 //!   too, for [`Language::to_pattern`], which can read the result off their patterns.
 //! - Questions about a language not built yet are answered from its NFA when no DFA is
 //!   needed (`nfa_first.rs`): emptiness, {""}, lengths and infiniteness on the trimmed NFA;
-//!   totality, equivalence and inclusion by an antichain search of the subsets the other
-//!   language reaches, stopping at the first difference (two patterns that parse to the
-//!   same expression are equal without any search); an intersection or difference found
+//!   totality and inclusion by an antichain search of the subsets the other language
+//!   reaches, equivalence by bisimulation up to congruence of the pairs of subsets, each
+//!   stopping at the first difference (two patterns that parse to the same expression are
+//!   equal without any search); an intersection or difference found
 //!   empty that way builds no DFA. Built languages are compared by the product of their
 //!   DFAs.
 //!
@@ -900,20 +901,31 @@ impl Language {
         })
     }
 
-    /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]).
+    /// The minimal automaton in Graphviz DOT (see [`Dfa::to_dot`]), or, when the minimal
+    /// DFA does not fit a share of `budget` (half the time left, a sixteenth of the memory
+    /// limit) or its text does not fit the memory limit while the NFA has fewer states, the
+    /// trimmed ε-free NFA of the term: states numbered breadth first from the start, the
+    /// same labels and shapes, in a graph named `nfa` whose `comment` and `label` say
+    /// "non-deterministic: the minimal DFA exceeds the budget". A language built from an
+    /// automaton is always drawn from its DFA.
     ///
     /// # Errors
-    /// When building the DFA or drawing exceeds `budget`.
+    /// When building the NFA, or drawing either automaton, exceeds `budget`.
     ///
     /// # Example
     /// ```
     /// use langcore::{Budget, Language};
     ///
-    /// let dot = Language::from_regex("ab*")?.to_dot(&Budget::default())?;
-    /// assert!(dot.starts_with("digraph"));
+    /// let budget = Budget::default();
+    /// let dot = Language::from_regex("ab*")?.to_dot(&budget)?;
+    /// assert!(dot.starts_with("digraph dfa"));
+    /// // 2^13 states do not fit in 1,000: the NFA is drawn instead.
+    /// let window = Language::from_regex("[ab]*a[ab]{12}")?;
+    /// let dot = window.to_dot(&budget.with_max_states(1_000))?;
+    /// assert!(dot.starts_with("digraph nfa") && dot.contains("non-deterministic"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_dot(&self, budget: &Budget) -> Result<String, Error> {
-        Ok(self.to_dfa(budget)?.to_dot(budget)?)
+        nfa_first::to_dot(self, budget)
     }
 }

@@ -12,10 +12,12 @@
 
 mod analysis;
 mod build;
+mod congruence;
 mod inclusion;
 
 pub(crate) use analysis::NfaTrim;
 pub(crate) use build::{compile as compile_hir, compile_repetition};
+pub(crate) use congruence::equivalence_witness;
 pub(crate) use inclusion::inclusion_witness;
 
 use rustc_hash::FxHashMap as HashMap;

@@ -305,7 +305,7 @@ fn is_plain_rust(source: &str) -> bool {
 }
 
 /// `budget` with a deadline `1/share` of the time left.
-fn time_share(budget: &Budget, share: u32) -> Budget {
+pub(crate) fn time_share(budget: &Budget, share: u32) -> Budget {
     match budget.deadline() {
         Some(deadline) => {
             let now = Instant::now();

@@ -40,12 +40,12 @@ async fn deterministic(state: State, caller: Caller, body: One) -> Answer {
 }
 
 /// The DOT text stops growing at the response limit: a 52-byte request may not make the
-/// engine write 126 MB that would only be refused.
+/// engine write 126 MB that would only be refused. The minimal DFA's text, or the NFA's
+/// when the DFA does not fit a share of the budget (`Language::to_dot`).
 async fn dot(state: State, caller: Caller, body: One) -> Answer {
     run(state, caller, body, |term, job| {
         let language = job.language(term)?;
-        let dfa = language.to_dfa(job.budget)?;
-        Ok(Text::new(job.text_within_response_limit(|budget| dfa.to_dot(budget))?))
+        Ok(Text::new(job.text_within_response_limit(|budget| language.to_dot(budget))?))
     })
     .await
 }
