@@ -2,9 +2,11 @@
 //! fatal errors as one line on standard error, with a non-zero exit code and no backtrace.
 //!
 //! # Allocator policy
-//! The server allocates through jemalloc, whose background threads give pages freed for a
-//! second back to the system (`dirty_decay_ms:1000`, built in by `.cargo/config.toml`; ten
-//! seconds without it). glibc's malloc gave back only the top of each thread's heap: after
+//! The server allocates through jemalloc, which gives freed pages back to the system at once
+//! (`dirty_decay_ms:0,muzzy_decay_ms:0`, built in by `.cargo/config.toml`; ten seconds
+//! without it), as glibc does for its large blocks: resident memory then follows live
+//! memory, which the engine lane reads to decide whether jobs may wait with their tables
+//! (`scheduler/cores.rs`). glibc's malloc gave back only the top of each thread's heap: after
 //! a burst of 500 connections, the free pages of their buffers stayed resident below the
 //! objects that outlived them, about 10 KB a connection (issue 17); its moving mmap
 //! threshold also kept large freed tables, up to 32 MiB each.

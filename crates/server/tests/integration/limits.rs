@@ -271,7 +271,8 @@ fn check_memory_bound(server: &RunningServer, max_memory_mib: u64, requests: &[(
 }
 
 /// The RSS of `server` in MiB once it is at most `bound`, or after 5 s: the allocator gives
-/// freed pages back about a second after they were freed (`main.rs`, allocator policy).
+/// freed pages back at once, its background threads tidy up after (`main.rs`, allocator
+/// policy).
 fn settled_rss_mib(server: &RunningServer, bound: u64) -> u64 {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
