@@ -17,6 +17,7 @@
 
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
+use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tracing::field::{Field, Visit};
@@ -41,6 +42,21 @@ pub enum LogFormat {
 /// logs those itself, at WARN (`connection.rs`).
 const DEFAULT_FILTER: &str = "info,actix_http::h1::dispatcher=off";
 
+/// Where request lines go when the subscriber's lines are plain (JSON, or text without
+/// colours), and in which format: `request_log.rs` writes them there itself.
+pub(crate) struct PlainLines {
+    pub(crate) format: LogFormat,
+    pub(crate) writer: LogWriter,
+}
+
+static PLAIN: OnceLock<PlainLines> = OnceLock::new();
+
+/// The plain lines' writer and format, once [`init`] installed a subscriber without colours
+/// (one per process: the first call counts).
+pub(crate) fn plain_lines() -> Option<&'static PlainLines> {
+    PLAIN.get()
+}
+
 /// Installs the global log subscriber in `format`, writing to standard output; `RUST_LOG`
 /// filters (default `info,actix_http::h1::dispatcher=off`). Colours only on a terminal, and
 /// only in text. Keep the returned guard while the server runs: dropping it writes out the
@@ -58,7 +74,7 @@ pub fn init(format: LogFormat) -> LogFlush {
         format == LogFormat::Text && std::io::stdout().is_terminal()
     };
     if !ansi {
-        crate::request_log::install(format, writer.clone());
+        let _ = PLAIN.set(PlainLines { format, writer: writer.clone() });
     }
     match format {
         LogFormat::Json => builder.json().flatten_event(true).init(),

@@ -6,10 +6,11 @@
 //!   `method`, `path`, `status`, `errorCode` (failures only), `latency_ms` and `request_id`
 //!   (also sent back as the `x-request-id` header). 5xx are logged at `ERROR`, 4xx at
 //!   `WARN`, the rest at `INFO`.
-//! - [`install`]: called by `logging::init` when its lines are plain (JSON, or text without
-//!   colours): from then on a request's line is written here, as bytes into the thread's
-//!   buffer of the [`LogWriter`] (integers and the latency written digit by digit, the time
-//!   from the thread's text of the current second, no `format!`, no `String` per field),
+//! - when `logging::init` found its lines plain (JSON, or text without colours,
+//!   [`plain_lines`]), a request's line is written here, as bytes into the thread's
+//!   buffer of the [`LogWriter`](crate::log_writer::LogWriter) (integers and the latency
+//!   written digit by digit, the time from the thread's text of the current second, no
+//!   `format!`, no `String` per field),
 //!   when `RUST_LOG` enables the line's level. Otherwise (colours, or no `init`, as in the
 //!   in-process tests) the line is a `tracing` event, formatted by whatever subscriber is
 //!   installed.
@@ -36,26 +37,10 @@ use api_types::ErrorCode;
 use tracing::Level;
 
 use crate::error::HttpError;
-use crate::log_writer::LogWriter;
-use crate::logging::{LogFormat, with_line_time};
+use crate::logging::{LogFormat, plain_lines, with_line_time};
 
 /// The target of request lines.
 const TARGET: &str = "relang::request";
-
-/// Where request lines go once [`install`]ed, and in which format.
-struct PlainLines {
-    format: LogFormat,
-    writer: LogWriter,
-}
-
-static PLAIN: OnceLock<PlainLines> = OnceLock::new();
-
-/// Writes request lines in `format` straight to `writer` from now on (see the module docs);
-/// `format` must be the one the log subscriber writes, without colours. Only the first call
-/// counts (there is one log subscriber per process).
-pub(crate) fn install(format: LogFormat, writer: LogWriter) {
-    let _ = PLAIN.set(PlainLines { format, writer });
-}
 
 /// A process-unique request id: the start time in seconds (hex) and a counter, so the ids
 /// of two replicas or two runs rarely meet.
@@ -121,7 +106,7 @@ impl RequestLine<'_> {
         if !enabled {
             return;
         }
-        match PLAIN.get() {
+        match plain_lines() {
             Some(plain) => with_line_time(|second, micros| {
                 with_scratch(|line| {
                     self.write(plain.format, second, micros, line);
