@@ -71,6 +71,10 @@ pub(super) struct Subsets<'n> {
     members: Members,
 }
 
+/// How many subsets a construction finds before it keeps its seed sets (see
+/// [`Subsets::intern`]).
+const SEED_CACHE_FROM: usize = 64;
+
 impl<'n> Subsets<'n> {
     /// No subset yet, for a construction whose DFA has `n_classes` classes.
     pub(super) fn new(
@@ -117,8 +121,11 @@ impl<'n> Subsets<'n> {
         self.seeds.extend_from_slice(seeds);
         self.seeds.sort_unstable();
         self.seeds.dedup();
-        let seeds_hash = FxBuildHasher.hash_one(self.seeds.as_slice());
-        if let Some(known) = self.seen_seeds.find(seeds_hash, &self.seeds) {
+        // Small constructions rarely meet a seed set twice: the cache would cost more than
+        // it saves (a tenth of `[a-z]{8}`'s whole generation).
+        let cached = self.len() >= SEED_CACHE_FROM;
+        let seeds_hash = if cached { FxBuildHasher.hash_one(self.seeds.as_slice()) } else { 0 };
+        if cached && let Some(known) = self.seen_seeds.find(seeds_hash, &self.seeds) {
             return Ok(self.seed_targets[known]);
         }
         self.members.clear();
@@ -145,6 +152,9 @@ impl<'n> Subsets<'n> {
             }
         };
         self.members.recycle(set);
+        if !cached {
+            return Ok(id);
+        }
         // The cache of seed sets grows while it holds no more than the subsets and the
         // whole still fits: it saves work, never decides whether the construction fits.
         let targets = grown(self.seed_targets.len(), self.seed_targets.capacity(), 1);
