@@ -503,6 +503,8 @@ mod tests {
                 }
             }
             assert!(subsets.seed_cache_bytes() <= subsets.sets.bytes());
+            // Past `SEED_CACHE_FROM` subsets: the cache answered some of the second round.
+            assert!(subsets.len() > super::SEED_CACHE_FROM && subsets.seen_seeds.len() > 0);
         }
     }
 
@@ -515,5 +517,3 @@ mod tests {
         assert!(matches!(res, Err(BudgetError::TooMuchMemory { limit: 2_000, .. })), "{res:?}");
     }
 }
-
-thread_local! { pub(crate) static STATS: std::cell::RefCell<(usize,usize,usize,usize)> = const { std::cell::RefCell::new((0,0,0,0)) }; }
