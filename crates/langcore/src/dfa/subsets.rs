@@ -129,7 +129,12 @@ impl<'n> Subsets<'n> {
             return Ok(self.seed_targets[known]);
         }
         self.members.clear();
-        let others = self.held_bytes(self.len()) - self.closures.bytes();
+        // What a new closure list is charged with: only needed when one is new.
+        let others = if self.seeds.iter().all(|&seed| self.closures.is_known(seed)) {
+            0
+        } else {
+            self.held_bytes(self.len()) - self.closures.bytes()
+        };
         for &seed in &self.seeds {
             self.members.add_all(self.closures.get(self.nfa, seed, others, budget)?);
         }
@@ -333,6 +338,11 @@ impl Closures {
         self.lists.extend_from_slice(&self.closure);
         self.spans[state.index()] = (start, len - start);
         Ok(&self.lists[start as usize..needed])
+    }
+
+    /// Whether `state`'s list is kept already.
+    fn is_known(&self, state: StateId) -> bool {
+        self.spans[state.index()].0 != NONE
     }
 
     /// The bytes the lists and their spans hold.
