@@ -33,7 +33,6 @@ use super::Dfa;
 use super::trim::Trim;
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
-use crate::graph::{Graph, GraphState};
 use crate::nfa::{NfaBuilder, State};
 use crate::state_id::StateId;
 
@@ -138,17 +137,6 @@ impl Fragment {
             }
         }
         Ok(copy_ids[0])
-    }
-
-    /// The trimmed states as a [`Graph`], numbered alike: the entry is the start, state 0.
-    pub(crate) fn to_graph(&self) -> Graph {
-        let states = self.states.iter().map(|state| GraphState {
-            accepting: state.accepting,
-            moves: (state.moves.iter())
-                .map(|(label, target)| (label.clone(), StateId::from_index(*target)))
-                .collect(),
-        });
-        Graph::from_parts(StateId::from_index(0), states.collect())
     }
 }
 

@@ -32,9 +32,20 @@ use crate::state_id::StateId;
 
 pub(crate) fn dfa_to_graph(dfa: &Dfa) -> Graph {
     match Fragment::new(dfa) {
-        Some(fragment) => fragment.to_graph(),
+        Some(fragment) => fragment_to_graph(&fragment),
         None => Graph::from_parts(StateId::from_index(0), vec![GraphState::default()]),
     }
+}
+
+/// The fragment's kept states as a [`Graph`], numbered alike: the entry is the start, state 0.
+fn fragment_to_graph(fragment: &Fragment) -> Graph {
+    let states = (0..fragment.n_states()).map(|idx| GraphState {
+        accepting: fragment.is_accepting(idx),
+        moves: (fragment.moves(idx).iter())
+            .map(|(label, target)| (label.clone(), StateId::from_index(*target)))
+            .collect(),
+    });
+    Graph::from_parts(StateId::from_index(0), states.collect())
 }
 
 pub(crate) fn dfa_from_graph(graph: &Graph, budget: &Budget) -> Result<Dfa, Error> {
