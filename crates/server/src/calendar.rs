@@ -1,7 +1,14 @@
 //! Calendar arithmetic on seconds since the Unix epoch, without a date crate: the quota's
 //! monthly windows and the RFC 3339 times of messages and log lines.
 
+use std::time::{SystemTime, UNIX_EPOCH};
+
 pub(crate) const SECONDS_PER_DAY: u64 = 86_400;
+
+/// Seconds since the Unix epoch now (0 before it).
+pub(crate) fn unix_now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs())
+}
 
 /// The date (year, month 1..=12, day 1..=31) of a day counted from 1970-01-01.
 ///

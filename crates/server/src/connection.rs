@@ -38,6 +38,8 @@ use actix_web::rt::net::TcpStream;
 use api_types::{ErrorBody, ErrorCode};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use crate::request_log::{TARGET, code_name};
+
 /// An accepted stream whose bare error answers from actix-http get the envelope (see the
 /// module docs).
 pub(crate) struct Enveloped<T = TcpStream> {
@@ -101,14 +103,15 @@ fn bare_answer(buf: &[u8]) -> Option<(usize, ErrorCode)> {
         b" 431 " => ErrorCode::HeadersTooLarge,
         _ => return None,
     };
-    let is_empty = head.windows(CONTENT_LENGTH_0.len()).any(|window| window == CONTENT_LENGTH_0);
+    let empty = CONTENT_LENGTH_0.as_bytes();
+    let is_empty = head.windows(empty.len()).any(|window| window == empty);
     // One head, the last thing in the buffer.
     let end = head.windows(4).position(|window| window == b"\r\n\r\n")? + 4;
     (is_empty && end == head.len()).then_some((start, code))
 }
 
 /// The header line of an empty body, as actix-http writes it.
-const CONTENT_LENGTH_0: &[u8] = b"\r\ncontent-length: 0\r\n";
+const CONTENT_LENGTH_0: &str = "\r\ncontent-length: 0\r\n";
 
 /// What a client is told with each code.
 fn message(code: ErrorCode) -> &'static str {
@@ -124,11 +127,11 @@ fn message(code: ErrorCode) -> &'static str {
 /// The log line of a request refused before it was read, at WARN as every 4xx (actix-http's
 /// own line for it is filtered out by default: `logging.rs`).
 fn log_refused(code: ErrorCode) {
-    let name = serde_json::to_value(code).ok();
+    let name = code_name(code);
     tracing::warn!(
-        target: "relang::request",
+        target: TARGET,
         status = code.status(),
-        errorCode = name.as_ref().and_then(|name| name.as_str()),
+        errorCode = name.as_deref(),
         "request refused before it was read"
     );
 }
@@ -147,7 +150,7 @@ impl Replacement {
             "\r\ncontent-length: {}\r\ncontent-type: application/json\r\n{close}",
             body.len()
         );
-        let mut bytes = head.replacen("\r\ncontent-length: 0\r\n", &sized, 1).into_bytes();
+        let mut bytes = head.replacen(CONTENT_LENGTH_0, &sized, 1).into_bytes();
         bytes.extend_from_slice(&body);
         Replacement { bytes, written: 0, replaces }
     }

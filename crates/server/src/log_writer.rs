@@ -207,32 +207,51 @@ impl Drop for LogFlush {
     }
 }
 
+/// An output the tests can read: a writer, and a subscriber's `MakeWriter`, whose clones
+/// share one buffer.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        lock(&self.0).extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
+    type Writer = Captured;
+
+    fn make_writer(&'a self) -> Captured {
+        self.clone()
+    }
+}
+
+#[cfg(test)]
+impl Captured {
+    /// Everything written so far.
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(lock(&self.0).clone()).unwrap()
+    }
+
+    /// Everything written so far, line by line.
+    pub(crate) fn lines(&self) -> Vec<String> {
+        self.text().lines().map(str::to_owned).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
 
     use super::*;
-
-    /// An output the test can read.
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-            lock(&self.0).extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Captured {
-        fn lines(&self) -> Vec<String> {
-            String::from_utf8(lock(&self.0).clone()).unwrap().lines().map(str::to_owned).collect()
-        }
-    }
 
     fn log(writer: &LogWriter, line: &str) {
         writer.make_writer().write_all(line.as_bytes()).unwrap();

@@ -58,8 +58,8 @@ pub(crate) fn plain_lines() -> Option<&'static PlainLines> {
 }
 
 /// Installs the global log subscriber in `format`, writing to standard output; `RUST_LOG`
-/// filters (default `info,actix_http::h1::dispatcher=off`). Colours only on a terminal, and
-/// only in text. Keep the returned guard while the server runs: dropping it writes out the
+/// filters (default: this module's `DEFAULT_FILTER`). Colours only on a
+/// terminal, and only in text. Keep the returned guard while the server runs: dropping it writes out the
 /// lines still buffered.
 pub fn init(format: LogFormat) -> LogFlush {
     let filter =
@@ -246,6 +246,7 @@ fn is_one_quoted_string(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::log_writer::Captured;
 
     #[test]
     fn only_numbers_booleans_and_quoted_strings_stay_bare() {
@@ -263,15 +264,14 @@ mod tests {
     where
         F: for<'w> tracing_subscriber::fmt::FormatFields<'w> + Send + Sync + 'static,
     {
-        let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let sink = std::sync::Arc::clone(&out);
+        let out = Captured::default();
         let subscriber = tracing_subscriber::fmt()
             .without_time()
             .with_level(false)
             .with_target(false)
             .with_ansi(false)
             .fmt_fields(fields)
-            .with_writer(move || WriteTo(std::sync::Arc::clone(&sink)))
+            .with_writer(out.clone())
             .finish();
         tracing::subscriber::with_default(subscriber, || {
             let none: Option<&str> = None;
@@ -286,20 +286,7 @@ mod tests {
                 "request"
             );
         });
-        String::from_utf8(out.lock().unwrap().clone()).unwrap()
-    }
-
-    struct WriteTo(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-    impl std::io::Write for WriteTo {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
+        out.text()
     }
 
     /// Strings, integers and booleans skip the `{:?}` round trip, and come out as it wrote

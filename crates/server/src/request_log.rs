@@ -26,7 +26,7 @@ use std::fmt;
 use std::io::Write as _;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -36,11 +36,12 @@ use actix_web::web::Bytes;
 use api_types::ErrorCode;
 use tracing::Level;
 
+use crate::calendar::unix_now;
 use crate::error::HttpError;
 use crate::logging::{LogFormat, plain_lines, with_line_time};
 
 /// The target of request lines.
-const TARGET: &str = "relang::request";
+pub(crate) const TARGET: &str = "relang::request";
 
 /// A process-unique request id: the start time in seconds (hex) and a counter, so the ids
 /// of two replicas or two runs rarely meet.
@@ -54,9 +55,7 @@ impl RequestId {
     fn next() -> RequestId {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         static STARTED: OnceLock<u64> = OnceLock::new();
-        let started = *STARTED.get_or_init(|| {
-            SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs())
-        });
+        let started = *STARTED.get_or_init(unix_now);
         RequestId { started, count: NEXT.fetch_add(1, Ordering::Relaxed) }
     }
 
@@ -161,21 +160,13 @@ impl RequestLine<'_> {
         push_time(out, second, micros);
         out.extend_from_slice(b"\",\"level\":\"");
         out.extend_from_slice(self.level.as_str().as_bytes());
-        out.extend_from_slice(b"\",\"message\":\"request\",\"method\":");
-        push_json_string(out, self.method);
-        out.extend_from_slice(b",\"path\":");
-        push_json_string(out, self.path);
-        out.extend_from_slice(b",\"status\":");
-        push_decimal(out, u64::from(self.status));
-        if let Some(code) = self.error_code {
-            out.extend_from_slice(b",\"errorCode\":");
-            push_code(out, code);
-        }
-        out.extend_from_slice(b",\"latency_ms\":");
-        push_millis(out, self.latency_micros);
-        out.extend_from_slice(b",\"request_id\":\"");
-        self.request_id.write(out);
-        out.extend_from_slice(b"\",\"target\":\"relang::request\"}\n");
+        out.extend_from_slice(b"\",\"message\":\"request\"");
+        self.write_fields(
+            out,
+            |out, key| push_parts(out, &[b",\"", key, b"\":"]),
+            push_json_string,
+        );
+        push_parts(out, &[b",\"target\":\"", TARGET.as_bytes(), b"\"}\n"]);
     }
 
     /// `TIME LEVEL relang::request: request key=value ...`, as tracing-subscriber's full
@@ -187,21 +178,42 @@ impl RequestLine<'_> {
             Level::WARN => b"  WARN ",
             _ => b"  INFO ",
         });
-        out.extend_from_slice(b"relang::request: request method=");
-        push_debug_string(out, self.method);
-        out.extend_from_slice(b" path=");
-        push_debug_string(out, self.path);
-        out.extend_from_slice(b" status=");
+        push_parts(out, &[TARGET.as_bytes(), b": request"]);
+        self.write_fields(out, |out, key| push_parts(out, &[b" ", key, b"="]), push_debug_string);
+        out.push(b'\n');
+    }
+
+    /// The fields, in order, each after `key` (which writes its name and separator), strings
+    /// quoted by `string`; the request id is quoted in both formats.
+    fn write_fields(
+        &self,
+        out: &mut Vec<u8>,
+        key: fn(&mut Vec<u8>, &[u8]),
+        string: fn(&mut Vec<u8>, &str),
+    ) {
+        key(out, b"method");
+        string(out, self.method);
+        key(out, b"path");
+        string(out, self.path);
+        key(out, b"status");
         push_decimal(out, u64::from(self.status));
         if let Some(code) = self.error_code {
-            out.extend_from_slice(b" errorCode=");
+            key(out, b"errorCode");
             push_code(out, code);
         }
-        out.extend_from_slice(b" latency_ms=");
+        key(out, b"latency_ms");
         push_millis(out, self.latency_micros);
-        out.extend_from_slice(b" request_id=\"");
+        key(out, b"request_id");
+        out.push(b'"');
         self.request_id.write(out);
-        out.extend_from_slice(b"\"\n");
+        out.push(b'"');
+    }
+}
+
+/// Appends `parts` one after another.
+fn push_parts(out: &mut Vec<u8>, parts: &[&[u8]]) {
+    for part in parts {
+        out.extend_from_slice(part);
     }
 }
 
@@ -220,7 +232,7 @@ fn with_scratch(write: impl FnOnce(&mut Vec<u8>)) {
 }
 
 /// The name of `code` as the envelope writes it (`RegexSyntaxError`).
-fn code_name(code: ErrorCode) -> Option<String> {
+pub(crate) fn code_name(code: ErrorCode) -> Option<String> {
     serde_json::to_value(code).ok().and_then(|name| name.as_str().map(str::to_owned))
 }
 
@@ -364,36 +376,11 @@ pub(crate) async fn log_request(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, Mutex};
-
     use proptest::prelude::*;
-    use tracing_subscriber::fmt::MakeWriter;
 
     use super::*;
+    use crate::log_writer::Captured;
     use crate::logging::{LineTime, TextFields};
-
-    /// Collects what a subscriber writes.
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl<'a> MakeWriter<'a> for Captured {
-        type Writer = Captured;
-
-        fn make_writer(&'a self) -> Captured {
-            self.clone()
-        }
-    }
 
     /// `line` as the log subscriber of `logging::init` writes it in `format`, as an event.
     fn through_tracing(line: &RequestLine<'_>, format: LogFormat) -> String {
@@ -414,7 +401,7 @@ mod tests {
                 tracing::subscriber::with_default(subscriber, || line.event());
             }
         }
-        String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
+        captured.text()
     }
 
     /// `line` as written straight, with the time of `reference` (which starts with it).

@@ -23,14 +23,14 @@
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use api_types::ErrorCode;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio::sync::OnceCell;
 
 use crate::auth::tokens::TokenDigest;
-use crate::calendar::{SECONDS_PER_DAY, civil_from_days, days_from_civil, to_rfc3339};
+use crate::calendar::{SECONDS_PER_DAY, civil_from_days, days_from_civil, to_rfc3339, unix_now};
 use crate::config::QuotaPeriod;
 use crate::error::HttpError;
 
@@ -67,10 +67,6 @@ impl QuotaPeriod {
             }
         }
     }
-}
-
-fn unix_now() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs())
 }
 
 /// Counts requests per token and period, and refuses those over the token's limit.

@@ -324,9 +324,12 @@ impl Turn {
         // CPU time, not time held: a pause for the workers, or the kernel running another
         // thread, is no service.
         let attained = self.attained + thread_cpu_time().saturating_sub(held.cpu_at_grant);
-        if !gives_way(self.cores.standing(attained), Duration::from_nanos(least))
-            || !may_park(resident_bytes(), self.cores.park_below)
-        {
+        if !gives_way(self.cores.standing(attained), Duration::from_nanos(least)) {
+            return;
+        }
+        if !may_park(resident_bytes(), self.cores.park_below) {
+            // Over the bound: look again (and read the memory again) a quantum later.
+            held.next_look = now + QUANTUM;
             return;
         }
         self.attained = attained;
