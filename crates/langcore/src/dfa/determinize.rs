@@ -40,7 +40,7 @@
 
 use super::Dfa;
 use super::simulation::Simulation;
-use super::subsets::{Subsets, is_important};
+use super::subsets::Subsets;
 use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::nfa::Nfa;
@@ -62,7 +62,7 @@ pub(super) fn determinize_unless_full(
     restart_below: usize,
 ) -> Result<Dfa, BudgetError> {
     let n_important =
-        (0..nfa.n_states()).filter(|&idx| is_important(nfa, StateId::from_index(idx))).count();
+        (0..nfa.n_states()).filter(|&idx| nfa.is_important(StateId::from_index(idx))).count();
     let first_limit = n_important.saturating_mul(8).saturating_add(4096);
     if first_limit < budget.max_states() {
         let capped = budget.with_max_states(first_limit);

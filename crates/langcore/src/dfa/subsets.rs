@@ -321,7 +321,7 @@ impl Closures {
             return Ok(&self.lists[start as usize..][..len as usize]);
         }
         nfa.closure(&[state], &mut self.scratch, &mut self.closure);
-        self.closure.retain(|&id| is_important(nfa, id));
+        self.closure.retain(|&id| nfa.is_important(id));
         let needed = self.lists.len() + self.closure.len();
         if needed > self.lists.capacity() {
             let capacity = (self.lists.capacity() * 2).max(needed);
@@ -349,12 +349,6 @@ impl Closures {
     fn bytes(&self) -> usize {
         self.lists.capacity() * size_of::<StateId>() + self.spans.len() * size_of::<(u32, u32)>()
     }
-}
-
-/// Whether `state` is kept in subsets: it accepts or has labelled moves.
-pub(super) fn is_important(nfa: &Nfa, state: StateId) -> bool {
-    let state = nfa.state(state);
-    state.accepting || !state.transitions.is_empty()
 }
 
 /// The union of closure lists being gathered: a bit per NFA state and the states set, in
@@ -418,7 +412,7 @@ impl Members {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{Subsets, is_important};
+    use super::Subsets;
     use crate::budget::{Budget, BudgetError};
     use crate::nfa::{ClosureScratch, Nfa};
     use crate::state_id::StateId;
@@ -459,7 +453,7 @@ mod tests {
     fn closure_oracle(nfa: &Nfa, seeds: &[StateId]) -> Vec<StateId> {
         let mut closure = Vec::new();
         nfa.closure(seeds, &mut ClosureScratch::new(nfa.n_states()), &mut closure);
-        closure.retain(|&state| is_important(nfa, state));
+        closure.retain(|&state| nfa.is_important(state));
         closure.sort_unstable();
         closure
     }

@@ -830,10 +830,16 @@ impl Language {
             min.is_none_or(|min| min > options.max_length())
                 || max.is_some_and(|max| max < options.min_length())
         };
-        if nfa_first::trim(self, budget, |facts| outside(facts.length))? == Some(true) {
+        // Nothing in the window on the trimmed NFA's lengths (its facts kept), or the page
+        // from the same NFA.
+        if self.0.facts.get().is_some_and(|facts| outside(facts.length)) {
             return Ok(Vec::new());
         }
         let nfa = term::to_nfa(self, Operation::BuildNfa, budget)?;
+        let facts = self.0.facts.get_or_init(|| TrimFacts::of(&NfaTrim::new(&nfa)));
+        if outside(facts.length) {
+            return Ok(Vec::new());
+        }
         // The DFA's orders where the DFA fits in a share of the memory; otherwise the
         // window's, from the NFA (`enumerate/window.rs`). A first construction that fills
         // half the share before its state limit goes to the window at once.

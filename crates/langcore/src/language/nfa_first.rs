@@ -93,17 +93,16 @@ pub(super) fn separating_string(
         Ok((left, term::to_nfa(right, Operation::BuildNfa, budget)?))
     };
     let within = |limit: usize| budget.with_max_states(limit.min(budget.max_states()));
-    // The NFAs, the first limit, and whether the search on the NFAs goes before the DFAs.
-    let (left_nfa, right_nfa, limit, search_first) = if found == BoolOp::Difference {
+    // The first limit, and the NFAs when the search on them goes before the DFAs.
+    let (first, limit) = if found == BoolOp::Difference {
         let (left_nfa, right_nfa) = nfas(budget)?;
         let limit = first_limit(left_nfa.n_states() + right_nfa.n_states());
-        (left_nfa, right_nfa, limit, true)
+        (Some((left_nfa, right_nfa)), limit)
     } else {
         let (nfa, left_accept, right_accept) = term::to_pair_nfa(left, right, budget)?;
         let limit = first_limit(nfa.n_states());
         let share_limit = budget.max_memory() / JOINT_WALK_MEMORY_SHARE;
-        let share = budget.with_max_memory(share_limit);
-        let share = share.with_max_states(limit.min(budget.max_states()));
+        let share = within(limit).with_max_memory(share_limit);
         // Small subsets, quick to find but many: the DFAs under the same limit are cheap to
         // try first. Subsets too large for the share: so would the DFAs' be.
         let slow =
@@ -112,10 +111,9 @@ pub(super) fn separating_string(
                 Err(BudgetError::TooMuchMemory { limit: hit, .. }) if hit == share_limit => true,
                 other => return Ok(other?),
             };
-        let (left_nfa, right_nfa) = nfas(budget)?;
-        (left_nfa, right_nfa, limit, slow)
+        (if slow { Some(nfas(budget)?) } else { None }, limit)
     };
-    if search_first {
+    if let Some((left_nfa, right_nfa)) = first {
         match on_nfas(&left_nfa, &right_nfa, found, &within(limit)) {
             Err(BudgetError::TooManyStates { limit: hit, .. }) if hit == limit => {}
             other => return Ok(other?),

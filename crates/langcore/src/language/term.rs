@@ -85,13 +85,10 @@ impl Node {
     pub(super) fn new(term: Term) -> Node {
         let depth = match &term {
             Term::Pattern(_) | Term::Automaton(_) => 0,
-            Term::Union(operands) | Term::Concat(operands) => {
+            Term::Union(operands) | Term::Concat(operands) | Term::Product { operands, .. } => {
                 1 + operands.iter().map(|operand| operand.0.depth).max().unwrap_or(0)
             }
             Term::Repeat { operand, .. } => 1 + operand.0.depth,
-            Term::Product { operands, .. } => {
-                1 + operands.iter().map(|operand| operand.0.depth).max().unwrap_or(0)
-            }
         };
         Node { term, depth, dfa: OnceLock::new(), facts: OnceLock::new(), source: None }
     }

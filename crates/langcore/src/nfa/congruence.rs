@@ -204,7 +204,7 @@ impl<'n, 'b> Hkc<'n, 'b> {
         side.nfa.closure(seeds, &mut side.scratch, &mut closure);
         let mut set: Vec<u32> = closure
             .into_iter()
-            .filter(|&state| side.live[state.index()] && is_important(side.nfa, state))
+            .filter(|&state| side.live[state.index()] && side.nfa.is_important(state))
             .map(|state| (state.index() + side.offset) as u32)
             .collect();
         set.sort_unstable();
@@ -388,12 +388,6 @@ impl Rules {
         self.queue.push(state);
         usize::from(self.wanted[idx] == self.generation)
     }
-}
-
-/// Whether `state` has labelled moves or accepts: the states a set needs to keep.
-fn is_important(nfa: &Nfa, state: StateId) -> bool {
-    let state = nfa.state(state);
-    state.accepting || !state.transitions.is_empty()
 }
 
 #[cfg(test)]

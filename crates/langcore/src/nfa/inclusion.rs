@@ -198,7 +198,7 @@ impl<'n, 'b> Search<'n, 'b> {
         let mut closure = Vec::new();
         self.left.closure(seeds, &mut self.scratch_left, &mut closure);
         let (left, trim) = (self.left, &self.left_trim);
-        closure.retain(|&state| trim.is_useful(state) && is_important(left, state));
+        closure.retain(|&state| trim.is_useful(state) && left.is_important(state));
         closure.sort_unstable();
         closure
     }
@@ -208,7 +208,7 @@ impl<'n, 'b> Search<'n, 'b> {
     fn right_subset(&mut self, seeds: &[StateId]) -> Result<u32, BudgetError> {
         self.right.closure(seeds, &mut self.scratch_right, &mut self.closure);
         let (right, live) = (self.right, &self.right_live);
-        self.closure.retain(|&state| live[state.index()] && is_important(right, state));
+        self.closure.retain(|&state| live[state.index()] && right.is_important(state));
         self.closure.sort_unstable();
         if let Some(&id) = self.subset_ids.get(self.closure.as_slice()) {
             return Ok(id);
@@ -284,12 +284,6 @@ impl<'n, 'b> Search<'n, 'b> {
         }
         reversed.into_iter().rev().collect()
     }
-}
-
-/// Whether `state` has labelled moves or accepts: the states a subset needs to keep.
-fn is_important(nfa: &Nfa, state: StateId) -> bool {
-    let state = nfa.state(state);
-    state.accepting || !state.transitions.is_empty()
 }
 
 /// Whether sorted `small` is a subset of sorted `large`.

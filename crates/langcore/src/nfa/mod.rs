@@ -195,6 +195,13 @@ impl Nfa {
         &self.states[id.index()]
     }
 
+    /// Whether state `id` accepts or has labelled moves: the states that subsets of states
+    /// (after ε-closure) need to keep.
+    pub(crate) fn is_important(&self, id: StateId) -> bool {
+        let state = self.state(id);
+        state.accepting || !state.transitions.is_empty()
+    }
+
     pub(crate) fn labels(&self) -> &[CharSet] {
         &self.labels
     }

@@ -81,10 +81,7 @@ impl<'n, 'b> Product<'n, 'b> {
         let mut closure = Vec::new();
         nfa.closure(seeds, &mut self.scratch[operand], &mut closure);
         let trim = &self.trims[operand];
-        closure.retain(|&state| {
-            let data = nfa.state(state);
-            trim.is_useful(state) && (data.accepting || !data.transitions.is_empty())
-        });
+        closure.retain(|&state| trim.is_useful(state) && nfa.is_important(state));
         closure
     }
 
