@@ -314,6 +314,9 @@ struct Determinizer<'b> {
     steps: HashMap<(u32, u32, u32), u32>,
     /// Memo of acceptance at the end.
     accepts: HashMap<u32, bool>,
+    /// Memo of [`Determinizer::tracker_value`], by set: sets are interned, so a set's value
+    /// never changes, and it is asked for on every move.
+    tracker_value_of: HashMap<u32, u32>,
     classes: Classes,
     /// Each class's smallest character, to test labels with.
     representatives: Vec<char>,
@@ -339,6 +342,7 @@ impl<'b> Determinizer<'b> {
             tracker_values: Interner::new(),
             steps: HashMap::default(),
             accepts: HashMap::default(),
+            tracker_value_of: HashMap::default(),
             classes,
             representatives,
             n_items: 0,
@@ -415,6 +419,16 @@ impl<'b> Determinizer<'b> {
 
     /// The value of a tracker whose set is `set` (see [`PENDING`]).
     fn tracker_value(&mut self, set: u32) -> Result<u32, BudgetError> {
+        if let Some(&value) = self.tracker_value_of.get(&set) {
+            return Ok(value);
+        }
+        let value = self.new_tracker_value(set)?;
+        self.tracker_value_of.insert(set, value);
+        Ok(value)
+    }
+
+    /// [`Determinizer::tracker_value`] worked out.
+    fn new_tracker_value(&mut self, set: u32) -> Result<u32, BudgetError> {
         let confs = self.sets.items[set as usize].clone();
         let mut pending = Vec::new();
         for conf in confs.iter() {

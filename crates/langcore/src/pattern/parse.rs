@@ -194,6 +194,9 @@ struct Parser<'p> {
     set_bytes: usize,
     /// The budget error that stopped parsing, reported instead of the parse error.
     over_budget: Option<BudgetError>,
+    /// In JavaScript, the pattern's capturing groups and whether one is named (read once:
+    /// backreferences and `\k` depend on them); `(0, false)` elsewhere.
+    js_groups: (usize, bool),
 }
 
 impl<'p> Parser<'p> {
@@ -232,6 +235,7 @@ impl<'p> Parser<'p> {
             budget,
             set_bytes: 0,
             over_budget: None,
+            js_groups: if dialect == Dialect::Js { js_groups(pattern) } else { (0, false) },
         }
     }
 
@@ -789,7 +793,7 @@ impl<'p> Parser<'p> {
             ));
         }
         // Without named groups, JavaScript's `\k` is the letter (Annex B).
-        if c == 'k' && (not_js || js_has_named_groups(self.pattern)) {
+        if c == 'k' && (not_js || self.js_groups.1) {
             return self.named_backref(start);
         }
         if c == 'g' && dialect == Dialect::Pcre {
@@ -881,7 +885,7 @@ impl<'p> Parser<'p> {
         octal_len: usize,
     ) -> Result<Expr, ParseError> {
         let number = digits.parse::<usize>().unwrap_or(usize::MAX);
-        if number <= js_capture_count(self.pattern) {
+        if number <= self.js_groups.0 {
             self.pos += digits.len();
             let closed = self.groups.get(number - 1).is_some_and(|group| group.closed);
             if !closed {
@@ -1460,18 +1464,8 @@ fn is_pattern_start(prefix: &str) -> bool {
     }
 }
 
-/// The number of capturing groups in an ECMAScript pattern: `(` not followed by `?`, or
-/// opening `(?<name>`, outside classes and escapes.
-fn js_capture_count(pattern: &str) -> usize {
-    js_groups(pattern).0
-}
-
-/// Whether an ECMAScript pattern has a named group `(?<name>...)`.
-fn js_has_named_groups(pattern: &str) -> bool {
-    js_groups(pattern).1
-}
-
-/// The number of capturing groups of an ECMAScript pattern and whether one is named.
+/// The number of capturing groups of an ECMAScript pattern (`(` not followed by `?`, or
+/// opening `(?<name>`, outside classes and escapes) and whether one is named.
 fn js_groups(pattern: &str) -> (usize, bool) {
     let bytes = pattern.as_bytes();
     let (mut pos, mut count, mut in_class, mut any_named) = (0, 0, false, false);

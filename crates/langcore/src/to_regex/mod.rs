@@ -210,11 +210,7 @@ pub(crate) fn term_to_pattern<'a>(
     minimal: impl FnOnce(&Budget) -> Result<&'a Dfa, Error>,
 ) -> Result<String, Error> {
     let mut exprs = Exprs::new(dialect);
-    let mut leaf = |exprs: &mut Exprs, dfa: &Dfa| {
-        Ok(eliminate(dfa, exprs, budget, None)?
-            .expect("an unbounded elimination gives a candidate")
-            .node)
-    };
+    let mut leaf = |exprs: &mut Exprs, dfa: &Dfa| eliminate_all(dfa, exprs, budget);
     let built = match shape {
         Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
         Shape::Product { dfa, op, operands } => {
@@ -319,6 +315,14 @@ pub(crate) fn time_share(budget: &Budget, share: u32) -> Budget {
 struct Eliminated {
     node: NodeId,
     complete: bool,
+}
+
+/// The shortest expression that elimination finds for the language of `dfa`, with no bound:
+/// the leaves of structural renderings.
+fn eliminate_all(dfa: &Dfa, exprs: &mut Exprs, budget: &Budget) -> Result<NodeId, BudgetError> {
+    Ok(eliminate(dfa, exprs, budget, None)?
+        .expect("an unbounded elimination gives a candidate")
+        .node)
 }
 
 /// The shortest expression that elimination finds for the language of the minimal `dfa`,

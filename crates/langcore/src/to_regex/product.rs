@@ -41,7 +41,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::ast::{Exprs, Kind, NodeId};
-use super::{Shape, eliminate, is_better, search, structure, time_share};
+use super::{Shape, eliminate_all, is_better, search, structure, time_share};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
@@ -77,11 +77,7 @@ pub(super) fn candidate(
 ) -> Option<NodeId> {
     let share = time_share(budget, CANDIDATE_SHARE);
     // Automaton leaves (of the operands, and the rest of a difference) within the share too.
-    let mut automaton = |exprs: &mut Exprs, dfa: &Dfa| {
-        Ok(eliminate(dfa, exprs, &share, None)?
-            .expect("an unbounded elimination gives a candidate")
-            .node)
-    };
+    let mut automaton = |exprs: &mut Exprs, dfa: &Dfa| eliminate_all(dfa, exprs, &share);
     let found = match op {
         BoolOp::Intersection => intersection(exprs, operands, result, &share, &mut automaton),
         BoolOp::Difference => difference(exprs, operands, result, &share, &mut automaton),
