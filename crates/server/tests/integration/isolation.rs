@@ -40,7 +40,7 @@ async fn blowup_answers_400_on_time_while_small_requests_keep_answering() {
 }
 
 #[actix_web::test]
-async fn a_full_long_lane_answers_503_with_retry_after_and_cheap_requests_still_answer() {
+async fn a_full_lane_answers_503_with_retry_after_and_cheap_requests_still_answer() {
     let _alone = timed_alone().await;
     let flags = ["--engine-threads", "1", "--engine-queue-depth", "0", "--engine-quick-ms", "10"];
     let flags = [&flags[..], &["--max-states", "10000000"]].concat();
@@ -53,7 +53,7 @@ async fn a_full_long_lane_answers_503_with_retry_after_and_cheap_requests_still_
     };
     let holder = post(&app, "/v1/compute/determinize", blowup(1500));
     let others = async {
-        // By now the first blow-up has left the quick lane for the only long-lane thread.
+        // By now the first blow-up has left its worker slice for the lane's only place.
         actix_web::rt::time::sleep(Duration::from_millis(300)).await;
         let sent = Instant::now();
         let req = request("POST", "/v1/compute/determinize", None).set_json(blowup(1500));
