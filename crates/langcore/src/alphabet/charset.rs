@@ -368,7 +368,16 @@ impl CharSet {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn difference(&self, other: &Self) -> Self {
-        self.intersection(&other.complement())
+        CharSet { ranges: self.difference_ranges(other).collect() }
+    }
+
+    /// The ranges of [`difference`](CharSet::difference), in order, computed as they are
+    /// read: a caller that only measures them can stop early.
+    pub(crate) fn difference_ranges<'a>(
+        &'a self,
+        other: &'a Self,
+    ) -> impl Iterator<Item = (char, char)> + 'a {
+        Difference { ours: &self.ranges, theirs: &other.ranges, piece: None }
     }
 
     /// All scalar values not in the set. O(n).
@@ -500,6 +509,48 @@ impl FromIterator<char> for CharSet {
     /// The set of the given characters, in any order and with repeats. O(k log k).
     fn from_iter<I: IntoIterator<Item = char>>(chars: I) -> Self {
         CharSet::from_ranges(chars.into_iter().map(|c| (c, c)))
+    }
+}
+
+/// The iterator of [`CharSet::difference_ranges`]. Each piece ends before a range of
+/// `theirs` or where a range of `ours` ends, and the next starts after a member of `theirs`
+/// or of no range of `ours`: pieces are never adjacent, so they are canonical.
+struct Difference<'a> {
+    ours: &'a [(char, char)],
+    theirs: &'a [(char, char)],
+    /// What is left of the range of `ours` being cut.
+    piece: Option<(char, char)>,
+}
+
+impl Iterator for Difference<'_> {
+    type Item = (char, char);
+
+    fn next(&mut self) -> Option<(char, char)> {
+        loop {
+            let (lo, hi) = match self.piece.take() {
+                Some(piece) => piece,
+                None => {
+                    let (&range, rest) = self.ours.split_first()?;
+                    self.ours = rest;
+                    range
+                }
+            };
+            while let Some((&(_, their_hi), rest)) = self.theirs.split_first()
+                && their_hi < lo
+            {
+                self.theirs = rest;
+            }
+            let Some(&(their_lo, their_hi)) = self.theirs.first().filter(|r| r.0 <= hi) else {
+                return Some((lo, hi));
+            };
+            // `their_hi < hi`, so there is a scalar after it within the range.
+            self.piece = if their_hi < hi { succ(their_hi).map(|next| (next, hi)) } else { None };
+            if their_lo > lo
+                && let Some(end) = pred(their_lo)
+            {
+                return Some((lo, end));
+            }
+        }
     }
 }
 

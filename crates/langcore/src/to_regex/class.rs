@@ -40,6 +40,8 @@ const SURROGATES: (u32, u32) = (0xD800, 0xDFFF);
 const ASTRAL: u32 = 0x1_0000;
 /// Named classes added greedily to one bracket at most.
 const MAX_NAMED_ITEMS: usize = 3;
+/// The shortest bracket of a set of two members or more: `[ab]`, `[^a]`.
+const MIN_BRACKET: usize = 4;
 /// A class difference `[N--R]` is only tried when `R` has at most this many ranges.
 const MAX_DIFFERENCE_RANGES: usize = 8;
 
@@ -48,6 +50,15 @@ const MAX_DIFFERENCE_RANGES: usize = 8;
 pub(super) struct Spelled {
     pub(super) text: Box<str>,
     pub(super) depth: u32,
+}
+
+impl Spelled {
+    /// Takes `text`, of nesting `depth`, if it is shorter.
+    fn keep_shorter(&mut self, text: String, depth: u32) {
+        if text.len() < self.text.len() {
+            *self = Spelled { text: text.into(), depth };
+        }
+    }
 }
 
 /// A named class of a dialect: its text (the same inside and outside a bracket), its set
@@ -79,14 +90,14 @@ pub(super) fn spell(set: &CharSet, dialect: Dialect) -> Spelled {
         };
     }
     let named = named(dialect);
+    let exact = named.iter().find(|named| named.len == set.len() && named.set == *set);
+    // Brackets of two or more members are four characters or more.
+    if let Some(exact) = exact.filter(|exact| exact.text.len() < MIN_BRACKET) {
+        return Spelled { text: exact.text.clone(), depth: 0 };
+    }
     let mut best = Spelled { text: bracket(set, false, named, dialect).into(), depth: 2 };
-    let mut consider = |text: String, depth: u32| {
-        if text.len() < best.text.len() {
-            best = Spelled { text: text.into(), depth };
-        }
-    };
-    if let Some(exact) = named.iter().find(|named| named.set == *set) {
-        consider(exact.text.to_string(), 0);
+    if let Some(exact) = exact {
+        best.keep_shorter(exact.text.to_string(), 0);
     }
     let complement = if dialect == Dialect::Js {
         // One code unit of the BMP: the astral characters are not the negation's to match.
@@ -94,16 +105,21 @@ pub(super) fn spell(set: &CharSet, dialect: Dialect) -> Spelled {
     } else {
         set.complement()
     };
-    consider(bracket(&complement, true, named, dialect), 2);
+    best.keep_shorter(bracket(&complement, true, named, dialect), 2);
     if dialect == Dialect::Rust {
         let len = set.len();
+        // `[N--R]` is at least five characters longer than `N`.
+        let fits = |outer: &Named, best: &Spelled| outer.text.len() + 5 < best.text.len();
         for outer in named.iter().filter(|named| named.len > len && set.is_subset(&named.set)) {
-            let rest = outer.set.difference(set);
-            // Only a small rest can make this shortest; spelling large ones for every
-            // outer class would cost more than the whole conversion.
-            if rest.ranges().len() > MAX_DIFFERENCE_RANGES {
+            if !fits(outer, &best) {
                 continue;
             }
+            // Only a small rest can make this shortest; spelling large ones for every
+            // outer class would cost more than the whole conversion.
+            if outer.set.difference_ranges(set).nth(MAX_DIFFERENCE_RANGES).is_some() {
+                continue;
+            }
+            let rest = outer.set.difference(set);
             let rest_text = if let Some(only) = rest.first().filter(|_| rest.len() == 1) {
                 let mut text = String::new();
                 write_code(u32::from(only), true, dialect, &mut text);
@@ -111,7 +127,7 @@ pub(super) fn spell(set: &CharSet, dialect: Dialect) -> Spelled {
             } else {
                 format!("[{}]", ranges_text(&rest, dialect))
             };
-            consider(format!("[{}--{rest_text}]", outer.text), 3);
+            best.keep_shorter(format!("[{}--{rest_text}]", outer.text), 3);
         }
     }
     best
@@ -121,24 +137,31 @@ pub(super) fn spell(set: &CharSet, dialect: Dialect) -> Spelled {
 /// within it chosen greedily while they shorten the text, and ranges for the rest.
 fn bracket(set: &CharSet, negated: bool, named: &[Named], dialect: Dialect) -> String {
     let len = set.len();
+    let within: Vec<&Named> =
+        named.iter().filter(|named| named.len <= len && named.set.is_subset(set)).collect();
     let mut chosen: Vec<&Named> = Vec::new();
     let mut rest = set.clone();
-    let mut cost = ranges_text(&rest, dialect).len();
+    let mut cost =
+        ranges_len_within(rest.ranges().iter().copied(), dialect, usize::MAX).unwrap_or(usize::MAX);
     while chosen.len() < MAX_NAMED_ITEMS {
-        let mut step: Option<(usize, &Named, CharSet)> = None;
-        for item in named.iter().filter(|named| named.len <= len && named.set.is_subset(set)) {
-            if item.set.is_disjoint(&rest) {
+        let mut step: Option<(usize, &Named)> = None;
+        for &item in &within {
+            // The cost to beat: the text so far, and the best item of this step.
+            let to_beat = step.map_or(cost, |(best, _)| cost.min(best));
+            if item.text.len() >= to_beat || item.set.is_disjoint(&rest) {
                 continue;
             }
-            let left = rest.difference(&item.set);
-            let item_cost = item.text.len() + ranges_text(&left, dialect).len();
-            if item_cost < cost && step.as_ref().is_none_or(|(best, ..)| item_cost < *best) {
-                step = Some((item_cost, item, left));
+            // Measured, not written, and only while it can still beat `to_beat`: the rest
+            // beside a large property runs to kilobytes.
+            let left = rest.difference_ranges(&item.set);
+            if let Some(left_len) = ranges_len_within(left, dialect, to_beat - 1 - item.text.len())
+            {
+                step = Some((item.text.len() + left_len, item));
             }
         }
-        let Some((item_cost, item, left)) = step else { break };
+        let Some((item_cost, item)) = step else { break };
         chosen.push(item);
-        rest = left;
+        rest = rest.difference(&item.set);
         cost = item_cost;
     }
     let mut out = String::from(if negated { "[^" } else { "[" });
@@ -172,27 +195,70 @@ fn bracket(set: &CharSet, negated: bool, named: &[Named], dialect: Dialect) -> S
 /// The ranges of `set` as they are written inside a bracket.
 fn ranges_text(set: &CharSet, dialect: Dialect) -> String {
     let mut out = String::new();
-    let ranges: Vec<(u32, u32)> =
-        set.ranges().iter().map(|&(lo, hi)| (u32::from(lo), u32::from(hi))).collect();
-    write_ranges(&ranges, dialect, &mut out);
+    for &(lo, hi) in set.ranges() {
+        write_bracket_range(u32::from(lo), u32::from(hi), dialect, &mut out);
+    }
     out
 }
 
-/// Writes sorted ranges of code points inside a bracket.
-fn write_ranges(ranges: &[(u32, u32)], dialect: Dialect, out: &mut String) {
-    for &(lo, hi) in ranges {
-        // JavaScript reads code units: a range must not span the surrogates.
-        if dialect == Dialect::Js && lo < SURROGATES.0 && hi > SURROGATES.1 {
-            write_range(lo, SURROGATES.0 - 1, dialect, out);
-            write_range(SURROGATES.1 + 1, hi, dialect, out);
-        } else {
-            write_range(lo, hi, dialect, out);
+/// The length of [`ranges_text`] of a set of `ranges`, or `None` once it is over `limit`.
+fn ranges_len_within(
+    ranges: impl Iterator<Item = (char, char)>,
+    dialect: Dialect,
+    limit: usize,
+) -> Option<usize> {
+    let mut len = Length(0);
+    for (lo, hi) in ranges {
+        write_bracket_range(u32::from(lo), u32::from(hi), dialect, &mut len);
+        if len.0 > limit {
+            return None;
         }
+    }
+    Some(len.0)
+}
+
+/// Where spellings go: a string, or the [`Length`] they would have.
+trait Sink {
+    fn push(&mut self, c: char);
+    fn push_code(&mut self, code: Escape);
+}
+
+impl Sink for String {
+    fn push(&mut self, c: char) {
+        String::push(self, c);
+    }
+
+    fn push_code(&mut self, code: Escape) {
+        code.write(self);
     }
 }
 
-fn write_range(lo: u32, hi: u32, dialect: Dialect, out: &mut String) {
-    write_code(lo, true, dialect, out);
+/// The length of what would have been written: measuring candidates costs no formatting.
+struct Length(usize);
+
+impl Sink for Length {
+    fn push(&mut self, c: char) {
+        self.0 += c.len_utf8();
+    }
+
+    fn push_code(&mut self, code: Escape) {
+        self.0 += code.len();
+    }
+}
+
+/// Writes a range of code points inside a bracket.
+fn write_bracket_range(lo: u32, hi: u32, dialect: Dialect, out: &mut impl Sink) {
+    // JavaScript reads code units: a range must not span the surrogates.
+    if dialect == Dialect::Js && lo < SURROGATES.0 && hi > SURROGATES.1 {
+        write_range(lo, SURROGATES.0 - 1, dialect, out);
+        write_range(SURROGATES.1 + 1, hi, dialect, out);
+    } else {
+        write_range(lo, hi, dialect, out);
+    }
+}
+
+fn write_range(lo: u32, hi: u32, dialect: Dialect, out: &mut impl Sink) {
+    out.push_code(Escape::of(lo, true, dialect));
     if lo == hi {
         return;
     }
@@ -202,7 +268,7 @@ fn write_range(lo: u32, hi: u32, dialect: Dialect, out: &mut String) {
     if hi != lo + 1 {
         out.push('-');
     }
-    write_code(hi, true, dialect, out);
+    out.push_code(Escape::of(hi, true, dialect));
 }
 
 /// A JavaScript set with members above U+FFFF: a group of its BMP part and the surrogate
@@ -264,30 +330,82 @@ fn surrogate_pairs(set: &CharSet) -> Vec<((u32, u32), (u32, u32))> {
 
 /// Writes one code point, escaped for use outside or inside a bracket of `dialect`.
 pub(super) fn write_code(value: u32, in_class: bool, dialect: Dialect, out: &mut String) {
-    let printable = char::from_u32(value).filter(|c| matches!(c, ' '..='~'));
-    let special = printable.is_some_and(|c| {
-        if in_class {
-            matches!(c, '\\' | '[' | ']' | '^' | '-' | '&' | '~' | '|' | '#')
-        } else {
-            matches!(
-                c,
-                '\\' | '.' | '+' | '*' | '?' | '(' | ')' | '|' | '[' | ']' | '{' | '}' | '^' | '$'
-            )
+    Escape::of(value, in_class, dialect).write(out);
+}
+
+/// How one code point is written: decided once, then written or measured.
+#[derive(Clone, Copy, Debug)]
+enum Escape {
+    /// The character itself, after a backslash when `escaped`.
+    Char { c: char, escaped: bool },
+    /// `\t`, `\n` or `\r`.
+    Control(&'static str),
+    /// `prefix`, the value in upper-case hexadecimal of at least `width` digits, `suffix`.
+    Hex { prefix: &'static str, width: usize, value: u32, suffix: &'static str },
+}
+
+impl Escape {
+    /// The escape of `value` outside or inside (`in_class`) a bracket of `dialect`.
+    fn of(value: u32, in_class: bool, dialect: Dialect) -> Escape {
+        let hex = |prefix, width, suffix| Escape::Hex { prefix, width, value, suffix };
+        if let Some(c) = char::from_u32(value).filter(|c| matches!(c, ' '..='~')) {
+            let escaped = if in_class {
+                matches!(c, '\\' | '[' | ']' | '^' | '-' | '&' | '~' | '|' | '#')
+            } else {
+                matches!(
+                    c,
+                    '\\' | '.'
+                        | '+'
+                        | '*'
+                        | '?'
+                        | '('
+                        | ')'
+                        | '|'
+                        | '['
+                        | ']'
+                        | '{'
+                        | '}'
+                        | '^'
+                        | '$'
+                )
+            };
+            return Escape::Char { c, escaped };
         }
-    });
-    // Infallible: writing to a String.
-    let _ = match (value, printable) {
-        (_, Some(c)) if special => write!(out, "\\{c}"),
-        (_, Some(c)) => write!(out, "{c}"),
-        (0x09, _) => write!(out, r"\t"),
-        (0x0A, _) => write!(out, r"\n"),
-        (0x0D, _) => write!(out, r"\r"),
-        (0..=0xFF, _) => write!(out, r"\x{value:02X}"),
-        (_, _) if dialect == Dialect::Pcre => write!(out, r"\x{{{value:X}}}"),
-        (0x100..=0xFFFF, _) => write!(out, r"\u{value:04X}"),
-        (_, _) if dialect == Dialect::Java => write!(out, r"\x{{{value:X}}}"),
-        (_, _) => write!(out, r"\U{value:08X}"),
-    };
+        match value {
+            0x09 => Escape::Control(r"\t"),
+            0x0A => Escape::Control(r"\n"),
+            0x0D => Escape::Control(r"\r"),
+            0..=0xFF => hex(r"\x", 2, ""),
+            _ if dialect == Dialect::Pcre => hex(r"\x{", 1, "}"),
+            0x100..=0xFFFF => hex(r"\u", 4, ""),
+            _ if dialect == Dialect::Java => hex(r"\x{", 1, "}"),
+            _ => hex(r"\U", 8, ""),
+        }
+    }
+
+    /// The length of the escape's text.
+    fn len(self) -> usize {
+        match self {
+            Escape::Char { escaped, .. } => 1 + usize::from(escaped),
+            Escape::Control(text) => text.len(),
+            Escape::Hex { prefix, width, value, suffix } => {
+                let digits = (u32::BITS - value.leading_zeros()).div_ceil(4).max(1);
+                prefix.len() + width.max(digits as usize) + suffix.len()
+            }
+        }
+    }
+
+    fn write(self, out: &mut String) {
+        // Infallible: writing to a String.
+        let _ = match self {
+            Escape::Char { c, escaped: true } => write!(out, "\\{c}"),
+            Escape::Char { c, escaped: false } => write!(out, "{c}"),
+            Escape::Control(text) => write!(out, "{text}"),
+            Escape::Hex { prefix, width, value, suffix } => {
+                write!(out, "{prefix}{value:0width$X}{suffix}")
+            }
+        };
+    }
 }
 
 /// The named classes that are exact in `dialect`, shorter names first.
@@ -398,4 +516,31 @@ fn rust_named() -> Vec<Named> {
     }
     named.sort_by_key(|named| named.text.len());
     named
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Candidates are compared by measured lengths: they must be the written ones.
+    #[test]
+    fn measured_lengths_are_written_lengths() {
+        let edges = [0xD7FF, 0xE000, 0xFFFF, 0x1_0000, 0x1_F600, 0xF_FFFF, 0x10_FFFF];
+        let values: Vec<u32> = (0..0x300).chain(edges).collect();
+        for dialect in Dialect::ALL {
+            for &value in &values {
+                for in_class in [false, true] {
+                    let mut text = String::new();
+                    write_code(value, in_class, dialect, &mut text);
+                    let measured = Escape::of(value, in_class, dialect).len();
+                    assert_eq!(measured, text.len(), "{value:#X} in {dialect:?}: {text}");
+                }
+            }
+            let set = CharSet::parse(r"[\x00-\x20a-c\u{D000}-\u{E100}\u{10000}\pN]").unwrap();
+            let text = ranges_text(&set, dialect);
+            let ranges = || set.ranges().iter().copied();
+            assert_eq!(ranges_len_within(ranges(), dialect, text.len()), Some(text.len()));
+            assert_eq!(ranges_len_within(ranges(), dialect, text.len() - 1), None);
+        }
+    }
 }
