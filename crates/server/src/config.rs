@@ -230,10 +230,17 @@ impl Config {
             threads,
             queue_depth: self.engine_queue_depth,
             slice: Duration::from_millis(self.engine_quick_ms),
-            park_below: self.request_memory_bound(),
+            park_below: self.request_memory_bound().saturating_mul(PARKED_BOUNDS),
         }
     }
 }
+
+/// Lane jobs take turns (hand their permits over and wait with their tables) while the
+/// process's resident memory is under this many requests' bounds. With one, a single job
+/// near its bound stopped every hand-over, and small requests in the lane waited for it to
+/// finish (up to 1.1 s under the load test's mix, issue 18); two leave room for one such job
+/// beside the tables of those waiting.
+const PARKED_BOUNDS: u64 = 2;
 
 /// The lane's permits on a machine of `cores` cores: one per core but one, at least one.
 /// A lane as wide as the machine keeps every core busy under a stream of expensive
@@ -292,7 +299,7 @@ mod tests {
         assert!(config.scheduler().threads >= 1);
         assert_eq!(config.scheduler().queue_depth, 128);
         assert_eq!(config.scheduler().slice, Duration::from_millis(1));
-        assert_eq!(config.scheduler().park_below, 256 << 20);
+        assert_eq!(config.scheduler().park_below, 512 << 20);
     }
 
     #[test]

@@ -102,7 +102,7 @@ pub(crate) struct SchedulerConfig {
     pub(crate) queue_depth: usize,
     pub(crate) slice: Duration,
     /// The resident memory under which lane jobs take turns (hand their permits over and
-    /// wait with their tables): one request's memory bound.
+    /// wait with their tables): two requests' memory bounds.
     pub(crate) park_below: u64,
 }
 

@@ -34,10 +34,10 @@
 //!
 //! A job that hands its permit over keeps its tables while it waits, so hand-overs also
 //! hold memory: a job gives way only while the process's resident memory is under
-//! `park_below` (one request's memory bound, set by the server's config). Over it the job
+//! `park_below` (two requests' memory bounds, set by the server's config). Over it the job
 //! keeps its permit and computes on, as in a first-come lane, so the jobs waiting with
-//! tables hold no more than that bound together, and the process stays under the permits'
-//! bounds plus one (issue 17).
+//! tables hold no more than that together, and the process stays under the permits'
+//! bounds plus two (issue 17).
 //!
 //! # Invariants
 //! At most `permits` jobs hold a permit. A permit is free only while no job waits. A job
