@@ -9,7 +9,10 @@
 //! (`scheduler/cores.rs`). glibc's malloc gave back only the top of each thread's heap: after
 //! a burst of 500 connections, the free pages of their buffers stayed resident below the
 //! objects that outlived them, about 10 KB a connection (issue 17); its moving mmap
-//! threshold also kept large freed tables, up to 32 MiB each.
+//! threshold also kept large freed tables, up to 32 MiB each. Pages are purged by the thread
+//! that frees them, without jemalloc's background threads: with nothing to decay, they were
+//! only signalled at every large free, about a thousand times a second under the load
+//! test's mix, and preempted the HTTP workers to purge (issue 18).
 
 use std::process::ExitCode;
 
