@@ -86,6 +86,7 @@ try {
   report.firstLoad = { states: await page.locator("#drawing .state").count(), term: await page.inputValue("#term-1") };
 
   // Intersection, run with Enter from the second term's field.
+  const firstDot = await page.locator("#dot").textContent();
   await page.fill("#term-1", "(abc|de){2}");
   await page.fill("#term-2", "de.*");
   await page.selectOption("#operation", "compute/intersection");
@@ -96,6 +97,8 @@ try {
   report.intersection = await resultTerm.textContent();
   await page.locator("#result .sample li").first().waitFor();
   report.sample = await page.locator("#result .sample li").allTextContents();
+  // The result's drawing replaces the first one once its own request answers.
+  await page.waitForFunction((old) => document.querySelector("#dot")?.textContent !== old, firstDot);
   await page.locator("#drawing svg").waitFor();
   report.drawing = {
     states: await page.locator("#drawing .state").count(),
