@@ -22,7 +22,8 @@
 //! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
 //! preempt no one) and get their fair share of the cores beside any other process of the
 //! host; by default the lane has one permit fewer than the machine has cores (config.rs),
-//! so the HTTP workers always find a core it leaves them. The slice is an interrupt, not a
+//! so the HTTP workers always find a core it leaves them, and while a worker computes a
+//! slice, lane jobs yield their cores at budget checks (`cores.rs`). The slice is an interrupt, not a
 //! shorter deadline ([`Budget::with_interrupt`]), and a slice that ended after it is run
 //! again, so a result never depends on where it was computed.
 //!
@@ -173,7 +174,10 @@ impl Scheduler {
         // The CPU time the job used on the worker: its place in the lane's queue.
         let mut attained = Duration::ZERO;
         loop {
-            let (res, run, interrupt) = run_slice(&job, &budget, self.slice);
+            let (res, run, interrupt) = {
+                let _slice = self.cores.slice();
+                run_slice(&job, &budget, self.slice)
+            };
             slices += 1;
             attained += run.cpu;
             match after_slice(&run, interrupt, budget.deadline(), slices, self.slice) {
