@@ -2,6 +2,12 @@
 
 use proptest::prelude::*;
 
+/// The independent membership oracle: a string is in the language of `pattern` (in our
+/// dialect) exactly when the `regex` crate's reading of it matches the whole string.
+pub(crate) fn oracle(pattern: &str) -> regex::Regex {
+    regex::Regex::new(&format!("^(?s:{pattern})$")).expect("a pattern the regex crate reads")
+}
+
 /// Patterns built from `leaves` by concatenation, alternation and the `quantifiers`, at most
 /// `depth` levels deep and about `size` nodes large (proptest's `prop_recursive` bounds).
 pub(crate) fn patterns(

@@ -552,11 +552,7 @@ mod tests {
     use crate::budget::{Budget, BudgetError};
     use crate::enumerate::{CharOrder, GenerateOptions, PathOrder};
     use crate::nfa::Nfa;
-    use crate::test_patterns::patterns;
-
-    fn oracle(pattern: &str) -> regex::Regex {
-        regex::Regex::new(&format!("^(?s:{pattern})$")).unwrap()
-    }
+    use crate::test_patterns::{oracle, patterns};
 
     /// Every string over `alphabet` of at most `max_length` characters, in shortlex order.
     fn shortlex_strings(alphabet: &[char], max_length: usize) -> Vec<String> {

@@ -360,7 +360,7 @@ mod tests {
             let expected = left_dfa.subset_witness(&right_dfa, &budget).unwrap();
             prop_assert_eq!(&found, &expected, "{} ⊆ {}", left, right);
             if let Some(found) = found {
-                let oracle = |p: &str| regex::Regex::new(&format!("^(?s:{p})$")).unwrap();
+                let oracle = crate::test_patterns::oracle;
                 prop_assert!(oracle(&left).is_match(&found) && !oracle(&right).is_match(&found));
             }
         }
