@@ -18,13 +18,14 @@
 //!   arrival, however many expensive jobs the lane holds, and expensive jobs share what is
 //!   left.
 //!
-//! Priority is this policy, not the kernel's: the lane's threads keep the normal priority
-//! (under `SCHED_BATCH`, which only tells the kernel they are CPU-bound: their wake-ups
-//! preempt no one) and get their fair share of the cores beside any other process of the
-//! host; by default the lane has one permit fewer than the machine has cores (config.rs),
-//! so the HTTP workers always find a core it leaves them, and while a worker computes a
-//! slice, lane jobs yield their cores at budget checks (`cores.rs`). The slice is an interrupt, not a
-//! shorter deadline ([`Budget::with_interrupt`]), and a slice that ended after it is run
+//! Priority is this policy, not the kernel's: the lane's threads keep the default policy
+//! and priority and get their fair share of the cores beside any other process of the
+//! host (not `SCHED_BATCH`: under the kernel's EEVDF scheduler a batch thread held a core
+//! longer against a waking HTTP worker, doubling small requests' p99 under the load test's
+//! mix, docs/benchmarks.md); by default the lane has one permit fewer than the machine has
+//! cores (config.rs), so the HTTP workers always find a core it leaves them, and where a
+//! worker waits for a lane job's core anyway, the job yields it at a budget check
+//! (`cores.rs`, `workers.rs`). The slice is an interrupt, not a shorter deadline ([`Budget::with_interrupt`]), and a slice that ended after it is run
 //! again, so a result never depends on where it was computed.
 //!
 //! # Invariants
@@ -38,6 +39,7 @@
 //! computes past its answer for longer than it takes to reach its next budget check.
 
 mod cores;
+mod workers;
 
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
@@ -46,9 +48,6 @@ use std::time::{Duration, Instant};
 
 use api_types::ErrorCode;
 use langcore::{Budget, Cancellation};
-use thread_priority::{
-    NormalThreadSchedulePolicy, ThreadPriority, ThreadPriorityOsValue, ThreadSchedulePolicy,
-};
 use tokio::sync::{Semaphore, oneshot};
 
 use crate::error::HttpError;
@@ -173,11 +172,9 @@ impl Scheduler {
         let mut slices = 0;
         // The CPU time the job used on the worker: its place in the lane's queue.
         let mut attained = Duration::ZERO;
+        self.cores.register_worker();
         loop {
-            let (res, run, interrupt) = {
-                let _slice = self.cores.slice();
-                run_slice(&job, &budget, self.slice)
-            };
+            let (res, run, interrupt) = run_slice(&job, &budget, self.slice);
             slices += 1;
             attained += run.cpu;
             match after_slice(&run, interrupt, budget.deadline(), slices, self.slice) {
@@ -323,20 +320,14 @@ impl Lane {
         receiver.await.map_err(|_| shut_down())
     }
 
-    /// Starts threads until there are `in_lane`, one per job in the lane, under
-    /// `SCHED_BATCH` where it can be set. One that does not start is logged: its job waits
-    /// for another thread, or for its deadline.
+    /// Starts threads until there are `in_lane`, one per job in the lane. One that does not
+    /// start is logged: its job waits for another thread, or for its deadline.
     fn spawn_up_to(&self, in_lane: usize) {
         let mut spawned = self.spawned.lock().unwrap_or_else(PoisonError::into_inner);
         while *spawned < in_lane {
             let queue = Arc::clone(&self.queue);
             let thread = std::thread::Builder::new().name(format!("engine-lane-{spawned}"));
-            let started = thread.spawn(move || {
-                if let Err(err) = set_batch() {
-                    tracing::warn!(?err, "a lane thread keeps the normal scheduling policy");
-                }
-                serve(&queue);
-            });
+            let started = thread.spawn(move || serve(&queue));
             if let Err(err) = started {
                 tracing::error!(%err, "a lane thread did not start");
                 return;
@@ -344,18 +335,6 @@ impl Lane {
             *spawned += 1;
         }
     }
-}
-
-/// Puts the calling thread under `SCHED_BATCH` at nice 0: the normal priority and fair
-/// share, marked CPU-bound, so its wake-ups never preempt another thread.
-fn set_batch() -> Result<(), thread_priority::Error> {
-    let batch = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Batch);
-    let nice_0 = ThreadPriority::Os(ThreadPriorityOsValue::default());
-    thread_priority::set_thread_priority_and_policy(
-        thread_priority::thread_native_id(),
-        nice_0,
-        batch,
-    )
 }
 
 /// A lane thread's life: run tasks until the lane is dropped.
@@ -374,8 +353,6 @@ fn serve(queue: &Mutex<mpsc::Receiver<Task>>) {
 
 #[cfg(test)]
 mod tests {
-    use thread_priority::thread_schedule_policy;
-
     use super::*;
 
     const SLICE: Duration = Duration::from_millis(1);
@@ -458,8 +435,8 @@ mod tests {
     }
 
     /// A job that outlives its slice starts again in the lane, whose threads keep the
-    /// normal priority under `SCHED_BATCH`, with its whole budget and the pause hook that
-    /// takes turns; the answer is the lane's run.
+    /// process's scheduling policy and priority, with its whole budget and the pause hook
+    /// that takes turns; the answer is the lane's run.
     #[actix_web::test]
     async fn an_expensive_job_moves_to_the_lane_at_normal_priority() {
         let scheduler = scheduler(SLICE);
@@ -467,15 +444,25 @@ mod tests {
             // Busy past the slice, checking the budget as langcore's loops do.
             while budget.check_time(langcore::Operation::Determinize).is_ok() {
                 if on_the_lane() {
-                    let nice = rustix::process::getpriority_process(None);
                     let takes_turns = budget.with_pause(cores::take_turn) == *budget;
-                    return Ok((thread_schedule_policy().ok(), nice.ok(), takes_turns));
+                    return Ok((scheduling(), takes_turns));
                 }
             }
             Err(HttpError::timeout(None))
         });
-        let batch = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Batch);
-        assert_eq!(answer.await.unwrap(), (Some(batch), Some(0), true));
+        assert_eq!(answer.await.unwrap(), (scheduling(), true));
+    }
+
+    /// The calling thread's nice value and, on Linux, its scheduling policy (field 41 of
+    /// `/proc/thread-self/stat`).
+    fn scheduling() -> (Option<i32>, Option<String>) {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").ok();
+        // The fields after the command name, which may hold spaces, start at field 3.
+        let policy = stat.and_then(|stat| {
+            let (_, fields) = stat.rsplit_once(')')?;
+            fields.split_whitespace().nth(41 - 3).map(str::to_owned)
+        });
+        (rustix::process::getpriority_process(None).ok(), policy)
     }
 
     /// Computes for `ms` milliseconds of wall time, checking the budget, and says where.

@@ -11,8 +11,8 @@
 //!   the permit back when the job returns (or unwinds).
 //! - [`take_turn`]: the pause hook of that job's budget ([`Budget::with_pause`]), called at
 //!   every budget check; while a waiting job stands at least [`QUANTUM`] lower, it hands that
-//!   job its permit and waits for one again, in order; while an HTTP worker computes a first
-//!   slice ([`Cores::slice`]), it yields its core.
+//!   job its permit and waits for one again, in order; when an HTTP worker waits for the
+//!   job's core (`workers.rs`), it yields the core.
 //!
 //! # Algorithm
 //! Least attained service (also called foreground-background: Nuyens and Wierman, *The
@@ -35,12 +35,14 @@
 //!
 //! Workers first: a request's first slice runs on the HTTP worker that received it
 //! (`scheduler.rs`), and where a lane thread shares that worker's core, the kernel shares
-//! the core fairly between them. While any worker computes a slice, a job holding a permit
-//! yields its core (`sched_yield`) at every budget check: the kernel then runs the worker,
-//! or whatever else waits on that core, first. The lane is not lowered below other
-//! processes (a yield with nothing else to run returns at once), and it yields only while
-//! the workers compute (issue 18: under the load test's mix, small-request p99 6.1 to 13.1
-//! ms against 8.8 to 19.4 without, alternating runs, docs/benchmarks.md).
+//! the core fairly between them, but lets the lane thread finish its own slice before a
+//! waking worker runs. So a job holding a permit looks, every [`CHECKS_PER_PEEK`] budget
+//! checks and at most every `workers.rs`'s `PEEK_EVERY` per worker, whether a worker is
+//! runnable on its own CPU, and then yields the core (`sched_yield`). It yields only then,
+//! so the lane is not lowered below other processes (issue 18: with the server on one core
+//! under the load test's mix, small-request p50 0.15 ms against 0.83 to 1.22 and p99 6.7
+//! to 9.5 ms against 17.6 to 26.2 when it yielded only while a worker computed a slice,
+//! alternating runs, docs/benchmarks.md).
 //!
 //! A job that hands its permit over keeps its tables while it waits, so hand-overs also
 //! hold memory: a job gives way only while the process's resident memory is under
@@ -58,7 +60,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
@@ -66,6 +68,7 @@ use std::time::{Duration, Instant};
 use langcore::{Budget, Operation};
 
 use super::thread_cpu_time;
+use super::workers::{PEEK_EVERY, Workers};
 
 /// How much higher a job holding a permit must stand than the first waiting job before it
 /// hands its permit over: the least a job computes between two hand-overs.
@@ -79,6 +82,11 @@ const AGING: u32 = 20;
 /// How often at most a job holding a permit reads its CPU time while others wait (a system
 /// call): a waiting job gets a core within this much more.
 const LOOK_EVERY: Duration = Duration::from_micros(200);
+
+/// How many budget checks a job holding a permit makes between two readings of the clock
+/// for [`Workers::peek_every`] (a check comes every 0.2 to 0.4 µs in the subset
+/// construction: a clock reading at each would cost 5% to 10%).
+const CHECKS_PER_PEEK: u32 = 32;
 
 /// How often a waiting job looks whether its request was cancelled (answered or dropped).
 const POLL: Duration = Duration::from_millis(25);
@@ -114,18 +122,8 @@ pub(super) struct Cores {
     /// The resident memory, in bytes, under which a job may hand its permit over (see the
     /// module docs).
     park_below: u64,
-    /// How many HTTP workers compute a first slice now: while any does, jobs holding a
-    /// permit yield their cores at budget checks.
-    slices: AtomicUsize,
-}
-
-/// An HTTP worker's first slice of a job, counted in [`Cores::slices`] while it lasts.
-pub(super) struct Slice<'a>(&'a AtomicUsize);
-
-impl Drop for Slice<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
+    /// The HTTP workers, whom jobs holding a permit let have their cores.
+    workers: Workers,
 }
 
 /// What [`Cores`] guards with its lock.
@@ -152,16 +150,20 @@ struct Turn {
     held: Option<Held>,
 }
 
-/// A job's hold of a permit: the thread's CPU time when it got the permit, and when the job
-/// next reads it.
+/// A job's hold of a permit: the thread's CPU time when it got the permit, when the job
+/// next reads it, and when it next looks whether a worker waits for its core (reading the
+/// clock at every [`CHECKS_PER_PEEK`]th budget check).
 struct Held {
     cpu_at_grant: Duration,
     next_look: Instant,
+    checks: u32,
+    next_peek: Instant,
 }
 
 impl Held {
     fn now() -> Held {
-        Held { cpu_at_grant: thread_cpu_time(), next_look: Instant::now() }
+        let now = Instant::now();
+        Held { cpu_at_grant: thread_cpu_time(), next_look: now, checks: 0, next_peek: now }
     }
 }
 
@@ -175,20 +177,14 @@ impl Cores {
             least_waiting: AtomicU64::new(NONE_WAITS),
             epoch: Instant::now(),
             park_below,
-            slices: AtomicUsize::new(0),
+            workers: Workers::new(),
         }
     }
 
-    /// Marks the calling HTTP worker as computing a first slice until the guard drops: lane
-    /// jobs yield their cores meanwhile (see the module docs).
-    pub(super) fn slice(&self) -> Slice<'_> {
-        self.slices.fetch_add(1, Ordering::Relaxed);
-        Slice(&self.slices)
-    }
-
-    /// Whether lane jobs yield their cores now: an HTTP worker computes a slice.
-    fn workers_compute(&self) -> bool {
-        self.slices.load(Ordering::Relaxed) > 0
+    /// Makes the calling HTTP worker one that lane jobs let have their cores (see the
+    /// module docs); after its first call on a thread, a thread-local check.
+    pub(super) fn register_worker(&self) {
+        self.workers.register();
     }
 
     /// A job's standing in the queue, having computed `attained`, now: its attained service
@@ -347,8 +343,16 @@ pub(super) fn take_turn() {
 impl Turn {
     fn take(&mut self) {
         let Some(held) = self.held.as_mut() else { return };
-        if self.cores.workers_compute() {
-            std::thread::yield_now();
+        held.checks = held.checks.wrapping_add(1);
+        if held.checks % CHECKS_PER_PEEK == 0 {
+            let now = Instant::now();
+            if now >= held.next_peek {
+                let workers = &self.cores.workers;
+                held.next_peek = now + workers.peek_every().unwrap_or(PEEK_EVERY);
+                if workers.one_waits_here() {
+                    std::thread::yield_now();
+                }
+            }
         }
         let least = self.cores.least_waiting.load(Ordering::Relaxed);
         if least == NONE_WAITS {
@@ -569,21 +573,6 @@ mod tests {
         if cfg!(target_os = "linux") {
             assert!(resident_bytes().is_some_and(|bytes| bytes > 0));
         }
-    }
-
-    /// Lane jobs yield their cores while an HTTP worker computes a slice, and only then: the
-    /// guards count slices that overlap and end in any order.
-    #[test]
-    fn jobs_yield_only_while_a_worker_computes_a_slice() {
-        let cores = Cores::new(1, u64::MAX);
-        assert!(!cores.workers_compute());
-        let first = cores.slice();
-        let second = cores.slice();
-        assert!(cores.workers_compute());
-        drop(first);
-        assert!(cores.workers_compute());
-        drop(second);
-        assert!(!cores.workers_compute());
     }
 
     /// A job that waits behind a permit nobody hands over leaves the queue at its deadline
