@@ -25,8 +25,9 @@
 //! mix, docs/benchmarks.md); by default the lane has one permit fewer than the machine has
 //! cores (config.rs), so the HTTP workers always find a core it leaves them, and where a
 //! worker waits for a lane job's core anyway, the job yields it at a budget check
-//! (`cores.rs`, `workers.rs`). The slice is an interrupt, not a shorter deadline ([`Budget::with_interrupt`]), and a slice that ended after it is run
-//! again, so a result never depends on where it was computed.
+//! (`cores.rs`, `workers.rs`). The slice is an interrupt, not a shorter deadline
+//! ([`Budget::with_interrupt`]), and a slice that ended after it is run again, so a result
+//! never depends on where it was computed.
 //!
 //! # Invariants
 //! At most `threads` lane jobs compute at once and at most `threads + queue_depth` are in
@@ -454,14 +455,11 @@ mod tests {
     }
 
     /// The calling thread's nice value and, on Linux, its scheduling policy (field 41 of
-    /// `/proc/thread-self/stat`).
+    /// its `stat`).
     fn scheduling() -> (Option<i32>, Option<String>) {
-        let stat = std::fs::read_to_string("/proc/thread-self/stat").ok();
-        // The fields after the command name, which may hold spaces, start at field 3.
-        let policy = stat.and_then(|stat| {
-            let (_, fields) = stat.rsplit_once(')')?;
-            fields.split_whitespace().nth(41 - 3).map(str::to_owned)
-        });
+        let stat = std::fs::read_to_string(workers::OWN_STAT).ok();
+        let policy =
+            stat.and_then(|stat| workers::stat_fields(&stat).nth(41 - 3).map(str::to_owned));
         (rustix::process::getpriority_process(None).ok(), policy)
     }
 

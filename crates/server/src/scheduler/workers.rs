@@ -30,8 +30,10 @@ use std::time::Duration;
 pub(super) const PEEK_EVERY: Duration = Duration::from_micros(125);
 
 /// Where a thread reads its own scheduling state.
-const OWN_STAT: &str = "/proc/thread-self/stat";
+pub(super) const OWN_STAT: &str = "/proc/thread-self/stat";
 
+/// The field of `stat` that holds the thread's state (`R`: running or runnable).
+const STATE_FIELD: usize = 3;
 /// The field of `stat` that holds the CPU the thread runs or waits on (`processor`).
 const PROCESSOR_FIELD: usize = 39;
 
@@ -99,13 +101,19 @@ impl Workers {
 
 /// Whether the thread whose `stat` line this is is runnable (state `R`) on `cpu`.
 fn waits_on(stat: &[u8], cpu: usize) -> bool {
-    // The command name, in parentheses, may hold anything; the fields after it start at 3.
-    let Some(name_end) = stat.iter().rposition(|&byte| byte == b')') else { return false };
-    let Ok(fields) = std::str::from_utf8(&stat[name_end + 1..]) else { return false };
-    let mut fields = fields.split_ascii_whitespace();
+    let Ok(stat) = std::str::from_utf8(stat) else { return false };
+    let mut fields = stat_fields(stat);
     let state = fields.next();
-    let processor = fields.nth(PROCESSOR_FIELD - 4).and_then(|cpu| cpu.parse::<usize>().ok());
-    state == Some("R") && processor == Some(cpu)
+    let processor = fields.nth(PROCESSOR_FIELD - STATE_FIELD - 1);
+    state == Some("R") && processor.and_then(|cpu| cpu.parse::<usize>().ok()) == Some(cpu)
+}
+
+/// The fields of a `stat` line from the state (field 3) on: field `k` is `nth(k - 3)`.
+/// Nothing when the line is cut before the command name ends.
+pub(super) fn stat_fields(stat: &str) -> impl Iterator<Item = &str> {
+    // The command name, in parentheses, may hold anything: the fields start after the last `)`.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, fields)| fields);
+    after_name.split_ascii_whitespace()
 }
 
 #[cfg(test)]
