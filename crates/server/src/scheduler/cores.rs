@@ -441,9 +441,11 @@ mod tests {
                 waiter
             })
             .collect();
-        // 10 ms, and the time since the epoch, divided by `AGING`.
-        let least = cores.least_waiting.load(Ordering::Relaxed);
-        assert!((10_000_000..11_000_000).contains(&least), "{least}");
+        // 10 ms, and the time since the epoch when it came, divided by `AGING`: no more
+        // than the time since the epoch now (read after, so no race).
+        let least = Duration::from_nanos(cores.least_waiting.load(Ordering::Relaxed));
+        let most = MS * 10 + cores.epoch.elapsed() / AGING;
+        assert!(MS * 10 <= least && least <= most, "{least:?} {most:?}");
         cores.release();
         for waiter in waiters {
             waiter.join().unwrap();
@@ -519,33 +521,46 @@ mod tests {
     /// A holder hands its permit over once it has computed a quantum more CPU time than the
     /// waiting job, not once it has merely held it that long (asleep, or descheduled).
     /// Runs `holder` with the only permit of a lane that takes turns under `park_below`
-    /// bytes; a waiter with 1 ms of service comes when it starts. Whether the waiter got
-    /// the permit before the holder ended.
+    /// bytes, once a waiter with 1 ms of service is in the queue. Whether the waiter got
+    /// the permit before the holder ended: each writes its name into one log while it
+    /// holds the permit, so the log's order is the order of the permit, whatever the
+    /// threads' timing (no clock readings of two threads are compared).
     fn waiter_first(park_below: u64, holder: fn(&Budget)) -> bool {
         let cores = Arc::new(Cores::new(1, park_below));
-        let (got, get) = mpsc::channel();
-        let holding = Arc::clone(&cores);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (queued, wait_for_queue) = mpsc::channel();
+        let (holding, holder_log) = (Arc::clone(&cores), Arc::clone(&log));
         let holds = std::thread::spawn(move || {
             let budget = Budget::unlimited();
-            holding.run(Duration::ZERO, &budget, || holder(&budget.with_pause(take_turn)));
-            Instant::now()
+            holding.run(Duration::ZERO, &budget, || {
+                wait_for_queue.recv().unwrap();
+                holder(&budget.with_pause(take_turn));
+                holder_log.lock().unwrap().push("holder");
+            });
         });
         while cores.lock().free > 0 {
             std::thread::sleep(Duration::from_micros(100));
         }
-        let waiting = Arc::clone(&cores);
+        let (waiting, waiter_log) = (Arc::clone(&cores), Arc::clone(&log));
         let waits = std::thread::spawn(move || {
-            waiting.run(MS, &Budget::unlimited(), || got.send(Instant::now()).unwrap());
+            waiting.run(MS, &Budget::unlimited(), || waiter_log.lock().unwrap().push("waiter"));
         });
-        let ended = holds.join().unwrap();
+        while cores.lock().waiting.is_empty() {
+            std::thread::sleep(Duration::from_micros(100));
+        }
+        queued.send(()).unwrap();
+        holds.join().unwrap();
         waits.join().unwrap();
-        get.recv().unwrap() < ended
+        let log = log.lock().unwrap();
+        assert_eq!(log.len(), 2, "{log:?}");
+        log[0] == "waiter"
     }
 
-    /// Computes for 100 ms, checking its budget all along.
+    /// Computes for 100 ms of this thread's CPU time, checking its budget all along (CPU
+    /// time, so that a busy machine that deschedules it changes nothing).
     fn compute_100_ms(budget: &Budget) {
-        let started = Instant::now();
-        while started.elapsed() < MS * 100 {
+        let started = thread_cpu_time();
+        while thread_cpu_time().saturating_sub(started) < MS * 100 {
             check(budget).unwrap();
         }
     }
