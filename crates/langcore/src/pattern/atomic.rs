@@ -72,6 +72,15 @@ impl From<BudgetError> for Refusal {
 
 /// The exact translation of `(?>body)`: an [`Expr::Atomic`].
 pub(super) fn atomic(body: Expr, budget: &Budget) -> Result<Expr, Refusal> {
+    if body.sets_capture() {
+        // The rules move parts into lookaheads, whose captured values stay there (tests
+        // read the same values in every copy, as nothing inside sets one).
+        return Err(Refusal::Unsupported(
+            "it holds a group that a backreference or conditional reads under a \
+             repetition or in another branch"
+                .into(),
+        ));
+    }
     let rewriter = Rewriter { budget, steps: Cell::new(0), depth: Cell::new(0) };
     let res = rewriter.sequence(body.into_parts())?;
     Ok(Expr::Atomic(Box::new(res)))
@@ -315,7 +324,7 @@ fn unrolled(sub: &Expr, count: u32) -> Result<Vec<Expr>, Refusal> {
 /// Whether `expr` (lookarounds dropped) matches the empty string.
 fn is_nullable(expr: &Expr) -> bool {
     match expr {
-        Expr::Empty | Expr::Look(_) => true,
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => true,
         Expr::Set(_) => false,
         Expr::Concat(parts) => parts.iter().all(is_nullable),
         Expr::Alt(parts) => parts.iter().any(is_nullable),

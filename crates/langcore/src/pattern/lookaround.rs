@@ -30,6 +30,11 @@
 //! Lookbehinds inside lookaheads read the same trackers, since they look at the same
 //! prefix of the whole string.
 //!
+//! A configuration also carries the values of the captured groups that backreferences
+//! read (`capture.rs`): ε-moves guarded by a [`Capture`] set one or test it, a lookahead's
+//! sub-automaton starts with the values where it was crossed, a lookbehind's tracker with
+//! none (its groups are its own).
+//!
 //! A DFA state is (the tracker sets, the main set); sets, configurations and obligations are
 //! hash-consed, and stepping a set on a class under given tracker values is memoized. The
 //! result is minimized (Hopcroft), so it is the canonical minimal DFA.
@@ -45,7 +50,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::Expr;
+use super::{Capture, Expr};
 use crate::alphabet::{CharSet, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
@@ -65,6 +70,8 @@ enum Guard {
         sub: u32,
         negated: bool,
     },
+    /// Sets or tests a captured value of the configuration.
+    Capture(Capture),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -169,6 +176,10 @@ impl<'b> Compiler<'b> {
             }
             Expr::Repeat { sub, min, max, .. } => self.compile_repeat(sub, *min, *max, next),
             Expr::Atomic(sub) => self.compile(sub, next),
+            Expr::Capture(capture) => self.add(GState {
+                epsilons: vec![(Guard::Capture(*capture), next)],
+                ..GState::default()
+            }),
             Expr::Look(look) => {
                 let address = std::ptr::from_ref(look) as usize;
                 let guard = match self.by_address.get(&address) {
@@ -209,7 +220,7 @@ impl<'b> Compiler<'b> {
                     Guard::Behind { tracker, .. } => {
                         Guard::Behind { tracker, negated: look.negated }
                     }
-                    Guard::Always => Guard::Always,
+                    other => other,
                 };
                 self.add(GState { epsilons: vec![(guard, next)], ..GState::default() })
             }
@@ -269,6 +280,13 @@ impl<T: Clone + Eq + std::hash::Hash> Interner<T> {
         Interner { items: Vec::new(), ids: HashMap::default() }
     }
 
+    /// An interner holding `first` as id 0.
+    fn new_with(first: T) -> Interner<T> {
+        let mut interner = Interner::new();
+        interner.intern(first);
+        interner
+    }
+
     /// The id of `item` and whether it is new.
     fn intern(&mut self, item: T) -> (u32, bool) {
         if let Some(&id) = self.ids.get(&item) {
@@ -296,14 +314,20 @@ const TRUE: u32 = 1;
 /// s the set of those matches as configurations of the universal state.
 const PENDING: u32 = 2;
 
+/// The id of the captured values of a configuration where no group holds a value.
+const NO_CAPTURES: u32 = 0;
+
 /// Bytes charged per hash-consed item (its vector and its two map entries, roughly).
 const BYTES_PER_ITEM: usize = 96;
 
 struct Determinizer<'b> {
     nfa: Compiler<'b>,
     main: u32,
-    /// Configurations: (NFA state, sorted obligation ids).
-    confs: Interner<(u32, Box<[u32]>)>,
+    /// Configurations: (NFA state, captured values, sorted obligation ids).
+    confs: Interner<(u32, u32, Box<[u32]>)>,
+    /// Captured values: (group, value) pairs sorted by group, a group without a value
+    /// left out; [`NO_CAPTURES`] is the empty one.
+    captures: Interner<Box<[(u32, u32)]>>,
     /// Obligations: (negated, set id).
     obligations: Interner<(bool, u32)>,
     /// Sets of configurations, sorted.
@@ -337,6 +361,7 @@ impl<'b> Determinizer<'b> {
             nfa,
             main,
             confs: Interner::new(),
+            captures: Interner::new_with(Box::new([])),
             obligations: Interner::new(),
             sets: Interner::new(),
             tracker_values: Interner::new(),
@@ -363,8 +388,13 @@ impl<'b> Determinizer<'b> {
         Ok(())
     }
 
-    fn conf(&mut self, state: u32, obligations: Box<[u32]>) -> Result<u32, BudgetError> {
-        let (id, new) = self.confs.intern((state, obligations));
+    fn conf(
+        &mut self,
+        state: u32,
+        captures: u32,
+        obligations: Box<[u32]>,
+    ) -> Result<u32, BudgetError> {
+        let (id, new) = self.confs.intern((state, captures, obligations));
         if new {
             self.charge()?;
         }
@@ -385,7 +415,7 @@ impl<'b> Determinizer<'b> {
     fn obligation(&mut self, negated: bool, set: u32) -> Result<Outcome, BudgetError> {
         let confs = &self.sets.items[set as usize];
         let satisfied_now = confs.iter().any(|&conf| {
-            let (state, obligations) = &self.confs.items[conf as usize];
+            let (state, _, obligations) = &self.confs.items[conf as usize];
             self.nfa.states[*state as usize].universal && obligations.is_empty()
         });
         Ok(match (confs.is_empty(), satisfied_now, negated) {
@@ -399,6 +429,30 @@ impl<'b> Determinizer<'b> {
                 Outcome::Pending(id)
             }
         })
+    }
+
+    /// The captured values after `capture` steps on `captures` (ids), or `None` where a
+    /// test fails.
+    fn capture(&mut self, captures: u32, capture: Capture) -> Result<Option<u32>, BudgetError> {
+        let values = &self.captures.items[captures as usize];
+        let (group, value) = match capture {
+            Capture::Test { group, value } => {
+                let held = values.iter().find(|&&(held, _)| held == group).map(|&(_, v)| v);
+                return Ok((held == value).then_some(captures));
+            }
+            Capture::Set { group, value } => (group, value),
+        };
+        let mut after: Vec<(u32, u32)> =
+            values.iter().copied().filter(|&(held, _)| held != group).collect();
+        if let Some(value) = value {
+            let at = after.partition_point(|&(held, _)| held < group);
+            after.insert(at, (group, value));
+        }
+        let (id, new) = self.captures.intern(after.into_boxed_slice());
+        if new {
+            self.charge()?;
+        }
+        Ok(Some(id))
     }
 
     /// The outcome of crossing lookbehind guard (`tracker`, `negated`) under tracker
@@ -432,14 +486,14 @@ impl<'b> Determinizer<'b> {
         let confs = self.sets.items[set as usize].clone();
         let mut pending = Vec::new();
         for conf in confs.iter() {
-            let (state, obligations) = self.confs.items[*conf as usize].clone();
+            let (state, _, obligations) = self.confs.items[*conf as usize].clone();
             if !self.nfa.states[state as usize].accepting {
                 continue;
             }
             if obligations.is_empty() {
                 return Ok(TRUE);
             }
-            pending.push(self.conf(self.nfa.universal, obligations)?);
+            pending.push(self.conf(self.nfa.universal, NO_CAPTURES, obligations)?);
         }
         if pending.is_empty() {
             return Ok(FALSE);
@@ -457,34 +511,43 @@ impl<'b> Determinizer<'b> {
             if !seen.insert(conf) {
                 continue;
             }
-            let (state_id, obligations) = self.confs.items[conf as usize].clone();
+            let (state_id, captures, obligations) = self.confs.items[conf as usize].clone();
             let state = &self.nfa.states[state_id as usize];
             if state.accepting || !state.moves.is_empty() {
                 kept.push(conf);
             }
             let epsilons = state.epsilons.clone();
             for (guard, target) in epsilons {
+                let mut to = captures;
                 let outcome = match guard {
                     Guard::Always => Outcome::Satisfied,
+                    Guard::Capture(capture) => match self.capture(captures, capture)? {
+                        Some(after) => {
+                            to = after;
+                            Outcome::Satisfied
+                        }
+                        None => Outcome::Violated,
+                    },
                     Guard::Behind { tracker, negated } => {
                         self.behind(trackers, tracker, negated)?
                     }
                     Guard::Ahead { sub, negated } => {
+                        // A lookahead reads the values captured before it.
                         let entry = self.nfa.subs[sub as usize];
-                        let start = self.conf(entry, Box::new([]))?;
+                        let start = self.conf(entry, captures, Box::new([]))?;
                         let sub_set = self.closure(vec![start], trackers)?;
                         self.obligation(negated, sub_set)?
                     }
                 };
                 match outcome {
-                    Outcome::Satisfied => stack.push(self.conf(target, obligations.clone())?),
+                    Outcome::Satisfied => stack.push(self.conf(target, to, obligations.clone())?),
                     Outcome::Violated => {}
                     Outcome::Pending(id) => {
                         let mut more = obligations.to_vec();
                         if let Err(at) = more.binary_search(&id) {
                             more.insert(at, id);
                         }
-                        stack.push(self.conf(target, more.into_boxed_slice())?);
+                        stack.push(self.conf(target, to, more.into_boxed_slice())?);
                     }
                 }
             }
@@ -503,7 +566,7 @@ impl<'b> Determinizer<'b> {
         let mut seeds = Vec::new();
         let confs = self.sets.items[set as usize].clone();
         for conf in confs.iter() {
-            let (state_id, obligations) = self.confs.items[*conf as usize].clone();
+            let (state_id, captures, obligations) = self.confs.items[*conf as usize].clone();
             let moves = self.nfa.states[state_id as usize].moves.clone();
             for (label, target) in moves {
                 if !self.nfa.labels[label as usize].contains(rep) {
@@ -526,7 +589,7 @@ impl<'b> Determinizer<'b> {
                 if alive {
                     stepped.sort_unstable();
                     stepped.dedup();
-                    seeds.push(self.conf(target, stepped.into_boxed_slice())?);
+                    seeds.push(self.conf(target, captures, stepped.into_boxed_slice())?);
                 }
             }
         }
@@ -542,7 +605,7 @@ impl<'b> Determinizer<'b> {
         }
         let confs = self.sets.items[set as usize].clone();
         let res = confs.iter().any(|&conf| {
-            let (state, obligations) = self.confs.items[conf as usize].clone();
+            let (state, _, obligations) = self.confs.items[conf as usize].clone();
             self.nfa.states[state as usize].accepting
                 && obligations.iter().all(|&obligation| {
                     let (negated, sub_set) = self.obligations.items[obligation as usize];
@@ -584,11 +647,12 @@ impl<'b> Determinizer<'b> {
         let n_classes = self.classes.len();
         let (tracker_sets, values, _) = self.trackers(|this, tracker, partial| {
             let entry = this.nfa.trackers[tracker];
-            let start = this.conf(entry, Box::new([]))?;
+            // A lookbehind's groups are its own: it runs from the start of the string.
+            let start = this.conf(entry, NO_CAPTURES, Box::new([]))?;
             let partial_values = this.tracker_values.items[partial as usize].clone();
             this.closure(vec![start], &partial_values)
         })?;
-        let main_start = self.conf(self.main, Box::new([]))?;
+        let main_start = self.conf(self.main, NO_CAPTURES, Box::new([]))?;
         let main = self.closure(vec![main_start], &values)?;
         let empty = self.set(Vec::new())?;
 

@@ -31,6 +31,7 @@
 //!   [`Expr::Atomic`] only marks its body and is simplified away.
 
 mod atomic;
+mod capture;
 mod class;
 mod lookaround;
 mod parse;
@@ -73,6 +74,21 @@ pub(crate) enum Expr {
     /// The translation of an atomic group (`atomic.rs`): it matches what `sub` matches,
     /// and it is known to have at most one match end for each start.
     Atomic(Box<Expr>),
+    /// A zero-width step on the captured values that the automaton carries in its state.
+    Capture(Capture),
+}
+
+/// A step on the values of the captured groups that backreferences and conditionals read
+/// where a group may match more than once or not at all (`parse.rs`): the automaton of
+/// `lookaround.rs` carries each such group's value, an index into the group's finitely
+/// many strings, in its configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Capture {
+    /// Group `group` now holds its string `value` (`None`: no value, as before the group
+    /// took part, or after JavaScript resets it at an iteration).
+    Set { group: u32, value: Option<u32> },
+    /// Holds iff group `group` holds `value` now.
+    Test { group: u32, value: Option<u32> },
 }
 
 /// A lookaround: `body` must (or, negated, must not) match the rest of the string from
@@ -140,13 +156,25 @@ impl Expr {
         Expr::Look(Look { ahead, negated, body: Box::new(body) })
     }
 
-    /// Whether any assertion is left.
+    /// Whether any assertion or step on captured values is left: the expression needs
+    /// the automaton of `lookaround.rs`.
     fn has_look(&self) -> bool {
         match self {
             Expr::Empty | Expr::Set(_) => false,
             Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::has_look),
             Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.has_look(),
-            Expr::Look(_) => true,
+            Expr::Look(_) | Expr::Capture(_) => true,
+        }
+    }
+
+    /// Whether the expression sets a captured value (see [`Capture`]).
+    fn sets_capture(&self) -> bool {
+        match self {
+            Expr::Empty | Expr::Set(_) | Expr::Capture(Capture::Test { .. }) => false,
+            Expr::Capture(Capture::Set { .. }) => true,
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::sets_capture),
+            Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.sets_capture(),
+            Expr::Look(look) => look.body.sets_capture(),
         }
     }
 
@@ -177,6 +205,9 @@ impl Expr {
             }
             Expr::Look(_) => None,
             Expr::Atomic(sub) => sub.is_nullable_at_edge(ahead),
+            // Setting a value always passes; a test depends on the path.
+            Expr::Capture(Capture::Set { .. }) => Some(true),
+            Expr::Capture(Capture::Test { .. }) => None,
         }
     }
 
@@ -291,7 +322,7 @@ impl Expr {
     /// Whether the expression never consumes a character (only assertions and "").
     fn is_zero_width(&self) -> bool {
         match self {
-            Expr::Empty | Expr::Look(_) => true,
+            Expr::Empty | Expr::Look(_) | Expr::Capture(_) => true,
             Expr::Set(_) => false,
             Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(Expr::is_zero_width),
             Expr::Repeat { sub, max, .. } => *max == Some(0) || sub.is_zero_width(),
@@ -299,10 +330,10 @@ impl Expr {
         }
     }
 
-    /// The HIR of an expression without assertions.
+    /// The HIR of an expression without assertions or captured values.
     fn to_hir(&self) -> Hir {
         match self {
-            Expr::Empty | Expr::Look(_) => Hir::empty(),
+            Expr::Empty | Expr::Look(_) | Expr::Capture(_) => Hir::empty(),
             Expr::Set(set) => Hir::class(hir::Class::Unicode(hir::ClassUnicode::new(
                 set.ranges().iter().map(|&(lo, hi)| hir::ClassUnicodeRange::new(lo, hi)),
             ))),

@@ -7,17 +7,26 @@
 //! lookarounds as they are read (`^` becomes `(?<![\s\S])`, `\b` an alternation of two
 //! pairs of one-character lookarounds, and so on), so the IR has one kind of assertion.
 //!
-//! Backreferences are read in two passes. The first pass checks each one: its group must
-//! be closed, match exactly once on every path to the reference (not under a quantifier,
-//! not in another branch), and have a finite language without assertions; it records the
-//! group's strings. The second pass reads the pattern again once per choice of strings for
-//! the referenced groups, with each such group and its references read as that string, and
-//! the union of those readings is the pattern. Unbounded groups are refused as not regular,
-//! choices beyond [`MAX_BACKREF_CHOICES`] as too large.
+//! Backreferences and conditionals `(?(n)yes|no)` are read in two passes. The first pass
+//! finds each reference's group (closed, with a finite language) and how it is read:
+//! - from the automaton's state (`capture.rs`), wherever the group and the reference sit:
+//!   under repetitions, in other branches, inside lookaheads that read values captured
+//!   before them. The group carries the index of the string it matched, each reference
+//!   tests it, and each dialect's rules apply (a reference to a group without a value fails,
+//!   matches "" in JavaScript; JavaScript clears a quantified atom's groups at each
+//!   iteration; a reference inside its own group matches "" in JavaScript, an error in
+//!   Python, refused elsewhere);
+//! - by a reading per choice of strings: the second pass reads the pattern again once per
+//!   choice of strings for those groups, each group and its references read as that
+//!   string (or, for a conditional, as taking part or not), and the union of those
+//!   readings is the pattern. Such a group must match exactly once (or at most once,
+//!   under `?`). This serves a reference inside a lookbehind to a group outside it (a
+//!   lookbehind runs apart from the rest), and groups that match once anyway (cheaper,
+//!   and atomic groups can hold them). A group inside a lookaround read from outside it
+//!   is refused: a lookaround is atomic, it keeps the values of its first match only.
 //!
-//! Conditionals `(?(n)yes|no)` are read the same way: each reading decides whether group
-//! n took part, which is open only for a group directly under `?`; a backreference to such
-//! a group that did not take part fails (matches "" in JavaScript).
+//! Unbounded groups are refused as not regular, more than [`MAX_BACKREF_CHOICES`] strings
+//! or choices as too large.
 //!
 //! Atomic groups and possessive quantifiers are rewritten exactly by `atomic.rs`, or
 //! refused with the reason; conditionals on a lookaround `(?(?=X)yes|no)` are
@@ -26,6 +35,7 @@
 use std::collections::HashMap;
 
 use super::atomic::{self, Refusal};
+use super::capture;
 use super::class::{self, Ctx};
 use super::{Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
 use crate::alphabet::CharSet;
@@ -33,6 +43,12 @@ use crate::budget::{Budget, BudgetError, Operation};
 use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::error::ParseError;
+
+/// Why a reference that a reading per choice must serve is refused.
+const ONCE_ONLY: &str = "a reference to a group inside a lookaround from outside it is not \
+     supported (a lookaround keeps the values of its first match only), nor one inside a \
+     lookbehind to a group outside it that may match other than once (under a quantifier \
+     other than ?, in another branch)";
 
 /// The most combinations of strings that backreferences may expand to.
 pub(super) const MAX_BACKREF_CHOICES: usize = 4_096;
@@ -97,9 +113,10 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         return Err(Error::Budget(err));
     }
     let expr = parsed?;
-    if parser.backrefs.is_empty() {
+    if parser.backrefs.is_empty() && parser.tracked_refs.is_empty() {
         return Ok(expr);
     }
+    let tracked = parser.split_references()?;
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
     budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
@@ -108,6 +125,7 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         budget.check_time(Operation::Parse)?;
         let mut again = Parser::new(pattern, dialect, choice, budget);
         again.needs_text = parser.needs_text.clone();
+        again.tracked = tracked.clone();
         let parsed = again.parse_all();
         if let Some(err) = again.over_budget.take() {
             return Err(Error::Budget(err));
@@ -160,6 +178,10 @@ struct Group {
     /// Its strings, when its language is finite and small; the error otherwise.
     strings: Vec<String>,
     error: Option<String>,
+    /// The lookarounds it is inside (see `Parser::looks`).
+    looks: Vec<(usize, bool)>,
+    /// A tracked group's strings (second pass): its values are their indexes.
+    values: Vec<String>,
 }
 
 struct Parser<'p> {
@@ -182,8 +204,17 @@ struct Parser<'p> {
     needs_text: Vec<u32>,
     /// The group number when the atom just read is a capturing group, for `(...)?`.
     last_capture: Option<u32>,
-    /// How many lookarounds the current position is inside.
-    look_depth: u32,
+    /// The lookarounds the current position is inside, outermost first: (id, ahead).
+    looks: Vec<(usize, bool)>,
+    /// Lookarounds opened so far: the next one's id.
+    n_looks: usize,
+    /// Groups read with their values carried in the automaton's state (see the module
+    /// docs), found by the first pass.
+    tracked: Vec<u32>,
+    /// References and conditionals of the first pass that may read their group's value
+    /// from the automaton's state: the group, and why a reading would not do (when the
+    /// group must be read once per choice for another reference).
+    tracked_refs: Vec<(u32, Option<ParseError>)>,
     /// The atom just read cannot take a quantifier in this dialect (Python's and
     /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
     /// lookbehinds).
@@ -230,7 +261,10 @@ impl<'p> Parser<'p> {
             bindings,
             needs_text: Vec::new(),
             last_capture: None,
-            look_depth: 0,
+            looks: Vec::new(),
+            n_looks: 0,
+            tracked: Vec::new(),
+            tracked_refs: Vec::new(),
             unquantifiable: false,
             budget,
             set_bytes: 0,
@@ -290,6 +324,10 @@ impl<'p> Parser<'p> {
         let mut choices = vec![self.bindings.clone()];
         for group_number in referenced {
             let group = &self.groups[group_number as usize - 1];
+            if group.varies {
+                // A repetition around both the group and the reference closed after it.
+                return Err(self.unsupported(ONCE_ONLY, group.span.clone()));
+            }
             let mut options: Vec<Binding> = if self.needs_text.contains(&group_number) {
                 group.strings.iter().cloned().map(Binding::Text).collect()
             } else {
@@ -319,6 +357,39 @@ impl<'p> Parser<'p> {
                 .collect();
         }
         Ok(choices)
+    }
+
+    /// The groups that references and conditionals read from the automaton's state, among
+    /// those of the first pass's `tracked_refs`: the others (each reference allows a
+    /// reading, and the group matches exactly once) join the groups read once per choice,
+    /// the cheaper way that atomic groups can hold. A group that one reference must read
+    /// per choice is read so for all, so each of its references must allow it.
+    fn split_references(&mut self) -> Result<Vec<u32>, ParseError> {
+        let mut tracked: Vec<u32> = Vec::new();
+        for (number, refusal) in &self.tracked_refs {
+            if self.backrefs.contains(number) {
+                if let Some(refusal) = refusal {
+                    return Err(refusal.clone());
+                }
+            } else if refusal.is_some() || self.groups[*number as usize - 1].varies {
+                tracked.push(*number);
+            }
+        }
+        tracked.sort_unstable();
+        tracked.dedup();
+        let read = self.tracked_refs.iter().map(|(number, _)| *number);
+        let read: Vec<u32> = read.filter(|number| !tracked.contains(number)).collect();
+        self.backrefs.extend(read);
+        Ok(tracked)
+    }
+
+    /// Whether a reference here must read group `group` once per choice rather than from
+    /// the automaton's state: the group is inside a lookaround that the reference is not
+    /// in (its value stays there), or the reference is inside a lookbehind that the group
+    /// is not in (a lookbehind runs from the start of the string, apart from the rest).
+    fn needs_reading(&self, group: &Group) -> bool {
+        group.looks.iter().any(|look| !self.looks.contains(look))
+            || self.looks.iter().any(|look| !look.1 && !group.looks.contains(look))
     }
 
     /// The body of the lookaround that starts at `body_start`, read again once per choice
@@ -367,7 +438,9 @@ impl<'p> Parser<'p> {
             again.levels = self.levels.clone();
             again.n_levels = self.n_levels;
             again.level_branches = self.level_branches.clone();
-            again.look_depth = self.look_depth;
+            again.looks = self.looks.clone();
+            again.n_looks = self.n_looks;
+            again.tracked = self.tracked.clone();
             again.groups = self.groups[..n_groups].to_vec();
             again.needs_text = self.needs_text.clone();
             let parsed = again.parse_alternation();
@@ -615,7 +688,11 @@ impl<'p> Parser<'p> {
                 n_quantifiers += 1;
                 continue;
             }
-            let repeat = Expr::Repeat { sub: Box::new(expr), min, max, greedy };
+            let repeat = if expr.sets_capture() && !possessive {
+                self.repeat_capturing(expr, n_groups, min, max, greedy)
+            } else {
+                Expr::Repeat { sub: Box::new(expr), min, max, greedy }
+            };
             expr = if possessive {
                 self.atomic(repeat, "possessive quantifier", start..self.pos)?
             } else {
@@ -623,6 +700,27 @@ impl<'p> Parser<'p> {
             };
             n_quantifiers += 1;
         }
+    }
+
+    /// `sub{min,max}` where `sub` (whose groups are those after the first `n_groups`)
+    /// sets captured values, under the dialect's iteration rules (`capture.rs`).
+    fn repeat_capturing(
+        &self,
+        sub: Expr,
+        n_groups: usize,
+        min: u32,
+        max: Option<u32>,
+        greedy: bool,
+    ) -> Expr {
+        let resets = if self.dialect == Dialect::Js {
+            (n_groups as u32 + 1..=self.groups.len() as u32)
+                .filter(|number| self.tracked.contains(number))
+                .map(|number| capture::set(number, None))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        capture::repeat(sub, min, max, greedy, resets)
     }
 
     fn parse_atom(&mut self) -> Result<Expr, ParseError> {
@@ -765,7 +863,7 @@ impl<'p> Parser<'p> {
             }
             // `\K` drops what matched so far from the reported match, not from the
             // match: under full match it is "" (PCRE2 refuses it inside lookarounds).
-            'K' if dialect == Dialect::Pcre && self.look_depth == 0 => Some(Expr::Empty),
+            'K' if dialect == Dialect::Pcre && self.looks.is_empty() => Some(Expr::Empty),
             'G' | 'K' | 'X' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
                 return Err(self.unsupported(format!("\\{c} is not supported"), here));
             }
@@ -974,8 +1072,8 @@ impl<'p> Parser<'p> {
         }
     }
 
-    /// A reference to group `number`: checked and recorded (first pass) or read as the
-    /// group's bound string (second pass).
+    /// A reference to group `number`: checked and recorded (first pass), or read as the
+    /// group's bound string or from the automaton's state (second pass).
     fn backref(&mut self, number: u32, span: std::ops::Range<usize>) -> Result<Expr, ParseError> {
         // Java compiles a reference to a group that has not closed (or does not exist),
         // and it never matches.
@@ -985,31 +1083,70 @@ impl<'p> Parser<'p> {
             return Ok(Expr::set(CharSet::empty()));
         }
         match self.bindings.get(&number) {
-            Some(Binding::Text(text)) => {
-                let ctx = self.ctx();
-                return Ok(Expr::concat(
-                    text.chars()
-                        .map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx)))
-                        .collect(),
-                ));
-            }
+            Some(Binding::Text(text)) => return Ok(self.folded(text)),
             // A group that did not take part: JavaScript matches "", the others fail.
-            Some(Binding::Unset) if self.dialect == Dialect::Js => return Ok(Expr::Empty),
-            Some(Binding::Unset) => return Ok(Expr::set(CharSet::empty())),
+            Some(Binding::Unset) => return Ok(self.unset_reference()),
             Some(Binding::Set) | None => {}
         }
-        let group = self.referenced_group(number, span.clone())?;
-        if let Some(why) = &group.error {
-            return Err(self.unsupported(why, span));
+        if self.tracked.contains(&number) {
+            return Ok(self.read_value(number));
         }
-        self.backrefs.push(number);
         self.needs_text.push(number);
+        let group = self.closed_group(number, span.clone())?;
+        let once = self.matches_once(group, span.clone()).and_then(|()| match &group.error {
+            Some(why) => Err(self.unsupported(why, span.clone())),
+            None => Ok(()),
+        });
+        if self.needs_reading(group) {
+            once?;
+            self.backrefs.push(number);
+        } else {
+            self.tracked_refs.push((number, once.err()));
+        }
         Ok(Expr::Empty)
     }
 
-    /// Group `number`, checked for a reference: it exists, is closed, and matches once (or,
-    /// when optional, at most once) on every path to the reference.
-    fn referenced_group(
+    /// `text` as literal characters under the flags in force.
+    fn folded(&self, text: &str) -> Expr {
+        let ctx = self.ctx();
+        Expr::concat(
+            text.chars().map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx))).collect(),
+        )
+    }
+
+    /// A reference to a group that did not take part: "" in JavaScript, else no match.
+    fn unset_reference(&self) -> Expr {
+        if self.dialect == Dialect::Js { Expr::Empty } else { Expr::set(CharSet::empty()) }
+    }
+
+    /// A reference to tracked group `number` (second pass): a branch per string the group
+    /// may hold, testing that it holds it, and one for no value.
+    fn read_value(&self, number: u32) -> Expr {
+        let group = &self.groups[number as usize - 1];
+        let mut branches: Vec<Expr> = group
+            .values
+            .iter()
+            .enumerate()
+            .map(|(idx, text)| {
+                Expr::concat(vec![capture::test(number, Some(idx as u32)), self.folded(text)])
+            })
+            .collect();
+        branches.push(Expr::concat(vec![capture::test(number, None), self.unset_reference()]));
+        Expr::alt(branches)
+    }
+
+    /// A test that tracked group `number` holds a value (second pass).
+    fn holds_value(&self, number: u32) -> Expr {
+        if !self.needs_text.contains(&number) {
+            return capture::test(number, Some(0));
+        }
+        let n_values = self.groups[number as usize - 1].values.len() as u32;
+        Expr::alt((0..n_values).map(|idx| capture::test(number, Some(idx))).collect())
+    }
+
+    /// Group `number`, which a reference or conditional at `span` refers to: it exists and
+    /// has closed.
+    fn closed_group(
         &self,
         number: u32,
         span: std::ops::Range<usize>,
@@ -1020,12 +1157,21 @@ impl<'p> Parser<'p> {
                 span,
             ));
         };
-        if !group.closed {
-            return Err(self.unsupported(
+        if group.closed {
+            Ok(group)
+        } else if self.dialect == Dialect::Python {
+            Err(self.error("cannot refer to an open group", span))
+        } else {
+            Err(self.unsupported(
                 "a backreference inside the group it refers to is not supported",
                 span,
-            ));
+            ))
         }
+    }
+
+    /// Whether `group` matches once (or, when optional, at most once) on every path to
+    /// here, as a reading of the pattern per choice of its string needs.
+    fn matches_once(&self, group: &Group, span: std::ops::Range<usize>) -> Result<(), ParseError> {
         // Every level on the way to the group is still open on the same branch, or was
         // closed with that one branch (a group such as `(?:x(a))` before the reference).
         let on_path = group
@@ -1033,24 +1179,40 @@ impl<'p> Parser<'p> {
             .iter()
             .all(|step| self.levels.contains(step) || self.level_branches.get(step.0) == Some(&1));
         if group.varies || !on_path {
-            return Err(self.unsupported(
-                "a reference is only supported to a group that matches exactly once before it \
-                 (not under a quantifier other than ?, not in another branch)",
-                span,
-            ));
+            return Err(self.unsupported(ONCE_ONLY, span));
         }
-        Ok(group)
+        Ok(())
     }
 
     /// The branches of a conditional on group `number`, up to its closing parenthesis.
     fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
-        self.referenced_group(number, start..self.pos)?;
+        let span = start..self.pos;
+        let tracked = self.tracked.contains(&number);
+        let group = self.closed_group(number, span.clone())?;
+        let mut reads = false;
+        if !tracked && !self.bindings.contains_key(&number) {
+            let once = self.matches_once(group, span);
+            if self.needs_reading(group) {
+                once?;
+                reads = true;
+            } else {
+                self.tracked_refs.push((number, once.err()));
+            }
+        }
         let (yes, no) = self.parse_branches(start)?;
+        if tracked {
+            return Ok(Expr::alt(vec![
+                Expr::concat(vec![self.holds_value(number), yes]),
+                Expr::concat(vec![capture::test(number, None), no]),
+            ]));
+        }
         Ok(match self.bindings.get(&number) {
             Some(Binding::Unset) => no,
             Some(Binding::Set | Binding::Text(_)) => yes,
             None => {
-                self.backrefs.push(number);
+                if reads {
+                    self.backrefs.push(number);
+                }
                 Expr::alt(vec![yes, no])
             }
         })
@@ -1152,11 +1314,12 @@ impl<'p> Parser<'p> {
     fn parse_look(&mut self, start: usize, ahead: bool, negated: bool) -> Result<Expr, ParseError> {
         let n_groups = self.groups.len();
         let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
-        self.look_depth += 1;
+        self.looks.push((self.n_looks, ahead));
+        self.n_looks += 1;
         let body = self.parse_group_body(start);
         let body =
             body.and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
-        self.look_depth -= 1;
+        self.looks.pop();
         let body = body?;
         if !ahead && self.dialect == Dialect::Java && !is_java_lookbehind(&body) {
             return Err(self.error(
@@ -1172,6 +1335,8 @@ impl<'p> Parser<'p> {
                 start..self.pos,
             ));
         }
+        // A lookaround is atomic in backtracking engines: the values it keeps are those of
+        // its body's first match, not of any match, so no reading per choice serves them.
         for group in &mut self.groups[n_groups..] {
             group.varies = true;
         }
@@ -1213,6 +1378,8 @@ impl<'p> Parser<'p> {
             optional: false,
             strings: Vec::new(),
             error: None,
+            looks: self.looks.clone(),
+            values: Vec::new(),
         });
         let body = self.parse_group_body(start)?;
         let group = &mut self.groups[number as usize - 1];
@@ -1223,11 +1390,47 @@ impl<'p> Parser<'p> {
             Err(why) => group.error = Some(why),
         }
         self.last_capture = Some(number);
+        if self.tracked.contains(&number) {
+            return self.tracked_capture(number, body);
+        }
         Ok(match self.bindings.get(&number) {
             Some(Binding::Text(text)) => Expr::literal(text),
             Some(Binding::Unset) => Expr::set(CharSet::empty()),
             Some(Binding::Set) | None => body,
         })
+    }
+
+    /// Tracked group `number` matching `body` (second pass): sets the group's value as it
+    /// closes, one branch per string of the group when a reference reads the string
+    /// (`capture.rs`).
+    fn tracked_capture(&mut self, number: u32, body: Expr) -> Result<Expr, ParseError> {
+        if !self.needs_text.contains(&number) {
+            return Ok(Expr::concat(vec![body, capture::set(number, Some(0))]));
+        }
+        let span = self.groups[number as usize - 1].span.clone();
+        let values = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
+        let mut branches = Vec::with_capacity(values.len());
+        let mut nodes = 0;
+        for (idx, text) in values.iter().enumerate() {
+            self.budget.check_time(Operation::Parse).map_err(|err| {
+                self.over_budget = Some(err);
+                self.error("the budget ran out reading the strings of this group", span.clone())
+            })?;
+            let chars: Vec<char> = text.chars().collect();
+            let matched = capture::restrict(&body, &chars, &mut nodes).ok_or_else(|| {
+                self.unsupported(
+                    format!(
+                        "the paths of this group, one per string a backreference reads, take \
+                         more than {} nodes: too large",
+                        capture::MAX_NODES
+                    ),
+                    span.clone(),
+                )
+            })?;
+            branches.push(Expr::concat(vec![matched, capture::set(number, Some(idx as u32))]));
+        }
+        self.groups[number as usize - 1].values = values;
+        Ok(Expr::alt(branches))
     }
 
     /// Reads what follows `(`: the kind of group, consuming its opening syntax.
@@ -1496,7 +1699,7 @@ fn js_groups(pattern: &str) -> (usize, bool) {
 /// `(?:ab)+` has "no obvious maximum length".
 fn is_java_lookbehind(expr: &Expr) -> bool {
     match expr {
-        Expr::Empty | Expr::Look(_) | Expr::Set(_) => true,
+        Expr::Empty | Expr::Look(_) | Expr::Set(_) | Expr::Capture(_) => true,
         Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(is_java_lookbehind),
         Expr::Repeat { sub, max: None, .. } => matches!(**sub, Expr::Set(_)),
         Expr::Repeat { sub, .. } | Expr::Atomic(sub) => is_java_lookbehind(sub),
@@ -1507,7 +1710,7 @@ fn is_java_lookbehind(expr: &Expr) -> bool {
 /// lookbehind bodies; a branch that matches nothing still counts).
 fn fixed_width(expr: &Expr) -> Option<u32> {
     match expr {
-        Expr::Empty | Expr::Look(_) => Some(0),
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => Some(0),
         Expr::Set(_) => Some(1),
         Expr::Concat(parts) => {
             parts.iter().try_fold(0u32, |acc, part| acc.checked_add(fixed_width(part)?))
@@ -1534,14 +1737,24 @@ fn strings(expr: &Expr) -> Result<Vec<String>, String> {
     if is_infinite(expr) {
         return Err("a backreference to a group with infinitely many strings is not regular".into());
     }
-    finite_strings(expr)
+    finite_strings(expr, false)
+}
+
+/// The strings an expression may match, assertions and tests of captured values taken as
+/// "" (so more than it matches, each then restricted by `capture::restrict`), if finite
+/// and at most [`MAX_BACKREF_CHOICES`]; otherwise why not.
+fn value_strings(expr: &Expr) -> Result<Vec<String>, String> {
+    if is_infinite(expr) {
+        return Err("a backreference to a group with infinitely many strings is not regular".into());
+    }
+    finite_strings(expr, true)
 }
 
 /// Whether an expression without assertions has infinitely many strings: an unbounded
 /// repetition of something that matches a non-empty string.
 fn is_infinite(expr: &Expr) -> bool {
     match expr {
-        Expr::Empty | Expr::Set(_) | Expr::Look(_) => false,
+        Expr::Empty | Expr::Set(_) | Expr::Look(_) | Expr::Capture(_) => false,
         Expr::Concat(parts) => {
             parts.iter().all(|part| !part.is_fail()) && parts.iter().any(is_infinite)
         }
@@ -1557,8 +1770,9 @@ fn is_infinite(expr: &Expr) -> bool {
     }
 }
 
-/// The strings of a finite expression, if at most [`MAX_BACKREF_CHOICES`].
-fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
+/// The strings of a finite expression, if at most [`MAX_BACKREF_CHOICES`]; with
+/// `looks_match` an assertion counts as "", else it is refused.
+fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<String>, String> {
     const TOO_MANY: &str =
         "the group referred to has too many strings to expand its backreferences: too large";
     match expr {
@@ -1572,7 +1786,7 @@ fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
         Expr::Concat(parts) => {
             let mut acc = vec![String::new()];
             for part in parts {
-                let tails = finite_strings(part)?;
+                let tails = finite_strings(part, looks_match)?;
                 if acc.len().saturating_mul(tails.len()) > MAX_BACKREF_CHOICES {
                     return Err(TOO_MANY.into());
                 }
@@ -1586,7 +1800,7 @@ fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
         Expr::Alt(branches) => {
             let mut acc = Vec::new();
             for branch in branches {
-                acc.extend(finite_strings(branch)?);
+                acc.extend(finite_strings(branch, looks_match)?);
                 if acc.len() > MAX_BACKREF_CHOICES {
                     return Err(TOO_MANY.into());
                 }
@@ -1596,7 +1810,7 @@ fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
             Ok(acc)
         }
         Expr::Repeat { sub, min, max, .. } => {
-            let once = finite_strings(sub)?;
+            let once = finite_strings(sub, looks_match)?;
             let Some(max) = *max else {
                 if once.iter().all(String::is_empty) {
                     return Ok(vec![String::new()]);
@@ -1635,7 +1849,9 @@ fn finite_strings(expr: &Expr) -> Result<Vec<String>, String> {
             }
             Ok(acc)
         }
+        Expr::Look(_) if looks_match => Ok(vec![String::new()]),
         Expr::Look(_) => Err("a backreference to a group with assertions is not supported".into()),
-        Expr::Atomic(sub) => finite_strings(sub),
+        Expr::Capture(_) => Ok(vec![String::new()]),
+        Expr::Atomic(sub) => finite_strings(sub, looks_match),
     }
 }

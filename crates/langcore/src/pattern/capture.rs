@@ -1,0 +1,251 @@
+//! Captured values as finite state: what the parser writes for a group whose value a
+//! backreference or conditional reads where the group may match more than once, or not at
+//! all (`parse.rs` decides which groups).
+//!
+//! # Overview
+//! Such a group has finitely many strings; its value is the index of the one it matched,
+//! carried in the configurations of `lookaround.rs`'s automaton ([`Capture`]). The group
+//! becomes one branch per string: the body restricted to that string ([`restrict`]),
+//! then `Capture::Set`. A reference becomes one branch per string: `Capture::Test`, then
+//! the string. So each path through the pattern carries the values an engine's match
+//! along that path would hold, and the language is the union over paths, as under
+//! backtracking.
+//!
+//! A repetition whose body sets values follows the engines' iteration rules
+//! ([`repeat`]): JavaScript clears the body's groups at each iteration and fails an
+//! iteration past the minimum that matches ""; Python, Java and PCRE keep the values of
+//! earlier iterations and stop after one iteration past the minimum that matches "".
+//!
+//! # Budgets
+//! Restricting a body to a string can multiply its size by the ways of splitting the
+//! string; the nodes written are counted against [`MAX_NODES`].
+
+use super::{Capture, Expr};
+use crate::alphabet::CharSet;
+
+/// The most nodes the restrictions of one group may write.
+pub(super) const MAX_NODES: usize = 1 << 18;
+
+fn fail() -> Expr {
+    Expr::Set(CharSet::empty())
+}
+
+/// The paths of `expr` that match exactly `text`, with their assertions and steps on
+/// captured values; `None` past [`MAX_NODES`] (counted in `nodes`).
+pub(super) fn restrict(expr: &Expr, text: &[char], nodes: &mut usize) -> Option<Expr> {
+    *nodes += 1;
+    if *nodes > MAX_NODES {
+        return None;
+    }
+    Some(match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => {
+            if text.is_empty() {
+                expr.clone()
+            } else {
+                fail()
+            }
+        }
+        Expr::Set(set) => match text {
+            [only] if set.contains(*only) => Expr::Set(CharSet::singleton(*only)),
+            _ => fail(),
+        },
+        Expr::Alt(branches) => {
+            let mut kept = Vec::new();
+            for branch in branches {
+                let branch = restrict(branch, text, nodes)?;
+                if !branch.is_fail() {
+                    kept.push(branch);
+                }
+            }
+            alt_or_fail(kept)
+        }
+        Expr::Concat(parts) => {
+            let mut reach = start(text);
+            for part in parts {
+                reach = advance(&reach, text, nodes, |piece, nodes| restrict(part, piece, nodes))?;
+            }
+            reach.pop().flatten().unwrap_or_else(fail)
+        }
+        Expr::Repeat { sub, min, max, .. } => {
+            // Each iteration past the minimum matches a character or more, so at most
+            // `text.len()` of them count.
+            let mut reach = start(text);
+            for _ in 0..*min {
+                reach = advance(&reach, text, nodes, |piece, nodes| restrict(sub, piece, nodes))?;
+                if reach.iter().all(Option::is_none) {
+                    return Some(fail());
+                }
+            }
+            let mut ends = vec![reach.last().cloned().flatten()];
+            let more = max.map_or(text.len(), |max| (max - min) as usize).min(text.len());
+            for _ in 0..more {
+                reach = advance(&reach, text, nodes, |piece, nodes| {
+                    if piece.is_empty() { Some(fail()) } else { restrict(sub, piece, nodes) }
+                })?;
+                ends.push(reach.last().cloned().flatten());
+            }
+            alt_or_fail(ends.into_iter().flatten().collect())
+        }
+        Expr::Atomic(sub) => Expr::Atomic(Box::new(restrict(sub, text, nodes)?)),
+    })
+}
+
+/// The ways to have matched `text[..0]` before anything: "" at position 0.
+fn start(text: &[char]) -> Vec<Option<Expr>> {
+    let mut reach = vec![None; text.len() + 1];
+    reach[0] = Some(Expr::Empty);
+    reach
+}
+
+/// The ways to reach each position of `text` after one more piece, from `reach` (the
+/// ways to reach each position before it), where `piece` gives the paths of the piece
+/// that match a slice.
+fn advance(
+    reach: &[Option<Expr>],
+    text: &[char],
+    nodes: &mut usize,
+    mut piece: impl FnMut(&[char], &mut usize) -> Option<Expr>,
+) -> Option<Vec<Option<Expr>>> {
+    let mut next: Vec<Vec<Expr>> = vec![Vec::new(); text.len() + 1];
+    for (from, before) in reach.iter().enumerate() {
+        let Some(before) = before else { continue };
+        for to in from..=text.len() {
+            let step = piece(&text[from..to], nodes)?;
+            if !step.is_fail() {
+                *nodes += 1;
+                next[to].push(Expr::concat(vec![before.clone(), step]));
+            }
+        }
+    }
+    Some(next.into_iter().map(|ways| (!ways.is_empty()).then(|| Expr::alt(ways))).collect())
+}
+
+fn alt_or_fail(branches: Vec<Expr>) -> Expr {
+    if branches.is_empty() { fail() } else { Expr::alt(branches) }
+}
+
+/// `sub{min,max}` where `sub` sets captured values, under the iteration rules of the
+/// module docs; `resets` are JavaScript's clearing of the body's groups (empty elsewhere).
+pub(super) fn repeat(
+    sub: Expr,
+    min: u32,
+    max: Option<u32>,
+    greedy: bool,
+    resets: Vec<Expr>,
+) -> Expr {
+    let js = !resets.is_empty();
+    let body = Expr::concat(resets.into_iter().chain([sub]).collect());
+    let mandatory = if min == 0 {
+        Expr::Empty
+    } else {
+        Expr::Repeat { sub: Box::new(body.clone()), min, max: Some(min), greedy }
+    };
+    let more = max.map(|max| max - min);
+    if more == Some(0) {
+        return mandatory;
+    }
+    let non_empty = non_empty(&body);
+    let rest = if js {
+        Expr::Repeat { sub: Box::new(non_empty), min: 0, max: more, greedy }
+    } else {
+        // At most one iteration matching "" ends the loop.
+        let last = Expr::alt(vec![Expr::Empty, non_empty.clone(), empty(&body)]);
+        let before = Expr::Repeat {
+            sub: Box::new(non_empty),
+            min: 0,
+            max: more.map(|more| more - 1),
+            greedy,
+        };
+        Expr::concat(vec![before, last])
+    };
+    Expr::concat(vec![mandatory, rest])
+}
+
+/// The paths of `expr` that match a character or more.
+fn non_empty(expr: &Expr) -> Expr {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => fail(),
+        Expr::Set(_) => expr.clone(),
+        Expr::Alt(branches) => alt_or_fail(branches.iter().map(non_empty).collect()),
+        Expr::Concat(parts) => {
+            // The first part to match a character is part `idx`: those before match "".
+            let mut branches = Vec::new();
+            let mut before = Vec::new();
+            for (idx, part) in parts.iter().enumerate() {
+                let mut branch = before.clone();
+                branch.push(non_empty(part));
+                branch.extend(parts[idx + 1..].iter().cloned());
+                branches.push(Expr::concat(branch));
+                let silent = empty(part);
+                if silent.is_fail() {
+                    break;
+                }
+                before.push(silent);
+            }
+            alt_or_fail(branches)
+        }
+        Expr::Repeat { sub, min, max, greedy } => {
+            // The first iteration to match a character, after `skipped` that match "".
+            let mut branches = Vec::new();
+            let silent = empty(sub);
+            for skipped in 0..=(*min).max(1) - 1 {
+                if max.is_some_and(|max| skipped >= max) {
+                    break;
+                }
+                let rest = Expr::Repeat {
+                    sub: sub.clone(),
+                    min: min.saturating_sub(skipped + 1),
+                    max: max.map(|max| max - skipped - 1),
+                    greedy: *greedy,
+                };
+                let silent_ones = Expr::Repeat {
+                    sub: Box::new(silent.clone()),
+                    min: skipped,
+                    max: Some(skipped),
+                    greedy: *greedy,
+                };
+                branches.push(Expr::concat(vec![silent_ones, non_empty(sub), rest]));
+                if silent.is_fail() {
+                    break;
+                }
+            }
+            alt_or_fail(branches)
+        }
+        Expr::Atomic(sub) => Expr::Atomic(Box::new(non_empty(sub))),
+    }
+}
+
+/// The paths of `expr` that match "", with their assertions and steps on captured values.
+fn empty(expr: &Expr) -> Expr {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => expr.clone(),
+        Expr::Set(_) => fail(),
+        Expr::Alt(branches) => alt_or_fail(branches.iter().map(empty).collect()),
+        Expr::Concat(parts) => {
+            let parts: Vec<Expr> = parts.iter().map(empty).collect();
+            if parts.iter().any(Expr::is_fail) { fail() } else { Expr::concat(parts) }
+        }
+        // The iterations that must be taken, each matching "".
+        Expr::Repeat { sub, min, greedy, .. } => {
+            if *min == 0 {
+                return Expr::Empty;
+            }
+            let silent = empty(sub);
+            if silent.is_fail() {
+                return fail();
+            }
+            Expr::Repeat { sub: Box::new(silent), min: *min, max: Some(*min), greedy: *greedy }
+        }
+        Expr::Atomic(sub) => Expr::Atomic(Box::new(empty(sub))),
+    }
+}
+
+/// A step setting group `group` to `value`.
+pub(super) fn set(group: u32, value: Option<u32>) -> Expr {
+    Expr::Capture(Capture::Set { group, value })
+}
+
+/// A test that group `group` holds `value`.
+pub(super) fn test(group: u32, value: Option<u32>) -> Expr {
+    Expr::Capture(Capture::Test { group, value })
+}
