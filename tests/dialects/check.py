@@ -2,6 +2,34 @@
 import base64
 import re
 import sys
+import unicodedata
+
+
+def parse_ranges(text):
+    """The code points of `lo-hi,c,...` (hex), surrogates left out."""
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        for code in range(int(lo, 16), int(hi or lo, 16) + 1):
+            if not 0xD800 <= code <= 0xDFFF:
+                yield code
+
+
+def format_ranges(codes):
+    """`codes` (ascending) as `lo-hi,c,...` (hex)."""
+    runs = []
+    for code in codes:
+        if runs and runs[-1][1] + 1 == code:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return ",".join("%x" % lo if lo == hi else "%x-%x" % (lo, hi) for lo, hi in runs)
+
+
+def assigned():
+    """The Unicode version and the assigned code points, as the `V` answer."""
+    codes = (c for c in range(0x110000) if unicodedata.category(chr(c)) not in ("Cn", "Cs"))
+    return "v %s %s" % (unicodedata.unidata_version, format_ranges(codes))
+
 
 pattern = None
 out = []
@@ -9,7 +37,15 @@ for line in sys.stdin:
     kind, _, data = line.rstrip("\n").partition(" ")
     if not kind:
         continue
-    text = base64.b64decode(data).decode("utf-8")
+    if kind == "A":
+        match = pattern.fullmatch if pattern is not None else (lambda _: None)
+        codes = [c for c in parse_ranges(data) if match(chr(c))]
+        out.append(("r " + format_ranges(codes)).rstrip())
+        continue
+    if kind == "V":
+        out.append(assigned())
+        continue
+    text = base64.b64decode(data.split(" ")[0]).decode("utf-8")
     if kind == "P":
         try:
             pattern = re.compile(text)

@@ -19,8 +19,9 @@
 //! `\p{IsBasicLatin}`, `\p{javaLetterOrDigit}`) are translated; a `-` after a class escape
 //! (`[\w-.]`) is a literal hyphen everywhere.
 
-use regex_syntax::hir::{self, HirKind};
+use regex_syntax::hir::HirKind;
 
+use super::case::{self, Item};
 use crate::alphabet::CharSet;
 use crate::dialect::Dialect;
 
@@ -54,6 +55,13 @@ impl Atom {
         match self {
             Atom::Char(c) => CharSet::singleton(c),
             Atom::Set(set) => set,
+        }
+    }
+
+    fn into_item(self) -> Item {
+        match self {
+            Atom::Char(c) => Item::Char(c),
+            Atom::Set(set) => Item::Set(set),
         }
     }
 }
@@ -104,13 +112,17 @@ pub(super) fn boundary_word(ctx: Ctx) -> CharSet {
     }
 }
 
-/// The dialect's `\w`.
+/// The dialect's `\w`: in Python `str.isalnum()` or `_` (letters and numbers, no marks
+/// or other connector punctuation).
 pub(super) fn word(ctx: Ctx) -> CharSet {
-    if is_ascii_only(ctx) {
-        ascii_set(&[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')])
-    } else {
-        rust_set(r"\w").unwrap_or_default()
-    }
+    let unicode = match ctx.dialect {
+        _ if is_ascii_only(ctx) => {
+            return ascii_set(&[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')]);
+        }
+        Dialect::Python => r"[\p{L}\p{N}_]",
+        _ => r"\w",
+    };
+    rust_set(unicode).unwrap_or_default()
 }
 
 /// The dialect's `\s`.
@@ -157,29 +169,14 @@ pub(super) fn dot(ctx: Ctx) -> CharSet {
     if ctx.dot_all { CharSet::full() } else { line_terminators(ctx.dialect).complement() }
 }
 
-/// `set` under the case insensitivity of `ctx`: simple Unicode case folding, ASCII only in
-/// Java.
+/// `set` under the case insensitivity of `ctx`, as a literal when it is one character and
+/// as a class escape otherwise (`case.rs` has each dialect's rules).
 pub(super) fn fold(set: CharSet, ctx: Ctx) -> CharSet {
-    if !ctx.case_insensitive {
-        return set;
-    }
-    if ctx.dialect == Dialect::Java && !ctx.unicode_case {
-        let upper = set.intersection(&ascii_set(&[('A', 'Z')]));
-        let lower = set.intersection(&ascii_set(&[('a', 'z')]));
-        let shift = |part: &CharSet, up: bool| {
-            CharSet::from_ranges(part.ranges().iter().map(|&(lo, hi)| {
-                let moved =
-                    |c: char| if up { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() };
-                (moved(lo), moved(hi))
-            }))
-        };
-        return set.union(&shift(&upper, false)).union(&shift(&lower, true));
-    }
-    let mut class = hir::ClassUnicode::new(
-        set.ranges().iter().map(|&(lo, hi)| hir::ClassUnicodeRange::new(lo, hi)),
-    );
-    class.case_fold_simple();
-    CharSet::from_ranges(class.ranges().iter().map(|range| (range.start(), range.end())))
+    let item = match set.ranges() {
+        [(lo, hi)] if lo == hi => Item::Char(*lo),
+        _ => Item::Set(set),
+    };
+    case::fold_items(&[item], ctx)
 }
 
 /// Java's POSIX and `java*` property names, and Unicode block names (`InGreek`, and
@@ -280,11 +277,44 @@ fn property(name: &str, ctx: Ctx) -> Option<CharSet> {
     };
     let ascii_posix = ctx.dialect == Dialect::Java && !ctx.unicode_classes;
     let java_first = if ascii_posix { named_property(name) } else { None };
-    let set = java_first
+    let set = java_case_insensitive_property(name, ctx)
+        .or(java_first)
         .or_else(|| rust_set(&format!(r"\p{{{name}}}")))
         .or_else(|| named_property(name))
         .or_else(|| name.strip_prefix("Is").and_then(|rest| rust_set(&format!(r"\p{{{rest}}}"))))?;
     Some(if negated { set.complement() } else { set })
+}
+
+/// The case properties Java widens under `(?i)` (`CharPredicates.forProperty` and
+/// `forUnicodeProperty`): `Lu`, `Ll`, `Lt` to all three, `Lower`, `Upper` to ASCII letters
+/// (cased letters of any case under `(?U)`), `javaLowerCase`, `IsLowercase` and the like to
+/// lowercase, uppercase and titlecase characters.
+fn java_case_insensitive_property(name: &str, ctx: Ctx) -> Option<CharSet> {
+    if ctx.dialect != Dialect::Java || !ctx.case_insensitive {
+        return None;
+    }
+    let cased_letters = r"[\p{Lu}\p{Ll}\p{Lt}]";
+    let cased = r"[\p{Lowercase}\p{Uppercase}\p{Lt}]";
+    let general_category = name
+        .split_once('=')
+        .filter(|(key, _)| matches!(key.to_ascii_lowercase().as_str(), "gc" | "general_category"))
+        .map(|(_, value)| value);
+    let text = match (name, name.strip_prefix("Is"), general_category) {
+        (_, _, Some("Lu" | "Ll" | "Lt")) | ("Lu" | "Ll" | "Lt", _, _) => cased_letters,
+        ("Lower" | "Upper", _, _) if !ctx.unicode_classes => return named_property("Alpha"),
+        ("Lower" | "Upper" | "javaLowerCase" | "javaUpperCase" | "javaTitleCase", _, _) => cased,
+        (_, Some("Lu" | "Ll" | "Lt"), _) => cased_letters,
+        (_, Some(short), _)
+            if matches!(
+                short.to_ascii_uppercase().as_str(),
+                "LOWERCASE" | "UPPERCASE" | "TITLECASE" | "LOWER" | "UPPER"
+            ) =>
+        {
+            cased
+        }
+        _ => return None,
+    };
+    rust_set(text)
 }
 
 /// The number of leading characters of `text` that satisfy `pred`, at most `max`.
@@ -493,7 +523,6 @@ pub(super) fn bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassErr
     let mut reader = ClassReader { text, pos: 1, ctx };
     let negated = reader.eat('^');
     let set = reader.items(true)?;
-    let set = fold(set, ctx);
     Ok((if negated { set.complement() } else { set }, reader.pos))
 }
 
@@ -656,7 +685,7 @@ impl ClassReader<'_> {
     /// The union of the items up to and including the closing `]`.
     fn items(&mut self, first: bool) -> Result<CharSet, ClassError> {
         let dialect = self.ctx.dialect;
-        let mut set = CharSet::empty();
+        let mut items: Vec<Item> = Vec::new();
         let mut first = first;
         loop {
             self.skip_verbose();
@@ -666,22 +695,19 @@ impl ClassReader<'_> {
             };
             if c == ']' && (!first || dialect == Dialect::Js) {
                 self.pos += 1;
-                return Ok(set);
+                return Ok(case::fold_items(&items, self.ctx));
             }
             first = false;
             if dialect == Dialect::Java && self.text[self.pos..].starts_with("&&") {
                 self.pos += 2;
                 let right = self.items(false)?;
-                return Ok(set.intersection(&right));
+                return Ok(case::fold_items(&items, self.ctx).intersection(&right));
             }
             if c == '[' && dialect == Dialect::Java {
-                let (nested, len) =
-                    bracket(&self.text[self.pos..], Ctx { case_insensitive: false, ..self.ctx })
-                        .map_err(|(message, span)| {
-                            (message, span.start + start..span.end + start)
-                        })?;
+                let (nested, len) = bracket(&self.text[self.pos..], self.ctx)
+                    .map_err(|(message, span)| (message, span.start + start..span.end + start))?;
                 self.pos += len;
-                set = set.union(&nested);
+                items.push(Item::Set(nested));
                 continue;
             }
             if matches!(dialect, Dialect::Java | Dialect::Pcre)
@@ -690,9 +716,7 @@ impl ClassReader<'_> {
                 // Quoted text inside a class: each character is itself.
                 let quoted = &self.text[self.pos + 2..];
                 let end = quoted.find("\\E").unwrap_or(quoted.len());
-                for c in quoted[..end].chars() {
-                    set = set.union(&CharSet::singleton(c));
-                }
+                items.extend(quoted[..end].chars().map(Item::Char));
                 self.pos = (self.pos + 2 + end + 2).min(self.text.len());
                 continue;
             }
@@ -706,7 +730,7 @@ impl ClassReader<'_> {
                     (format!("unknown POSIX class {posix}"), start..start + end + 2)
                 })?;
                 self.pos += end + 2;
-                set = set.union(&found);
+                items.push(Item::Set(found));
                 continue;
             }
             let lo = self.atom()?;
@@ -723,9 +747,7 @@ impl ClassReader<'_> {
                                 ));
                             }
                             // `[a-\d]`: a literal hyphen in the lenient engines.
-                            set = set
-                                .union(&CharSet::from_ranges([(*lo_char, *lo_char), ('-', '-')]))
-                                .union(&hi.into_set());
+                            items.extend([Item::Char(*lo_char), Item::Char('-'), hi.into_item()]);
                             continue;
                         };
                         if hi_char < *lo_char {
@@ -734,7 +756,7 @@ impl ClassReader<'_> {
                                 start..self.pos,
                             ));
                         }
-                        set = set.union(&CharSet::range(*lo_char, hi_char));
+                        items.push(Item::Range(*lo_char, hi_char));
                     }
                     (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Python => {
                         return Err((
@@ -745,12 +767,12 @@ impl ClassReader<'_> {
                     _ => {
                         // `[\w-.]` or `[a-]`: the hyphen is itself.
                         self.pos = after_lo + 1;
-                        set = set.union(&lo.into_set()).union(&CharSet::singleton('-'));
+                        items.extend([lo.into_item(), Item::Char('-')]);
                     }
                 }
                 continue;
             }
-            set = set.union(&lo.into_set());
+            items.push(lo.into_item());
         }
     }
 

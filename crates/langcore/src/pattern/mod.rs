@@ -10,7 +10,8 @@
 //! - `parse.rs`: the structure of a pattern (alternation, groups, quantifiers, assertions,
 //!   backreferences) in each dialect's syntax, into the small IR [`Expr`].
 //! - `class.rs`: single characters, escapes and bracketed classes, per dialect, into
-//!   [`CharSet`]s; Unicode tables and case folding come from `regex-syntax`.
+//!   [`CharSet`]s; Unicode tables come from `regex-syntax`.
+//! - `case.rs`: case-insensitive matching, as each dialect's engine does it.
 //! - `lookaround.rs`: the automaton of an [`Expr`] with lookarounds.
 //!
 //! In the default dialect ([`Dialect::Rust`]) a pattern that `syntax.rs` accepts is read by
@@ -32,6 +33,7 @@
 
 mod atomic;
 mod capture;
+mod case;
 mod class;
 mod lookaround;
 mod parse;

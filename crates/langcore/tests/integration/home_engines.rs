@@ -127,7 +127,7 @@ pub(crate) fn engines_required() -> bool {
     std::env::var("RELANG_REQUIRE_ENGINES").is_ok_and(|value| value == "1")
 }
 
-fn base64(text: &str) -> String {
+pub(crate) fn base64(text: &str) -> String {
     const DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in text.as_bytes().chunks(3) {
@@ -147,7 +147,7 @@ fn base64(text: &str) -> String {
 /// The engine's answers: per pattern, `None` when it does not compile, else one answer per
 /// string. `None` overall when the engine is not installed.
 pub(crate) fn run_engine(
-    mut command: Command,
+    command: Command,
     batch: &[(String, Vec<String>)],
 ) -> Option<Vec<Option<Vec<bool>>>> {
     let mut input = String::new();
@@ -157,6 +157,20 @@ pub(crate) fn run_engine(
             input.push_str(&format!("S {}\n", base64(text)));
         }
     }
+    let text = run_lines(command, input)?;
+    let mut lines = text.lines();
+    let mut res = Vec::new();
+    for (_, strings) in batch {
+        let compiled = lines.next() == Some("ok");
+        let answers: Vec<bool> = strings.iter().map(|_| lines.next() == Some("1")).collect();
+        res.push(compiled.then_some(answers));
+    }
+    Some(res)
+}
+
+/// The checker's output for the protocol lines `input`, or `None` when its engine is not
+/// installed.
+pub(crate) fn run_lines(mut command: Command, input: String) -> Option<String> {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -168,15 +182,7 @@ pub(crate) fn run_engine(
     let output = child.wait_with_output().ok()?;
     writer.join().ok()?.ok()?;
     assert!(output.status.success(), "{command:?} failed");
-    let text = String::from_utf8(output.stdout).ok()?;
-    let mut lines = text.lines();
-    let mut res = Vec::new();
-    for (_, strings) in batch {
-        let compiled = lines.next() == Some("ok");
-        let answers: Vec<bool> = strings.iter().map(|_| lines.next() == Some("1")).collect();
-        res.push(compiled.then_some(answers));
-    }
-    Some(res)
+    String::from_utf8(output.stdout).ok()
 }
 
 /// The share of the valid and regular patterns that relang must accept, in percent.

@@ -1,0 +1,221 @@
+//! Each dialect's classes and case-insensitive matching against its home engine, over every
+//! Unicode scalar value.
+//!
+//! A pattern that matches one character at a time (`\w`, `[\s\S]\b`, `(?i)[a-z]`, a cased
+//! letter under `(?i)`) is a set of characters. relang's set (the accepting first steps of
+//! its DFA) must be the set the engine matches (the checkers' `A` command,
+//! `tests/dialects/README.md`), on every code point assigned both in the engine's Unicode
+//! version (its `V` answer) and in `regex-syntax`'s: characters one of them does not know
+//! are the only difference allowed. An engine that is not installed is skipped, unless
+//! `RELANG_REQUIRE_ENGINES=1`.
+
+use langcore::alphabet::CharSet;
+use langcore::{Budget, Dialect, Language};
+
+use crate::home_engines::{base64, engine, engines_required, run_lines};
+
+/// A one-character pattern: as relang reads it and as the engine is given it.
+struct Probe {
+    pattern: String,
+    /// The engine's pattern and flags (JavaScript's `i` for relang's `(?i:...)`).
+    engine: String,
+    flags: &'static str,
+    /// The characters compared: all, or those case matters for.
+    everywhere: bool,
+}
+
+impl Probe {
+    fn all(pattern: &str) -> Probe {
+        Probe { pattern: pattern.into(), engine: pattern.into(), flags: "", everywhere: true }
+    }
+
+    fn cased(pattern: String) -> Probe {
+        Probe { engine: pattern.clone(), pattern, flags: "", everywhere: false }
+    }
+
+    /// A JavaScript pattern under the `i` flag, `(?i:...)` for relang.
+    fn js_insensitive(body: &str, everywhere: bool) -> Probe {
+        Probe { pattern: format!("(?i:{body})"), engine: body.into(), flags: "i", everywhere }
+    }
+}
+
+/// The set of a `regex-syntax` class, through relang's default dialect.
+fn set_of(pattern: &str, dialect: Dialect) -> CharSet {
+    let budget = Budget::default();
+    let language = Language::from_regex_in(pattern, dialect, &budget)
+        .unwrap_or_else(|err| panic!("{pattern} ({dialect}): {err}"));
+    let dfa = language.to_dfa(&budget).unwrap_or_else(|err| panic!("{pattern}: {err}"));
+    dfa.classes()
+        .iter()
+        .filter(|&(id, _)| dfa.is_accepting(dfa.next_state(dfa.start(), id)))
+        .fold(CharSet::empty(), |acc, (_, set)| acc.union(set))
+}
+
+/// The characters case-insensitive matching may involve.
+fn cased() -> CharSet {
+    set_of(r"[\p{Cased}\p{Changes_When_Casemapped}\p{Changes_When_Casefolded}]", Dialect::Rust)
+}
+
+/// The classes and case rules checked in `dialect`.
+fn probes(dialect: Dialect) -> Vec<Probe> {
+    let classes: &[&str] = match dialect {
+        Dialect::Python => &[
+            r"\w",
+            r"\d",
+            r"\s",
+            r"[\s\S]\b",
+            r"(?a)\w",
+            r"(?a)[\s\S]\b",
+            r"(?i)\w",
+            r"(?i)[a-z]",
+            r"(?i)[A-Z0-9_]",
+            r"(?i)[\wk]",
+            r"(?i)[^k]",
+            r"(?i)[\u00b5-\u0250]",
+            r"(?i)[\U00010400-\U00010430]",
+            r"(?i)[\U00010400x]",
+            r"(?ai)[a-z\u00e9]",
+            r"(?ai)[\U00010400-\U00010401]",
+        ],
+        Dialect::Java => &[
+            r"\w",
+            r"\d",
+            r"\s",
+            r"[\s\S]\b",
+            r"(?U)\w",
+            r"(?i)[a-z]",
+            r"(?iu)[a-z]",
+            r"(?iu)[ik\u00e0-\u00ff]",
+            r"(?iu)[\u0100-\u0250]",
+            r"(?i)\p{Lower}",
+            r"(?iu)\p{Lower}",
+            r"(?iU)\p{Lower}",
+            r"(?i)\p{Lu}",
+            r"(?i)\p{IsLowercase}",
+            r"(?i)\p{javaUpperCase}",
+            r"(?iu)\w",
+        ],
+        Dialect::Pcre => &[r"\w", r"\d", r"\s", r"[\s\S]\b"],
+        _ => &[r"\w", r"\d", r"\s", r"[\s\S]\b"],
+    };
+    let mut res: Vec<Probe> = classes.iter().map(|pattern| Probe::all(pattern)).collect();
+    if dialect == Dialect::Js {
+        for body in [r"\w", "[a-z]", r"[\u00b5-\u0250]", r"[^k]"] {
+            res.push(Probe::js_insensitive(body, true));
+        }
+    }
+    let literals = set_of(r"\p{Changes_When_Casemapped}", Dialect::Rust);
+    for &(lo, hi) in literals.ranges() {
+        for letter in (lo..=hi).map(String::from) {
+            res.extend(match dialect {
+                Dialect::Js => vec![Probe::js_insensitive(&letter, false)],
+                Dialect::Java => {
+                    vec![
+                        Probe::cased(format!("(?i){letter}")),
+                        Probe::cased(format!("(?iu){letter}")),
+                    ]
+                }
+                _ => vec![Probe::cased(format!("(?i){letter}"))],
+            });
+        }
+    }
+    res
+}
+
+/// The code points of `lo-hi,c,...` (hex).
+fn parse_ranges(text: &str) -> CharSet {
+    let code = |digits: &str| {
+        u32::from_str_radix(digits, 16).ok().and_then(char::from_u32).expect("a code point")
+    };
+    CharSet::from_ranges(text.split(',').filter(|part| !part.is_empty()).map(|part| {
+        let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+        (code(lo), code(hi))
+    }))
+}
+
+fn format_ranges(set: &CharSet) -> String {
+    let hex = |(lo, hi): (char, char)| format!("{:x}-{:x}", lo as u32, hi as u32);
+    set.ranges().iter().copied().map(hex).collect::<Vec<_>>().join(",")
+}
+
+/// Up to 8 code points of `set`, for a failure message.
+fn sample(set: &CharSet) -> String {
+    let codes: Vec<String> = (0..set.len().min(8))
+        .filter_map(|idx| set.nth(idx))
+        .map(|c| format!("U+{:04X}", c as u32))
+        .collect();
+    format!("{} ({} in all)", codes.join(" "), set.len())
+}
+
+/// Characters whose properties changed between Unicode versions, assigned in both: the
+/// engines that predate the change read them the old way.
+const VERSION_CHANGES: &[(char, &str)] = &[
+    ('\u{10fc}', "Other_Lowercase in regex-syntax's Unicode 16.0, not in Java 17's 13.0"),
+    ('\u{ab69}', "Other_Lowercase in regex-syntax's Unicode 16.0, not in Java 17's 13.0"),
+];
+
+/// The characters compared for `probe`: JavaScript without the `u` flag matches UTF-16
+/// units, so a character above U+FFFF is two (relang reads it as one: another question).
+fn candidates(probe: &Probe, dialect: Dialect, cased: &CharSet) -> CharSet {
+    let all = if probe.everywhere { CharSet::full() } else { cased.clone() };
+    let changed: CharSet = VERSION_CHANGES.iter().map(|&(c, _)| c).collect();
+    let all = all.difference(&changed);
+    if dialect == Dialect::Js { all.intersection(&CharSet::range('\0', '\u{ffff}')) } else { all }
+}
+
+/// The differences between relang and the engine on `probes`, or `None` when the engine
+/// is not installed.
+fn disagreements(dialect: Dialect, probes: &[Probe]) -> Option<Vec<String>> {
+    let candidates: Vec<CharSet> = {
+        let cased = cased();
+        probes.iter().map(|probe| candidates(probe, dialect, &cased)).collect()
+    };
+    let mut input = String::from("V\n");
+    for (probe, candidates) in probes.iter().zip(&candidates) {
+        input.push_str(&format!("P {} {}\n", base64(&probe.engine), probe.flags));
+        input.push_str(&format!("A {}\n", format_ranges(candidates)));
+    }
+    let output = run_lines(engine(dialect)?, input)?;
+    let mut lines = output.lines();
+    let version = lines.next().and_then(|line| line.strip_prefix("v ")).expect("a V answer");
+    let (version, assigned) = version.split_once(' ').expect("a version and ranges");
+    let assigned = parse_ranges(assigned).intersection(&set_of(r"\P{Cn}", Dialect::Rust));
+    eprintln!("{dialect}: Unicode {version}, {} probes", probes.len());
+    let mut res = Vec::new();
+    for (probe, candidates) in probes.iter().zip(&candidates) {
+        assert_eq!(lines.next(), Some("ok"), "{} ({dialect}): the engine refuses it", probe.engine);
+        let found = lines.next().and_then(|line| line.strip_prefix('r')).expect("an A answer");
+        // A letter the engine's version does not have is no question to it.
+        if !probe.everywhere && !probe.engine.chars().last().is_some_and(|c| assigned.contains(c)) {
+            continue;
+        }
+        let compared = candidates.intersection(&assigned);
+        let engine_set = parse_ranges(found.trim()).intersection(&compared);
+        let relang_set = set_of(&probe.pattern, dialect).intersection(&compared);
+        if engine_set != relang_set {
+            res.push(format!(
+                "{} ({dialect}): only relang {}; only the engine {}",
+                probe.pattern,
+                sample(&relang_set.difference(&engine_set)),
+                sample(&engine_set.difference(&relang_set)),
+            ));
+        }
+    }
+    Some(res)
+}
+
+#[test]
+fn classes_and_case_folding_agree_with_home_engines_everywhere() {
+    let mut failures = Vec::new();
+    for dialect in [Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre] {
+        let Some(found) = disagreements(dialect, &probes(dialect)) else {
+            assert!(!engines_required(), "the {dialect} engine is not installed");
+            eprintln!(
+                "SKIPPED: the {dialect} engine is not installed, its classes were not checked"
+            );
+            continue;
+        };
+        failures.extend(found);
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}
