@@ -16,6 +16,7 @@ mod operation;
 mod parsing_limits;
 mod playground;
 mod python_client;
+mod readme;
 mod real_patterns;
 mod redis_quota;
 mod stress;
