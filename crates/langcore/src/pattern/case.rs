@@ -34,8 +34,10 @@
 //! # Weak spots
 //! The mappings are Rust's `char::to_lowercase`/`to_uppercase` (Unicode
 //! `char::UNICODE_VERSION`), the Unicode tables `regex-syntax`'s: characters whose case
-//! changed between those versions and the engine's differ. Python's backreferences under
-//! `(?i)` compare lower(ch) without the equivalents; they are read here as literals.
+//! changed between those versions and the engine's differ.
+//!
+//! A backreference under `(?i)` matches what its captured text matches as literals
+//! ([`fold_captured`]), but in Python, which compares lower(ch) without the equivalents.
 
 use std::sync::OnceLock;
 
@@ -86,6 +88,17 @@ pub(super) fn fold_items(items: &[Item], ctx: Ctx) -> CharSet {
         }
         Dialect::Rust | Dialect::Pcre => simple_case_fold(&union(items)),
     }
+}
+
+/// The characters a backreference matches where its group captured `c`, under the case
+/// insensitivity of `ctx`: as the literal `c`, but in Python, whose `GROUPREF_UNI_IGNORE`
+/// compares lowered forms without the `_casefix` equivalents.
+pub(super) fn fold_captured(c: char, ctx: Ctx) -> CharSet {
+    if ctx.case_insensitive && ctx.dialect == Dialect::Python {
+        let lower = PythonCase::new(ctx.ascii).lower;
+        return lower.preimage(&lower.image(&CharSet::singleton(c)));
+    }
+    fold_items(&[Item::Char(c)], ctx)
 }
 
 /// `set` closed under simple case folding.

@@ -35,9 +35,9 @@
 use std::collections::HashMap;
 
 use super::atomic::{self, Refusal};
-use super::capture;
 use super::class::{self, Ctx};
 use super::{Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
+use super::{capture, case};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dialect::Dialect;
@@ -1106,12 +1106,11 @@ impl<'p> Parser<'p> {
         Ok(Expr::Empty)
     }
 
-    /// `text` as literal characters under the flags in force.
+    /// What a backreference matches where its group captured `text`, under the flags in
+    /// force.
     fn folded(&self, text: &str) -> Expr {
         let ctx = self.ctx();
-        Expr::concat(
-            text.chars().map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx))).collect(),
-        )
+        Expr::concat(text.chars().map(|c| Expr::set(case::fold_captured(c, ctx))).collect())
     }
 
     /// A reference to a group that did not take part: "" in JavaScript, else no match.

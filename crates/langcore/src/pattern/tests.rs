@@ -86,6 +86,11 @@ fn backreferences_to_finite_groups() {
     check(r#"(["']).*\1"#, py, &["'a'", "\"b\""], &["'a\"", "'"]);
     check(r"\d{2}(\/|-|\.)\d{2}\1\d{4}", py, &["01/02/2020", "01-02-2020"], &["01/02-2020"]);
     check(r"(?i)(ab)\1", py, &["abAB", "ABab"], &["abac"]);
+    // Python compares a reference's lowered forms, without the `ſ ~ s` equivalence its
+    // literals have; the Kelvin sign lowers to `k`.
+    check(r"(?i)(s)\1", py, &["sS", "ss"], &["s\u{17f}"]);
+    check(r"(?i)(s)\u017f", py, &["ss"], &[]);
+    check(r"(?i)(k)\1", py, &["k\u{212a}"], &[]);
     let err = Language::from_regex_in(r"\b([A-Za-z]+) +\1\b", py, &Budget::default()).unwrap_err();
     assert!(err.to_string().contains("not regular"), "{err}");
     // The group's last iteration is what the reference reads; none: no match.
