@@ -19,11 +19,14 @@
 //! - by a reading per choice of strings: the second pass reads the pattern again once per
 //!   choice of strings for those groups, each group and its references read as that
 //!   string (or, for a conditional, as taking part or not), and the union of those
-//!   readings is the pattern. Such a group must match exactly once (or at most once,
-//!   under `?`). This serves a reference inside a lookbehind to a group outside it (a
-//!   lookbehind runs apart from the rest), and groups that match once anyway (cheaper,
-//!   and atomic groups can hold them). A group inside a lookaround read from outside it
-//!   is refused: a lookaround is atomic, it keeps the values of its first match only.
+//!   readings is the pattern. This serves groups that match exactly once (or at most
+//!   once, under `?`) and hold no reference: cheaper, and atomic groups can hold them.
+//!
+//! A lookbehind runs from the start of the string, apart from the values carried along
+//! the rest: where it reads a tracked group from outside it, it is read again once per
+//! value of that group, each reading behind a test that the group holds that value
+//! (`Parser::expand_behind`). A group inside a lookaround read from outside it is refused:
+//! a lookaround is atomic, it keeps the values of its first match only.
 //!
 //! Unbounded groups are refused as not regular, more than [`MAX_BACKREF_CHOICES`] strings
 //! or choices as too large.
@@ -44,11 +47,9 @@ use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::error::ParseError;
 
-/// Why a reference that a reading per choice must serve is refused.
+/// Why a reference to a group inside a lookaround, from outside it, is refused.
 const ONCE_ONLY: &str = "a reference to a group inside a lookaround from outside it is not \
-     supported (a lookaround keeps the values of its first match only), nor one inside a \
-     lookbehind to a group outside it that may match other than once (under a quantifier \
-     other than ?, in another branch)";
+     supported: a lookaround keeps the values of its body's first match only";
 
 /// The most combinations of strings that backreferences may expand to.
 pub(super) const MAX_BACKREF_CHOICES: usize = 4_096;
@@ -182,6 +183,11 @@ struct Group {
     looks: Vec<(usize, bool)>,
     /// A tracked group's strings (second pass): its values are their indexes.
     values: Vec<String>,
+    /// A reference or conditional stands inside it: its strings (first pass) miss what the
+    /// reference reads, so it is tracked.
+    holds_reference: bool,
+    /// The one length of its strings, if it has one (for Python's lookbehinds).
+    width: Option<u32>,
 }
 
 struct Parser<'p> {
@@ -215,6 +221,9 @@ struct Parser<'p> {
     /// from the automaton's state: the group, and why a reading would not do (when the
     /// group must be read once per choice for another reference).
     tracked_refs: Vec<(u32, Option<ParseError>)>,
+    /// Tracked groups that references inside a lookbehind outside of which they stand read
+    /// (second pass): the lookbehind is read again per value (`Parser::expand_behind`).
+    behind_refs: Vec<u32>,
     /// The atom just read cannot take a quantifier in this dialect (Python's and
     /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
     /// lookbehinds).
@@ -265,6 +274,7 @@ impl<'p> Parser<'p> {
             n_looks: 0,
             tracked: Vec::new(),
             tracked_refs: Vec::new(),
+            behind_refs: Vec::new(),
             unquantifiable: false,
             budget,
             set_bytes: 0,
@@ -361,7 +371,8 @@ impl<'p> Parser<'p> {
 
     /// The groups that references and conditionals read from the automaton's state, among
     /// those of the first pass's `tracked_refs`: the others (each reference allows a
-    /// reading, and the group matches exactly once) join the groups read once per choice,
+    /// reading, and the group matches exactly once and holds no reference that its strings
+    /// would miss) join the groups read once per choice,
     /// the cheaper way that atomic groups can hold. A group that one reference must read
     /// per choice is read so for all, so each of its references must allow it.
     fn split_references(&mut self) -> Result<Vec<u32>, ParseError> {
@@ -371,8 +382,12 @@ impl<'p> Parser<'p> {
                 if let Some(refusal) = refusal {
                     return Err(refusal.clone());
                 }
-            } else if refusal.is_some() || self.groups[*number as usize - 1].varies {
-                tracked.push(*number);
+            } else {
+                let group = &self.groups[*number as usize - 1];
+                let reads_text = group.holds_reference && self.needs_text.contains(number);
+                if refusal.is_some() || group.varies || reads_text {
+                    tracked.push(*number);
+                }
             }
         }
         tracked.sort_unstable();
@@ -385,11 +400,15 @@ impl<'p> Parser<'p> {
 
     /// Whether a reference here must read group `group` once per choice rather than from
     /// the automaton's state: the group is inside a lookaround that the reference is not
-    /// in (its value stays there), or the reference is inside a lookbehind that the group
-    /// is not in (a lookbehind runs from the start of the string, apart from the rest).
+    /// in, whose values stay there.
     fn needs_reading(&self, group: &Group) -> bool {
         group.looks.iter().any(|look| !self.looks.contains(look))
-            || self.looks.iter().any(|look| !look.1 && !group.looks.contains(look))
+    }
+
+    /// Whether a reference here stands inside a lookbehind that `group` is outside of: a
+    /// lookbehind runs from the start of the string, apart from the values carried here.
+    fn behind_outside(&self, group: &Group) -> bool {
+        self.looks.iter().any(|look| !look.1 && !group.looks.contains(look))
     }
 
     /// The body of the lookaround that starts at `body_start`, read again once per choice
@@ -425,29 +444,112 @@ impl<'p> Parser<'p> {
         }
         let mut branches = Vec::new();
         for choice in choices {
-            self.budget.check_time(Operation::Parse).map_err(|_| {
-                self.unsupported(
-                    "backreference expansion ran out of time: too large",
-                    body_start..self.pos,
-                )
-            })?;
-            let mut again = Parser::new(self.pattern, self.dialect, choice, self.budget);
-            again.pos = body_start;
-            again.flags = flags;
-            again.depth = self.depth + 1;
-            again.levels = self.levels.clone();
-            again.n_levels = self.n_levels;
-            again.level_branches = self.level_branches.clone();
-            again.looks = self.looks.clone();
-            again.n_looks = self.n_looks;
-            again.tracked = self.tracked.clone();
-            again.groups = self.groups[..n_groups].to_vec();
-            again.needs_text = self.needs_text.clone();
-            let parsed = again.parse_alternation();
-            if let Some(err) = again.over_budget.take() {
-                self.over_budget = Some(err);
+            branches.push(self.reread(body_start, flags, n_groups, choice)?);
+        }
+        Ok(Expr::alt(branches))
+    }
+
+    /// The body of the lookaround that starts at `body_start` read again, up to its
+    /// closing parenthesis, with `bindings` in force (`n_groups` opened before it).
+    fn reread(
+        &mut self,
+        body_start: usize,
+        flags: Flags,
+        n_groups: usize,
+        bindings: HashMap<u32, Binding>,
+    ) -> Result<Expr, ParseError> {
+        self.budget.check_time(Operation::Parse).map_err(|_| {
+            self.unsupported(
+                "backreference expansion ran out of time: too large",
+                body_start..self.pos,
+            )
+        })?;
+        let mut again = Parser::new(self.pattern, self.dialect, bindings, self.budget);
+        again.pos = body_start;
+        again.flags = flags;
+        again.depth = self.depth + 1;
+        again.levels = self.levels.clone();
+        again.n_levels = self.n_levels;
+        again.level_branches = self.level_branches.clone();
+        again.looks = self.looks.clone();
+        again.n_looks = self.n_looks;
+        again.tracked = self.tracked.clone();
+        again.groups = self.groups[..n_groups].to_vec();
+        again.needs_text = self.needs_text.clone();
+        let parsed = again.parse_alternation();
+        if let Some(err) = again.over_budget.take() {
+            self.over_budget = Some(err);
+        }
+        parsed
+    }
+
+    /// The lookbehind `(?<=body)` (`negated`: `(?<!body)`) whose body starts at
+    /// `body_start`. Where references inside it read tracked groups from outside it (and
+    /// from inside every lookbehind around it), the body is read again once per value of
+    /// those groups, each reading behind tests that they hold those values: a lookbehind
+    /// runs apart from the values carried along the rest.
+    fn expand_behind(
+        &mut self,
+        body: Expr,
+        negated: bool,
+        body_start: usize,
+        flags: Flags,
+        n_groups: usize,
+        n_behind: usize,
+    ) -> Result<Expr, ParseError> {
+        let enclosing = &self.looks[..self.looks.len() - 1];
+        let (mut local, later): (Vec<u32>, Vec<u32>) =
+            self.behind_refs[n_behind..].iter().partition(|&&number| {
+                let group = &self.groups[number as usize - 1];
+                !enclosing.iter().any(|look| !look.1 && !group.looks.contains(look))
+            });
+        self.behind_refs.truncate(n_behind);
+        self.behind_refs.extend(later);
+        if local.is_empty() {
+            return Ok(Expr::look(false, negated, body));
+        }
+        local.sort_unstable();
+        local.dedup();
+        let span = body_start..self.pos;
+        let mut choices = vec![(Vec::new(), self.bindings.clone())];
+        for number in local {
+            let mut options: Vec<(Expr, Binding)> = if self.needs_text.contains(&number) {
+                let values = &self.groups[number as usize - 1].values;
+                let text = |(idx, text): (usize, &String)| {
+                    (capture::test(number, Some(idx as u32)), Binding::Text(text.clone()))
+                };
+                values.iter().enumerate().map(text).collect()
+            } else {
+                vec![(capture::test(number, Some(0)), Binding::Set)]
+            };
+            options.push((capture::test(number, None), Binding::Unset));
+            if choices.len().saturating_mul(options.len()) > MAX_BACKREF_CHOICES {
+                return Err(self.unsupported(
+                    format!(
+                        "the values this lookbehind reads expand to more than \
+                         {MAX_BACKREF_CHOICES} readings: too large"
+                    ),
+                    span,
+                ));
             }
-            branches.push(parsed?);
+            choices = choices
+                .iter()
+                .flat_map(|(tests, bindings)| {
+                    options.iter().map(move |(test, binding)| {
+                        let mut bindings = bindings.clone();
+                        bindings.insert(number, binding.clone());
+                        let tests = tests.iter().cloned().chain([test.clone()]).collect();
+                        (tests, bindings)
+                    })
+                })
+                .collect();
+        }
+        let mut branches = Vec::with_capacity(choices.len());
+        for (tests, bindings) in choices {
+            let body = self.reread(body_start, flags, n_groups, bindings)?;
+            branches.push(Expr::concat(
+                tests.into_iter().chain([Expr::look(false, negated, body)]).collect(),
+            ));
         }
         Ok(Expr::alt(branches))
     }
@@ -1085,14 +1187,36 @@ impl<'p> Parser<'p> {
         match self.bindings.get(&number) {
             Some(Binding::Text(text)) => return Ok(self.folded(text)),
             // A group that did not take part: JavaScript matches "", the others fail.
-            Some(Binding::Unset) => return Ok(self.unset_reference()),
+            Some(Binding::Unset) => return Ok(self.unset_reference(number)),
             Some(Binding::Set) | None => {}
         }
+        let group = self.closed_group(number, span.clone())?;
+        let in_behind = self.looks.iter().any(|&(_, ahead)| !ahead);
+        if in_behind && self.dialect == Dialect::Java {
+            return Err(self.error(
+                "Look-behind group does not have an obvious maximum length: Java takes no \
+                 backreference in a lookbehind",
+                span,
+            ));
+        }
+        if in_behind && self.dialect == Dialect::Python && group.width.is_none() {
+            return Err(self.error(
+                "look-behind requires fixed-width pattern: a backreference in a lookbehind \
+                 must refer to a group whose strings have one length",
+                span,
+            ));
+        }
+        // Stands for the reference until it is read: as wide as the group inside a
+        // lookbehind, for the checks of its width.
+        let width = if in_behind { group.width.unwrap_or(0) } else { 0 };
+        let placeholder = Expr::concat(vec![Expr::set(CharSet::full()); width as usize]);
         if self.tracked.contains(&number) {
+            if self.behind_outside(group) {
+                self.behind_refs.push(number);
+                return Ok(placeholder);
+            }
             return Ok(self.read_value(number));
         }
-        self.needs_text.push(number);
-        let group = self.closed_group(number, span.clone())?;
         let once = self.matches_once(group, span.clone()).and_then(|()| match &group.error {
             Some(why) => Err(self.unsupported(why, span.clone())),
             None => Ok(()),
@@ -1103,7 +1227,16 @@ impl<'p> Parser<'p> {
         } else {
             self.tracked_refs.push((number, once.err()));
         }
-        Ok(Expr::Empty)
+        self.needs_text.push(number);
+        self.mark_enclosing_groups();
+        Ok(placeholder)
+    }
+
+    /// Marks the groups open here as holding a reference.
+    fn mark_enclosing_groups(&mut self) {
+        for group in self.groups.iter_mut().filter(|group| !group.closed) {
+            group.holds_reference = true;
+        }
     }
 
     /// What a backreference matches where its group captured `text`, under the flags in
@@ -1113,9 +1246,17 @@ impl<'p> Parser<'p> {
         Expr::concat(text.chars().map(|c| Expr::set(case::fold_captured(c, ctx))).collect())
     }
 
-    /// A reference to a group that did not take part: "" in JavaScript, else no match.
-    fn unset_reference(&self) -> Expr {
-        if self.dialect == Dialect::Js { Expr::Empty } else { Expr::set(CharSet::empty()) }
+    /// A reference to group `number` where it did not take part: "" in JavaScript, else
+    /// no match, as wide as the group (for Python's check of a lookbehind's width).
+    fn unset_reference(&self, number: u32) -> Expr {
+        if self.dialect == Dialect::Js {
+            return Expr::Empty;
+        }
+        let fail = Expr::set(CharSet::empty());
+        match self.groups[number as usize - 1].width {
+            Some(0) => Expr::look(true, false, fail),
+            width => Expr::concat(vec![fail; width.unwrap_or(1) as usize]),
+        }
     }
 
     /// A reference to tracked group `number` (second pass): a branch per string the group
@@ -1130,7 +1271,8 @@ impl<'p> Parser<'p> {
                 Expr::concat(vec![capture::test(number, Some(idx as u32)), self.folded(text)])
             })
             .collect();
-        branches.push(Expr::concat(vec![capture::test(number, None), self.unset_reference()]));
+        let unset = self.unset_reference(number);
+        branches.push(Expr::concat(vec![capture::test(number, None), unset]));
         Expr::alt(branches)
     }
 
@@ -1186,10 +1328,12 @@ impl<'p> Parser<'p> {
     /// The branches of a conditional on group `number`, up to its closing parenthesis.
     fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
         let span = start..self.pos;
-        let tracked = self.tracked.contains(&number);
         let group = self.closed_group(number, span.clone())?;
+        let binding = self.bindings.get(&number).cloned();
+        let tracked = binding.is_none() && self.tracked.contains(&number);
+        let behind = tracked && self.behind_outside(group);
         let mut reads = false;
-        if !tracked && !self.bindings.contains_key(&number) {
+        if binding.is_none() && !tracked {
             let once = self.matches_once(group, span);
             if self.needs_reading(group) {
                 once?;
@@ -1197,15 +1341,19 @@ impl<'p> Parser<'p> {
             } else {
                 self.tracked_refs.push((number, once.err()));
             }
+            self.mark_enclosing_groups();
+        }
+        if behind {
+            self.behind_refs.push(number);
         }
         let (yes, no) = self.parse_branches(start)?;
-        if tracked {
+        if tracked && !behind {
             return Ok(Expr::alt(vec![
                 Expr::concat(vec![self.holds_value(number), yes]),
                 Expr::concat(vec![capture::test(number, None), no]),
             ]));
         }
-        Ok(match self.bindings.get(&number) {
+        Ok(match binding {
             Some(Binding::Unset) => no,
             Some(Binding::Set | Binding::Text(_)) => yes,
             None => {
@@ -1312,35 +1460,48 @@ impl<'p> Parser<'p> {
     /// whose frame is on the stack once per nesting level).
     fn parse_look(&mut self, start: usize, ahead: bool, negated: bool) -> Result<Expr, ParseError> {
         let n_groups = self.groups.len();
-        let (body_start, flags, n_backrefs) = (self.pos, self.flags, self.backrefs.len());
+        let (body_start, flags) = (self.pos, self.flags);
+        let (n_backrefs, n_behind) = (self.backrefs.len(), self.behind_refs.len());
         self.looks.push((self.n_looks, ahead));
         self.n_looks += 1;
         let body = self.parse_group_body(start);
         let body =
             body.and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
+        let look = body.and_then(|body| {
+            if ahead {
+                return Ok(Expr::look(true, negated, body));
+            }
+            self.check_behind(&body, start)?;
+            self.expand_behind(body, negated, body_start, flags, n_groups, n_behind)
+        });
         self.looks.pop();
-        let body = body?;
-        if !ahead && self.dialect == Dialect::Java && !is_java_lookbehind(&body) {
-            return Err(self.error(
-                "Look-behind group does not have an obvious maximum length: Java repeats \
-                 only one character class without bound in a lookbehind",
-                start..self.pos,
-            ));
-        }
-        if !ahead && self.dialect == Dialect::Python && fixed_width(&body).is_none() {
-            return Err(self.error(
-                "look-behind requires fixed-width pattern: Python's lookbehind body \
-                     must match strings of one length",
-                start..self.pos,
-            ));
-        }
+        let look = look?;
         // A lookaround is atomic in backtracking engines: the values it keeps are those of
         // its body's first match, not of any match, so no reading per choice serves them.
         for group in &mut self.groups[n_groups..] {
             group.varies = true;
         }
         self.unquantifiable = !ahead && self.dialect == Dialect::Js;
-        Ok(Expr::look(ahead, negated, body))
+        Ok(look)
+    }
+
+    /// Java's and Python's limits on a lookbehind's body (which `start` opens).
+    fn check_behind(&self, body: &Expr, start: usize) -> Result<(), ParseError> {
+        if self.dialect == Dialect::Java && !is_java_lookbehind(body) {
+            return Err(self.error(
+                "Look-behind group does not have an obvious maximum length: Java repeats \
+                 only one character class without bound in a lookbehind",
+                start..self.pos,
+            ));
+        }
+        if self.dialect == Dialect::Python && fixed_width(body).is_none() {
+            return Err(self.error(
+                "look-behind requires fixed-width pattern: Python's lookbehind body \
+                     must match strings of one length",
+                start..self.pos,
+            ));
+        }
+        Ok(())
     }
 
     /// The body of an atomic group and its closing parenthesis, translated.
@@ -1379,6 +1540,8 @@ impl<'p> Parser<'p> {
             error: None,
             looks: self.looks.clone(),
             values: Vec::new(),
+            holds_reference: false,
+            width: None,
         });
         let body = self.parse_group_body(start)?;
         let group = &mut self.groups[number as usize - 1];
@@ -1388,6 +1551,7 @@ impl<'p> Parser<'p> {
             Ok(found) => group.strings = found,
             Err(why) => group.error = Some(why),
         }
+        group.width = fixed_width(&body);
         self.last_capture = Some(number);
         if self.tracked.contains(&number) {
             return self.tracked_capture(number, body);

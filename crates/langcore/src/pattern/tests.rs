@@ -119,6 +119,13 @@ fn captures_are_carried_along_each_path() {
     check(r"(?:(a)|b)(?(1)c|d)", py, &["ac", "bd"], &["ad", "bc"]);
     // Inside a lookahead, the values captured before it are read.
     check(r"(?:([ab])(?!\1))+", py, &["ab", "aba", "b"], &["aa", "abb"]);
+    // A lookbehind runs apart: it is read once per value of the groups it reads.
+    check(r"(?:([ab])(?<=\1))*", py, &["", "ab", "ba"], &[]);
+    // JavaScript: an unset group's "" is behind every position, the set one is `a`.
+    check(r"(?:(a)|b)*(?<!\1)", js, &[], &["", "a", "ab", "b", "ba"]);
+    check(r"(?:(a)|b)*(?<=(?(1)a|b))", py, &["ba", "b"], &["", "ab", "bab"]);
+    // A group holding a reference: its strings are read with the reference's.
+    check(r"(a)(b\1)\2", py, &["ababa"], &["abab", "abb"]);
     // Groups holding lookarounds are restricted to each string, assertions kept.
     check(r"(?:(a(?=b)|b))+\1", js, &["abb"], &["aba"]);
 }
@@ -307,8 +314,8 @@ fn backreference_to_a_group_closed_in_a_one_branch_group() {
     check(r"(?:(?:a(x|y))b)\1", pcre, &["axbx", "ayby"], &["axby"]);
     // A lookahead keeps the values of its first match only: `a`, never `ab`.
     assert!(refusal(r"(?=(a|ab))\1b?", pcre).contains("first match only"));
-    // A lookbehind runs apart: a reference in it to a group that varies is refused.
-    assert!(refusal(r"(?:([ab])(?<=\1))*", pcre).contains("lookbehind"));
+    // Java takes no backreference in a lookbehind.
+    assert!(refusal(r"(a)(?<=\1)", Dialect::Java).contains("obvious maximum length"));
 }
 
 #[test]
