@@ -179,6 +179,9 @@ struct Group {
     /// Its strings, when its language is finite and small; the error otherwise.
     strings: Vec<String>,
     error: Option<String>,
+    /// Why no reference may read it at all: its language is infinite or too large, even
+    /// with its assertions taken as "" (they only stop a reading per choice).
+    value_error: Option<String>,
     /// The lookarounds it is inside (see `Parser::looks`).
     looks: Vec<(usize, bool)>,
     /// A tracked group's strings (second pass): its values are their indexes.
@@ -1191,6 +1194,9 @@ impl<'p> Parser<'p> {
             Some(Binding::Set) | None => {}
         }
         let group = self.closed_group(number, span.clone())?;
+        if let Some(why) = &group.value_error {
+            return Err(self.unsupported(why, span));
+        }
         let in_behind = self.looks.iter().any(|&(_, ahead)| !ahead);
         if in_behind && self.dialect == Dialect::Java {
             return Err(self.error(
@@ -1538,6 +1544,7 @@ impl<'p> Parser<'p> {
             optional: false,
             strings: Vec::new(),
             error: None,
+            value_error: None,
             looks: self.looks.clone(),
             values: Vec::new(),
             holds_reference: false,
@@ -1549,7 +1556,11 @@ impl<'p> Parser<'p> {
         group.span = start..self.pos;
         match strings(&body) {
             Ok(found) => group.strings = found,
-            Err(why) => group.error = Some(why),
+            Err(why) => {
+                group.value_error =
+                    if body.has_look() { value_strings(&body).err() } else { Some(why.clone()) };
+                group.error = Some(why);
+            }
         }
         group.width = fixed_width(&body);
         self.last_capture = Some(number);
