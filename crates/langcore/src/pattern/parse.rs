@@ -877,22 +877,38 @@ impl<'p> Parser<'p> {
     }
 
     /// `^` (or `\A`, `multi_line` false): no character before, or a line terminator.
+    ///
+    /// Under multi-line, Java's never holds at the end of the input nor inside `\r\n`, and
+    /// PCRE's not after a newline that ends the input (`^` of an empty input holds).
     fn start_anchor(&self, multi_line: bool) -> Expr {
-        let before = if multi_line {
-            class::line_terminators(self.dialect).complement()
-        } else {
-            CharSet::full()
-        };
-        Expr::look(false, true, Expr::set(before))
+        let full = || Expr::set(CharSet::full());
+        if !multi_line {
+            return Expr::look(false, true, full());
+        }
+        let after_line =
+            Expr::look(false, true, Expr::set(class::line_terminators(self.dialect).complement()));
+        let not_at_end = Expr::look(true, false, full());
+        match self.dialect {
+            Dialect::Java => Expr::concat(vec![after_line, not_at_end, not_inside_crlf()]),
+            Dialect::Pcre => Expr::concat(vec![
+                after_line,
+                Expr::alt(vec![Expr::look(false, true, full()), not_at_end]),
+            ]),
+            _ => after_line,
+        }
     }
 
-    /// `$` (or `\z`, both false): the end, or before a line terminator under multi-line,
-    /// or also before a final newline (`final_newline`: Python, Java and PCRE without
-    /// multi-line).
+    /// `$` (or `\z`, both false): the end, or before a line terminator under multi-line
+    /// (not inside `\r\n` in Java), or also before a final newline (`final_newline`:
+    /// Python, Java and PCRE without multi-line).
     fn end_anchor(&self, multi_line: bool, final_newline: bool) -> Expr {
         let terminators = class::line_terminators(self.dialect);
         if multi_line {
-            return Expr::look(true, true, Expr::set(terminators.complement()));
+            let before_line = Expr::look(true, true, Expr::set(terminators.complement()));
+            if self.dialect == Dialect::Java {
+                return Expr::concat(vec![before_line, not_inside_crlf()]);
+            }
+            return before_line;
         }
         if !final_newline {
             return Expr::look(true, true, Expr::set(CharSet::full()));
@@ -1797,6 +1813,15 @@ impl<'p> Parser<'p> {
             }
         }
     }
+}
+
+/// Not between the `\r` and the `\n` of a `\r\n`, which Java's multi-line anchors read as
+/// one line terminator: `(?<!\r)|(?!\n)`.
+fn not_inside_crlf() -> Expr {
+    Expr::alt(vec![
+        Expr::look(false, true, Expr::set(CharSet::singleton('\r'))),
+        Expr::look(true, true, Expr::set(CharSet::singleton('\n'))),
+    ])
 }
 
 /// What an opening parenthesis starts.

@@ -41,6 +41,25 @@ fn anchors_anywhere() {
     check("a|$", rust, &["a", ""], &["b"]);
 }
 
+/// Multi-line anchors at the end of the input and inside `\r\n`, as Java, Perl and Python
+/// answer.
+#[test]
+fn multi_line_anchors_at_the_end() {
+    let (java, pcre, py) = (Dialect::Java, Dialect::Pcre, Dialect::Python);
+    check("(?m)^", java, &[], &[""]);
+    check("(?m)^", pcre, &[""], &[]);
+    check("(?m)^", py, &[""], &[]);
+    for dialect in [java, pcre] {
+        check("(?m)a\\n^", dialect, &[], &["a\n"]);
+        check("(?m)\\n^a", dialect, &["\na"], &[]);
+    }
+    check("(?m)a\\n^", py, &["a\n"], &[]);
+    check("(?m)\\r^\\n", java, &[], &["\r\n"]);
+    check("(?m)\\r$\\n", java, &[], &["\r\n"]);
+    check("(?m)\\r^a|\\r$", java, &["\ra", "\r"], &[]);
+    check("(?m)$", java, &[""], &[]);
+}
+
 #[test]
 fn word_boundaries() {
     let rust = Dialect::Rust;
