@@ -43,7 +43,7 @@ use std::sync::OnceLock;
 
 use regex_syntax::hir;
 
-use super::class::Ctx;
+use super::Ctx;
 use crate::alphabet::CharSet;
 use crate::dialect::Dialect;
 

@@ -1,7 +1,7 @@
 //! Characters, escapes and bracketed classes of each dialect, as [`CharSet`]s.
 //!
 //! # Overview
-//! [`Ctx`] is what a class means in: the dialect and the flags in force. [`escape`] reads
+//! [`Ctx`] (`mod.rs`) is what a class means in: the dialect and the flags in force. [`escape`] reads
 //! one escape after its backslash, [`bracket`] one bracketed class, [`fold`] applies case
 //! insensitivity, and [`dot`], [`word`], [`line_terminators`] are the dialect's sets.
 //!
@@ -21,27 +21,10 @@
 
 use regex_syntax::hir::HirKind;
 
+use super::Ctx;
 use super::case::{self, Item};
 use crate::alphabet::CharSet;
 use crate::dialect::Dialect;
-
-/// The reading a class is parsed under.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Ctx {
-    pub(super) dialect: Dialect,
-    pub(super) case_insensitive: bool,
-    /// Python's `(?a)`: `\d`, `\w`, `\s` and `\b` in ASCII.
-    pub(super) ascii: bool,
-    /// Java's `(?U)`: `\d`, `\w`, `\s` and the POSIX names in Unicode.
-    pub(super) unicode_classes: bool,
-    /// Java's `(?u)` (implied by `(?U)`): case-insensitive matching beyond ASCII.
-    pub(super) unicode_case: bool,
-    /// Whether `.` matches line terminators.
-    pub(super) dot_all: bool,
-    /// Verbose mode: whitespace and `#` comments are ignored (inside classes too, in Rust
-    /// and Java).
-    pub(super) verbose: bool,
-}
 
 /// What an escape stands for: one character (which may bound a range) or a set.
 #[derive(Clone, Debug, PartialEq, Eq)]

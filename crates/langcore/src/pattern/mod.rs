@@ -48,6 +48,25 @@ use crate::error::Error;
 use crate::nfa::Nfa;
 use crate::syntax::{self, NEST_LIMIT};
 
+/// The reading a class is parsed under: the dialect and the flags in force (`class.rs`,
+/// `case.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ctx {
+    pub(super) dialect: Dialect,
+    pub(super) case_insensitive: bool,
+    /// Python's `(?a)`: `\d`, `\w`, `\s` and `\b` in ASCII.
+    pub(super) ascii: bool,
+    /// Java's `(?U)`: `\d`, `\w`, `\s` and the POSIX names in Unicode.
+    pub(super) unicode_classes: bool,
+    /// Java's `(?u)` (implied by `(?U)`): case-insensitive matching beyond ASCII.
+    pub(super) unicode_case: bool,
+    /// Whether `.` matches line terminators.
+    pub(super) dot_all: bool,
+    /// Verbose mode: whitespace and `#` comments are ignored (inside classes too, in Rust
+    /// and Java).
+    pub(super) verbose: bool,
+}
+
 /// A pattern after [`parse_in`].
 #[derive(Debug)]
 pub(crate) enum Parsed {

@@ -38,8 +38,8 @@
 use std::collections::HashMap;
 
 use super::atomic::{self, Refusal};
-use super::class::{self, Ctx};
-use super::{Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
+use super::class;
+use super::{Ctx, Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
 use super::{capture, case};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
