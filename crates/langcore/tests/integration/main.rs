@@ -5,6 +5,7 @@ mod atomic_oracle;
 mod budget;
 mod corpus;
 mod dialect;
+mod differential;
 mod generate;
 mod home_engines;
 mod language;
