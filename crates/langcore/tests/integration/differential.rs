@@ -45,7 +45,7 @@ use self::grammar::{Generator, Rng};
 use crate::home_engines::{engine, engines_required, run_engine};
 
 /// Patterns per dialect in the CI batch.
-const CI_PATTERNS: usize = 150;
+const CI_PATTERNS: usize = 120;
 /// The CI batch's seed.
 const CI_SEED: u64 = 30;
 /// Patterns per engine process.
@@ -111,9 +111,8 @@ enum Reading {
 }
 
 fn read(pattern: &str, dialect: Dialect) -> Reading {
-    let read = std::panic::catch_unwind(|| {
-        Language::from_regex_in(pattern, dialect, &Budget::default())
-    });
+    let read =
+        std::panic::catch_unwind(|| Language::from_regex_in(pattern, dialect, &Budget::default()));
     let read = match read {
         Ok(read) => read,
         Err(payload) => {
@@ -175,10 +174,7 @@ impl fmt::Display for Finding {
 }
 
 /// The engine's verdicts on `batch`, chunked; `None` when the engine is not installed.
-fn ask_engine(
-    dialect: Dialect,
-    batch: &[(String, Vec<String>)],
-) -> Option<Vec<Option<Vec<bool>>>> {
+fn ask_engine(dialect: Dialect, batch: &[(String, Vec<String>)]) -> Option<Vec<Option<Vec<bool>>>> {
     if dialect == Dialect::Rust {
         return Some(
             batch
@@ -218,10 +214,15 @@ enum Outcome {
     Refused(String),
     /// Both refused it, relang with `err`; `unsupported` when relang called it not
     /// supported.
-    BothInvalid { err: String, unsupported: bool },
+    BothInvalid {
+        err: String,
+        unsupported: bool,
+    },
     /// The engine does not compile it, in the default dialect (the `regex` crate reads
     /// less than relang's dialect).
     NoOracle,
+    /// PCRE: Perl and relang disagree on whether it compiles, and PCRE2 sides with relang.
+    PerlOnly,
     Disagrees(Finding),
 }
 
@@ -246,9 +247,63 @@ fn evaluate(dialect: Dialect, patterns: &[String], universe: &Universe) -> Optio
             .iter()
             .zip(readings)
             .zip(answers)
-            .map(|((pattern, reading), answer)| compare(dialect, pattern, reading, answer, universe))
+            .map(|((pattern, reading), answer)| {
+                let outcome = compare(dialect, pattern, reading, answer, universe);
+                if dialect == Dialect::Pcre { settle_with_pcre2(pattern, outcome) } else { outcome }
+            })
             .collect(),
     )
+}
+
+/// Perl stands in for PCRE, but they differ on what compiles (Perl reads `{1}` with
+/// nothing before it as text, compiles `x{2,1}` and `(?(1))` without a group 1, refuses
+/// `(?)*` where PCRE2 does too, ...). Where Perl and relang disagree on whether a pattern
+/// compiles, or relang reads a pattern Perl answers differently on, PCRE2 itself decides
+/// whether it compiles: `grep -P` (PCRE2 in every current grep) when installed.
+fn settle_with_pcre2(pattern: &str, outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Disagrees(Finding::AcceptsInvalid) if pcre2_compiles(pattern) == Some(true) => {
+            Outcome::PerlOnly
+        }
+        Outcome::Disagrees(Finding::RejectsValid(_)) if pcre2_compiles(pattern) == Some(false) => {
+            Outcome::PerlOnly
+        }
+        Outcome::Disagrees(Finding::Membership { .. })
+            if pcre2_compiles(pattern) == Some(false) =>
+        {
+            Outcome::Disagrees(Finding::AcceptsInvalid)
+        }
+        other => other,
+    }
+}
+
+/// Whether PCRE2 compiles `pattern` (`grep -P`, status 1 for no match, 2 for an error);
+/// `None` without a grep that has `-P`.
+fn pcre2_compiles(pattern: &str) -> Option<bool> {
+    let status = std::process::Command::new("grep")
+        .env("LC_ALL", "C.UTF-8")
+        .args(["-P", "-x", "-e", pattern, "/dev/null"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .ok()?;
+    match status.code()? {
+        0 | 1 => Some(true),
+        2 if pcre2_compiles_at_all() => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether `grep -P` works at all (not every grep is built with PCRE2).
+fn pcre2_compiles_at_all() -> bool {
+    static WORKS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WORKS.get_or_init(|| {
+        std::process::Command::new("grep")
+            .env("LC_ALL", "C.UTF-8")
+            .args(["-P", "-x", "-e", "a", "/dev/null"])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|status| status.code() == Some(1))
+    })
 }
 
 fn compare(
@@ -318,7 +373,8 @@ fn check_language(
             }
         }
     }
-    let Ok(memberships) = language.match_strings(universe.strings.iter().map(String::as_str), &budget)
+    let Ok(memberships) =
+        language.match_strings(universe.strings.iter().map(String::as_str), &budget)
     else {
         // Over the budget: nothing to compare.
         return Ok(());
@@ -460,7 +516,11 @@ fn candidates(pattern: &str) -> Vec<String> {
 
 /// Minimized forms of `found`: each pattern shrunk, round by round (one engine process per
 /// round for all of them), to the shortest candidate with the same kind of disagreement.
-fn shrink(dialect: Dialect, found: &[(String, Finding)], universe: &Universe) -> Vec<(String, Finding)> {
+fn shrink(
+    dialect: Dialect,
+    found: &[(String, Finding)],
+    universe: &Universe,
+) -> Vec<(String, Finding)> {
     let mut current: Vec<(String, Finding)> = found.to_vec();
     let mut active: Vec<bool> = vec![true; current.len()];
     for _ in 0..MAX_ROUNDS {
@@ -545,6 +605,7 @@ struct Tally {
     n_agreed: usize,
     n_refused: usize,
     n_invalid: usize,
+    n_perl_only: usize,
     n_disagreed: usize,
 }
 
@@ -555,6 +616,7 @@ impl Tally {
             Outcome::Agreed => self.n_agreed += 1,
             Outcome::Refused(_) => self.n_refused += 1,
             Outcome::BothInvalid { .. } | NoOracle => self.n_invalid += 1,
+            Outcome::PerlOnly => self.n_perl_only += 1,
             Outcome::Disagrees(_) => self.n_disagreed += 1,
         }
     }
@@ -568,7 +630,11 @@ impl fmt::Display for Tally {
             f,
             "{:>7} patterns, {:>7} agree, {:>6} refused ({refused_percent:>5.1}% of the valid), {:>6} invalid in both, {:>5} disagree",
             self.n_patterns, self.n_agreed, self.n_refused, self.n_invalid, self.n_disagreed
-        )
+        )?;
+        if self.n_perl_only > 0 {
+            write!(f, ", {} Perl is not PCRE2", self.n_perl_only)?;
+        }
+        Ok(())
     }
 }
 

@@ -74,6 +74,8 @@ pub(crate) struct Generator {
     js_modifiers: bool,
     /// Groups opened so far in the pattern being written: the next one is this plus one.
     n_groups: u32,
+    /// Groups closed so far, by number.
+    closed: Vec<u32>,
     /// Names given to groups so far.
     names: Vec<&'static str>,
     /// Inside a lookbehind: quantifiers mostly of fixed count, as Python and Java want.
@@ -91,6 +93,7 @@ impl Generator {
             dialect,
             js_modifiers,
             n_groups: 0,
+            closed: Vec::new(),
             names: Vec::new(),
             in_behind: false,
             plain: false,
@@ -101,6 +104,7 @@ impl Generator {
     /// The next pattern.
     pub(crate) fn sample(&mut self) -> Sample {
         self.n_groups = 0;
+        self.closed.clear();
         self.names.clear();
         self.in_behind = false;
         self.features.clear();
@@ -139,7 +143,13 @@ impl Generator {
         for _ in 0..n_items {
             let atom = self.atom(depth);
             res.push_str(&atom);
-            if self.rng.percent(30) && !atom.is_empty() {
+            // Python and JavaScript refuse most quantified assertions: fewer of them.
+            let is_assertion = ["^", "$", "\\b", "\\B", "\\A", "\\z", "\\Z", "(?=", "(?!", "(?<="]
+                .iter()
+                .any(|head| atom.starts_with(head))
+                || atom.starts_with("(?<!");
+            let percent = if is_assertion { 6 } else { 30 };
+            if self.rng.percent(percent) && !atom.is_empty() {
                 res.push_str(&self.quantifier());
             }
         }
@@ -151,7 +161,11 @@ impl Generator {
         let base = if fixed {
             self.rng.pick(&["{2}", "{1}"])
         } else {
-            self.rng.pick(&["*", "+", "?", "*", "+", "?", "{2}", "{1,2}", "{0,}", "{,2}", "{2,1}"])
+            let base = *self.rng.pick(&[
+                "*", "+", "?", "*", "+", "?", "{2}", "{1,2}", "{0,}", "{,2}", "{2,1}", "{0}",
+            ]);
+            // Java refuses both, Perl reads `{2,1}` where PCRE refuses it: rarely.
+            if matches!(base, "{,2}" | "{2,1}") && !self.rng.percent(25) { "{1,2}" } else { base }
         };
         if base.starts_with('{') {
             self.note("counted");
@@ -184,7 +198,10 @@ impl Generator {
             0..=17 => {
                 self.note("group");
                 self.n_groups += 1;
-                format!("({})", self.alternation(inner))
+                let number = self.n_groups;
+                let body = self.alternation(inner);
+                self.closed.push(number);
+                format!("({body})")
             }
             18..=27 => self.named_group(inner),
             28..=37 => {
@@ -219,7 +236,9 @@ impl Generator {
                 self.n_groups += 1;
                 let number = self.n_groups;
                 let body = self.alternation(inner);
-                let inside = if self.rng.percent(30) { self.numbered_ref(number) } else { String::new() };
+                let inside =
+                    if self.rng.percent(15) { self.numbered_ref(number) } else { String::new() };
+                self.closed.push(number);
                 format!("({body}{inside}){}", self.numbered_ref(number))
             }
         }
@@ -228,6 +247,7 @@ impl Generator {
     fn named_group(&mut self, inner: u32) -> String {
         self.note("named-group");
         self.n_groups += 1;
+        let number = self.n_groups;
         let name = *self.rng.pick(&["n", "m", "n"]);
         let spellings: &[&str] = match self.dialect {
             Dialect::Python => &["(?P<{}>"],
@@ -235,10 +255,12 @@ impl Generator {
             _ => &["(?P<{}>", "(?<{}>", "(?'{}'"],
         };
         let all = ["(?P<{}>", "(?<{}>", "(?'{}'"];
-        let spelling = if self.foreign() { *self.rng.pick(&all) } else { *self.rng.pick(spellings) };
+        let spelling =
+            if self.foreign() { *self.rng.pick(&all) } else { *self.rng.pick(spellings) };
         let open = spelling.replace("{}", name);
         let body = self.alternation(inner);
         self.names.push(name);
+        self.closed.push(number);
         format!("{open}{body})")
     }
 
@@ -333,8 +355,16 @@ impl Generator {
             let spelling = *self.rng.pick(spellings);
             return spelling.replace("{{}}", &format!("{{{name}}}")).replace("{}", name);
         }
-        // Groups before, open around, or (one past the last) after the reference.
-        let number = 1 + self.rng.below(self.n_groups as usize + 1) as u32;
+        // Groups before, open around, or (one past the last) after the reference; before
+        // there is any group, mostly a literal instead.
+        if self.n_groups == 0 && self.rng.percent(80) {
+            return self.literal();
+        }
+        let number = match self.rng.below(100) {
+            0..=79 if !self.closed.is_empty() => *self.rng.pick(&self.closed.clone()),
+            0..=89 if self.n_groups > 0 => 1 + self.rng.below(self.n_groups as usize) as u32,
+            _ => self.n_groups + 1,
+        };
         self.numbered_ref(number)
     }
 
@@ -422,7 +452,9 @@ impl Generator {
         if self.rng.percent(25) {
             self.note("property");
             let options: &[&str] = match self.dialect {
-                Dialect::Java => &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{Alpha}", "\\p{M}", "\\p{IsLatin}"],
+                Dialect::Java => {
+                    &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{Alpha}", "\\p{M}", "\\p{IsLatin}"]
+                }
                 Dialect::Js => &["\\p{L}", "\\h"],
                 Dialect::Python => &["\\p{L}"],
                 _ => &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{M}", "\\pL"],
