@@ -49,7 +49,7 @@ const CI_PATTERNS: usize = 120;
 /// The CI batch's seed.
 const CI_SEED: u64 = 30;
 /// Patterns per engine process.
-const CHUNK: usize = 400;
+const CHUNK: usize = 2_000;
 /// The most disagreements per dialect shrunk in one run; the rest are counted.
 const DEFAULT_SHRINK_LIMIT: usize = 60;
 /// The most shrinking rounds per disagreement.
@@ -713,6 +713,14 @@ fn random_patterns_agree_with_their_home_engines_and_the_algebra() {
                     }
                     _ => {}
                 }
+            }
+            if n_patterns > CI_PATTERNS {
+                eprintln!(
+                    "{dialect}: {} of {n_patterns} patterns, {} disagree, {:.0} s",
+                    total.n_patterns,
+                    found.len(),
+                    started.elapsed().as_secs_f64()
+                );
             }
         }
         if missing {
