@@ -306,6 +306,9 @@ fn pcre2_compiles_at_all() -> bool {
     })
 }
 
+/// The outcome of one pattern, from relang's reading and the engine's answers (`None`:
+/// it does not compile). The `regex` crate reads less than relang's default dialect: where
+/// it does not compile a pattern, there is nothing to compare.
 fn compare(
     dialect: Dialect,
     pattern: &str,
@@ -315,7 +318,8 @@ fn compare(
 ) -> Outcome {
     match (reading, answer) {
         (Reading::Panicked(message), _) => Outcome::Disagrees(Finding::Panic(message)),
-        (Reading::Accepted(_), None) if dialect == Dialect::Rust => NoOracle,
+        (Reading::Accepted(_), None) if dialect == Dialect::Rust => Outcome::NoOracle,
+        (Reading::Refused(err), None) if dialect == Dialect::Rust => Outcome::Refused(err),
         (Reading::Accepted(_), None) => Outcome::Disagrees(Finding::AcceptsInvalid),
         (Reading::Refused(err), None) => Outcome::BothInvalid { err, unsupported: true },
         (Reading::Invalid(err), None) => Outcome::BothInvalid { err, unsupported: false },
@@ -329,8 +333,6 @@ fn compare(
         }
     }
 }
-
-use Outcome::NoOracle;
 
 /// The universe and the languages the algebra checks need, built once.
 struct Universe {
@@ -615,7 +617,7 @@ impl Tally {
         match outcome {
             Outcome::Agreed => self.n_agreed += 1,
             Outcome::Refused(_) => self.n_refused += 1,
-            Outcome::BothInvalid { .. } | NoOracle => self.n_invalid += 1,
+            Outcome::BothInvalid { .. } | Outcome::NoOracle => self.n_invalid += 1,
             Outcome::PerlOnly => self.n_perl_only += 1,
             Outcome::Disagrees(_) => self.n_disagreed += 1,
         }
@@ -660,150 +662,11 @@ fn random_patterns_agree_with_their_home_engines_and_the_algebra() {
         universe.strings.len(),
         if js_modifiers { "" } else { "; js: this node lacks (?i:...), not generated" }
     );
+    let run = Run { n_patterns, seed, shrink_limit, js_modifiers };
     let mut unexplained = Vec::new();
     let mut fixed = Vec::new();
     for dialect in dialects {
-        let started = Instant::now();
-        let mut generator = Generator::new(dialect, seed ^ dialect_salt(dialect), js_modifiers);
-        let mut seen = BTreeSet::new();
-        let mut samples = Vec::new();
-        while samples.len() < n_patterns {
-            let sample = generator.sample();
-            if seen.insert(sample.pattern.clone()) {
-                samples.push(sample);
-            }
-        }
-        let mut total = Tally::default();
-        let mut by_feature: BTreeMap<&str, Tally> = BTreeMap::new();
-        let mut refused_as_unsupported = 0;
-        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-        let mut invalid_reasons: BTreeMap<String, usize> = BTreeMap::new();
-        let mut unsupported_examples = Vec::new();
-        let mut found = Vec::new();
-        let mut missing = false;
-        for chunk in samples.chunks(CHUNK * 5) {
-            let patterns: Vec<String> = chunk.iter().map(|sample| sample.pattern.clone()).collect();
-            let Some(outcomes) = evaluate(dialect, &patterns, &universe) else {
-                missing = true;
-                break;
-            };
-            for (sample, outcome) in chunk.iter().zip(outcomes) {
-                total.add(&outcome);
-                for feature in &sample.features {
-                    by_feature.entry(feature).or_default().add(&outcome);
-                }
-                match &outcome {
-                    Outcome::BothInvalid { err, unsupported } => {
-                        let reason = err.split(" (at ").next().unwrap_or_default().to_owned();
-                        *invalid_reasons.entry(reason).or_default() += 1;
-                        if *unsupported {
-                            refused_as_unsupported += 1;
-                            if unsupported_examples.len() < 3 {
-                                unsupported_examples.push(format!("{:?}: {err}", sample.pattern));
-                            }
-                        }
-                    }
-                    Outcome::Refused(err) => {
-                        // The message without its position.
-                        let reason = err.split(" (at ").next().unwrap_or_default().to_owned();
-                        *reasons.entry(reason).or_default() += 1;
-                    }
-                    Outcome::Disagrees(finding) => {
-                        found.push((sample.pattern.clone(), finding.clone()));
-                    }
-                    _ => {}
-                }
-            }
-            if n_patterns > CI_PATTERNS {
-                eprintln!(
-                    "{dialect}: {} of {n_patterns} patterns, {} disagree, {:.0} s",
-                    total.n_patterns,
-                    found.len(),
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
-        if missing {
-            assert!(!engines_required(), "the {dialect} engine is not installed");
-            eprintln!("SKIPPED {dialect}: its engine is not installed");
-            continue;
-        }
-        eprintln!("{dialect}: {total} in {:.1} s", started.elapsed().as_secs_f64());
-        let started = Instant::now();
-        eprintln!(
-            "  {refused_as_unsupported} invalid in the engine were refused by relang as not supported rather than invalid"
-        );
-        for (feature, tally) in &by_feature {
-            eprintln!("  {feature:<16} {tally}");
-        }
-        for (label, reasons) in [("refused", reasons), ("invalid", invalid_reasons)] {
-            let mut reasons: Vec<(usize, String)> =
-                reasons.into_iter().map(|(reason, count)| (count, reason)).collect();
-            reasons.sort_by(|left, right| right.cmp(left));
-            for (count, reason) in reasons.iter().take(8) {
-                eprintln!("  {label} {count:>6}: {reason}");
-            }
-        }
-        for example in &unsupported_examples {
-            eprintln!("  invalid, relang says not supported: {example}");
-        }
-        // The shortest raw patterns shrink fastest; the rest are only counted.
-        found.sort_by_key(|(pattern, _)| (pattern.chars().count(), pattern.clone()));
-        let n_found = found.len();
-        let to_shrink = &found[..n_found.min(shrink_limit)];
-        let minimized = shrink(dialect, to_shrink, &universe);
-        if n_found > 0 {
-            eprintln!("  shrunk in {:.1} s", started.elapsed().as_secs_f64());
-        }
-        let mut groups: BTreeMap<(&str, String), Vec<(&str, &Finding)>> = BTreeMap::new();
-        for ((raw, _), (small, finding)) in to_shrink.iter().zip(&minimized) {
-            groups.entry((finding.kind(), small.clone())).or_default().push((raw, finding));
-        }
-        if n_found > 0 {
-            eprintln!(
-                "  {n_found} disagreements, {} shrunk, to {} minimized patterns:",
-                to_shrink.len(),
-                groups.len()
-            );
-        }
-        for ((kind, small), raws) in &groups {
-            let is_known = known
-                .iter()
-                .any(|entry| entry.dialect == dialect.as_str() && entry.pattern == *small);
-            let (raw, finding) = raws[0];
-            let shrunk_finding = &minimized
-                .iter()
-                .find(|(pattern, _)| pattern == small)
-                .expect("a minimized pattern")
-                .1;
-            eprintln!(
-                "  {} [{dialect}] {small:?}: {shrunk_finding} ({kind}; {} raw, e.g. {raw:?}: {finding})",
-                if is_known { "known" } else { "NEW  " },
-                raws.len()
-            );
-            if !is_known {
-                unexplained.push(format!("[{dialect}] {small:?}: {shrunk_finding} (from {raw:?})"));
-            }
-        }
-        if n_found > to_shrink.len() {
-            unexplained.push(format!(
-                "[{dialect}] {} disagreements not shrunk (RELANG_FUZZ_SHRINK={shrink_limit})",
-                n_found - to_shrink.len()
-            ));
-        }
-        // Each known entry of the dialect still disagrees: once fixed, it leaves the list.
-        let entries: Vec<String> = known
-            .iter()
-            .filter(|entry| entry.dialect == dialect.as_str())
-            .map(|entry| entry.pattern.clone())
-            .collect();
-        if let Some(outcomes) = evaluate(dialect, &entries, &universe) {
-            for (pattern, outcome) in entries.iter().zip(outcomes) {
-                if !matches!(outcome, Outcome::Disagrees(_)) {
-                    fixed.push(format!("[{dialect}] {pattern:?}"));
-                }
-            }
-        }
+        fuzz_dialect(dialect, &run, &universe, &known, &mut unexplained, &mut fixed);
     }
     assert!(
         unexplained.is_empty(),
@@ -816,6 +679,166 @@ fn random_patterns_agree_with_their_home_engines_and_the_algebra() {
         "these entries of tests/dialects/fuzz_known.toml agree now: remove them\n{}",
         fixed.join("\n")
     );
+}
+
+/// The settings of one run.
+struct Run {
+    n_patterns: usize,
+    seed: u64,
+    shrink_limit: usize,
+    js_modifiers: bool,
+}
+
+/// One dialect's batch: generated, compared, counted per construct, disagreements shrunk
+/// and reported; those not in `known` go to `unexplained`, known entries that agree now to
+/// `fixed`.
+fn fuzz_dialect(
+    dialect: Dialect,
+    run: &Run,
+    universe: &Universe,
+    known: &[Known],
+    unexplained: &mut Vec<String>,
+    fixed: &mut Vec<String>,
+) {
+    let started = Instant::now();
+    let mut generator = Generator::new(dialect, run.seed ^ dialect_salt(dialect), run.js_modifiers);
+    let mut seen = BTreeSet::new();
+    let mut samples = Vec::new();
+    while samples.len() < run.n_patterns {
+        let sample = generator.sample();
+        if seen.insert(sample.pattern.clone()) {
+            samples.push(sample);
+        }
+    }
+    let mut total = Tally::default();
+    let mut by_feature: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut refused_as_unsupported = 0;
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut invalid_reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unsupported_examples = Vec::new();
+    let mut found = Vec::new();
+    let mut missing = false;
+    for chunk in samples.chunks(CHUNK * 5) {
+        let patterns: Vec<String> = chunk.iter().map(|sample| sample.pattern.clone()).collect();
+        let Some(outcomes) = evaluate(dialect, &patterns, universe) else {
+            missing = true;
+            break;
+        };
+        for (sample, outcome) in chunk.iter().zip(outcomes) {
+            total.add(&outcome);
+            for feature in &sample.features {
+                by_feature.entry(feature).or_default().add(&outcome);
+            }
+            match &outcome {
+                Outcome::BothInvalid { err, unsupported } => {
+                    let reason = err.split(" (at ").next().unwrap_or_default().to_owned();
+                    *invalid_reasons.entry(reason).or_default() += 1;
+                    if *unsupported {
+                        refused_as_unsupported += 1;
+                        if unsupported_examples.len() < 3 {
+                            unsupported_examples.push(format!("{:?}: {err}", sample.pattern));
+                        }
+                    }
+                }
+                Outcome::Refused(err) => {
+                    // The message without its position.
+                    let reason = err.split(" (at ").next().unwrap_or_default().to_owned();
+                    *reasons.entry(reason).or_default() += 1;
+                }
+                Outcome::Disagrees(finding) => {
+                    found.push((sample.pattern.clone(), finding.clone()));
+                }
+                _ => {}
+            }
+        }
+        if run.n_patterns > CI_PATTERNS {
+            eprintln!(
+                "{dialect}: {} of {} patterns, {} disagree, {:.0} s",
+                total.n_patterns,
+                run.n_patterns,
+                found.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if missing {
+        assert!(!engines_required(), "the {dialect} engine is not installed");
+        eprintln!("SKIPPED {dialect}: its engine is not installed");
+        return;
+    }
+    eprintln!("{dialect}: {total} in {:.1} s", started.elapsed().as_secs_f64());
+    let started = Instant::now();
+    eprintln!(
+        "  {refused_as_unsupported} invalid in the engine were refused by relang as not supported rather than invalid"
+    );
+    for (feature, tally) in &by_feature {
+        eprintln!("  {feature:<16} {tally}");
+    }
+    for (label, reasons) in [("refused", reasons), ("invalid", invalid_reasons)] {
+        let mut reasons: Vec<(usize, String)> =
+            reasons.into_iter().map(|(reason, count)| (count, reason)).collect();
+        reasons.sort_by(|left, right| right.cmp(left));
+        for (count, reason) in reasons.iter().take(8) {
+            eprintln!("  {label} {count:>6}: {reason}");
+        }
+    }
+    for example in &unsupported_examples {
+        eprintln!("  invalid, relang says not supported: {example}");
+    }
+    // The shortest raw patterns shrink fastest; the rest are only counted.
+    found.sort_by_key(|(pattern, _)| (pattern.chars().count(), pattern.clone()));
+    let n_found = found.len();
+    let to_shrink = &found[..n_found.min(run.shrink_limit)];
+    let minimized = shrink(dialect, to_shrink, universe);
+    if n_found > 0 {
+        eprintln!("  shrunk in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    let mut groups: BTreeMap<(&str, String), Vec<(&str, &Finding)>> = BTreeMap::new();
+    for ((raw, _), (small, finding)) in to_shrink.iter().zip(&minimized) {
+        groups.entry((finding.kind(), small.clone())).or_default().push((raw, finding));
+    }
+    if n_found > 0 {
+        eprintln!(
+            "  {n_found} disagreements, {} shrunk, to {} minimized patterns:",
+            to_shrink.len(),
+            groups.len()
+        );
+    }
+    for ((kind, small), raws) in &groups {
+        let is_known =
+            known.iter().any(|entry| entry.dialect == dialect.as_str() && entry.pattern == *small);
+        let (raw, finding) = raws[0];
+        let shrunk_finding =
+            &minimized.iter().find(|(pattern, _)| pattern == small).expect("a minimized pattern").1;
+        eprintln!(
+            "  {} [{dialect}] {small:?}: {shrunk_finding} ({kind}; {} raw, e.g. {raw:?}: {finding})",
+            if is_known { "known" } else { "NEW  " },
+            raws.len()
+        );
+        if !is_known {
+            unexplained.push(format!("[{dialect}] {small:?}: {shrunk_finding} (from {raw:?})"));
+        }
+    }
+    if n_found > to_shrink.len() {
+        unexplained.push(format!(
+            "[{dialect}] {} disagreements not shrunk (RELANG_FUZZ_SHRINK={})",
+            n_found - to_shrink.len(),
+            run.shrink_limit
+        ));
+    }
+    // Each known entry of the dialect still disagrees: once fixed, it leaves the list.
+    let entries: Vec<String> = known
+        .iter()
+        .filter(|entry| entry.dialect == dialect.as_str())
+        .map(|entry| entry.pattern.clone())
+        .collect();
+    if let Some(outcomes) = evaluate(dialect, &entries, universe) {
+        for (pattern, outcome) in entries.iter().zip(outcomes) {
+            if !matches!(outcome, Outcome::Disagrees(_)) {
+                fixed.push(format!("[{dialect}] {pattern:?}"));
+            }
+        }
+    }
 }
 
 /// A per-dialect change to the seed, so the dialects do not share one stream of choices.
