@@ -4,7 +4,8 @@ use warnings;
 use MIME::Base64;
 use Encode qw(decode);
 
-my $re;
+binmode STDERR, ':encoding(UTF-8)';
+my ($re, $died);
 while (my $line = <STDIN>) {
     chomp $line;
     next if $line eq '';
@@ -14,13 +15,14 @@ while (my $line = <STDIN>) {
         # \Q...\E is a string escape in Perl, a regex one in PCRE: apply it here.
         $text =~ s/\\Q(.*?)(?:\\E|\z)/quotemeta($1)/ges;
         $re = eval { no warnings; qr/\A(?:$text)\z/a };
+        $died = 0;
         print defined $re ? "ok\n" : "E\n";
     } else {
         # Perl can die matching (Perl/perl5#22094: `[^\w\W]*` panics in 5.36): answer no
         # match and say so, rather than end the batch.
         my $match = defined $re ? eval { $text =~ $re ? 1 : 0 } : 0;
         if (!defined $match) {
-            warn "check.pl: matching $re died: $@";
+            warn "check.pl: matching $re died: $@" unless $died++;
             $match = 0;
         }
         print "$match\n";
