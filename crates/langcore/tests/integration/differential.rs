@@ -746,7 +746,7 @@ fn fuzz_dialect(
                     *reasons.entry(reason).or_default() += 1;
                 }
                 Outcome::Disagrees(finding) => {
-                    found.push((sample.pattern.clone(), finding.clone()));
+                    found.push((sample.pattern.clone(), finding.clone(), sample.features.clone()));
                 }
                 _ => {}
             }
@@ -785,10 +785,9 @@ fn fuzz_dialect(
     for example in &unsupported_examples {
         eprintln!("  invalid, relang says not supported: {example}");
     }
-    // The shortest raw patterns shrink fastest; the rest are only counted.
-    found.sort_by_key(|(pattern, _)| (pattern.chars().count(), pattern.clone()));
     let n_found = found.len();
-    let to_shrink = &found[..n_found.min(run.shrink_limit)];
+    let to_shrink = pick_to_shrink(found, run.shrink_limit);
+    let to_shrink = &to_shrink[..];
     let minimized = shrink(dialect, to_shrink, universe);
     if n_found > 0 {
         eprintln!("  shrunk in {:.1} s", started.elapsed().as_secs_f64());
@@ -839,6 +838,42 @@ fn fuzz_dialect(
             }
         }
     }
+}
+
+/// At most `limit` of `found` to shrink, spread over kinds of findings: bucketed by the
+/// kind, whether the string is ASCII, and the constructs used, the shortest pattern of each
+/// bucket first (short patterns shrink fastest), round by round. The rest are only counted.
+fn pick_to_shrink(
+    found: Vec<(String, Finding, Vec<&'static str>)>,
+    limit: usize,
+) -> Vec<(String, Finding)> {
+    let mut buckets: BTreeMap<String, Vec<(String, Finding)>> = BTreeMap::new();
+    for (pattern, finding, features) in found {
+        let ascii = match &finding {
+            Finding::Membership { text, .. } => text.is_ascii(),
+            _ => true,
+        };
+        let key = format!("{} {ascii} {}", finding.kind(), features.join(","));
+        buckets.entry(key).or_default().push((pattern, finding));
+    }
+    let mut buckets: Vec<Vec<(String, Finding)>> = buckets.into_values().collect();
+    for bucket in &mut buckets {
+        bucket.sort_by_key(|(pattern, _)| {
+            (std::cmp::Reverse(pattern.chars().count()), pattern.clone())
+        });
+    }
+    buckets.sort_by_key(|bucket| bucket.last().map(|(pattern, _)| pattern.chars().count()));
+    let mut res = Vec::new();
+    while res.len() < limit && buckets.iter().any(|bucket| !bucket.is_empty()) {
+        for bucket in &mut buckets {
+            if res.len() < limit
+                && let Some(shortest) = bucket.pop()
+            {
+                res.push(shortest);
+            }
+        }
+    }
+    res
 }
 
 /// A per-dialect change to the seed, so the dialects do not share one stream of choices.
