@@ -117,9 +117,19 @@ impl ParseError {
         ParseError { unsupported: true, ..ParseError::at(pattern, message, span) }
     }
 
-    /// Whether this error is about a construct relang does not read (see
-    /// [`ParseError::unsupported_at`]) rather than about invalid syntax.
-    pub(crate) fn is_unsupported(&self) -> bool {
+    /// Whether this error is about a valid construct relang does not read (not regular,
+    /// or not supported yet) rather than about invalid syntax.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Error, Language};
+    ///
+    /// let Err(Error::Parse(err)) = Language::from_regex("(a+)\\1") else { panic!() };
+    /// assert!(err.is_unsupported());
+    /// let Err(Error::Parse(err)) = Language::from_regex("(a") else { panic!() };
+    /// assert!(!err.is_unsupported());
+    /// ```
+    pub fn is_unsupported(&self) -> bool {
         self.unsupported
     }
 

@@ -6,6 +6,7 @@ mod budget;
 mod class_oracle;
 mod corpus;
 mod dialect;
+mod differential;
 mod generate;
 mod home_engines;
 mod language;
