@@ -58,7 +58,7 @@ fn ascii_set(ranges: &[(char, char)]) -> CharSet {
 }
 
 /// The set of a `regex-syntax` class expression such as `\p{Greek}` or `[[:alpha:]]`.
-fn rust_set(text: &str) -> Option<CharSet> {
+pub(super) fn rust_set(text: &str) -> Option<CharSet> {
     let hir =
         regex_syntax::ParserBuilder::new().unicode(true).utf8(true).build().parse(text).ok()?;
     match hir.kind() {

@@ -51,6 +51,11 @@ use crate::error::ParseError;
 const ONCE_ONLY: &str = "a reference to a group inside a lookaround from outside it is not \
      supported: a lookaround keeps the values of its body's first match only";
 
+/// Why a group inside an atomic group (or possessive quantifier) whose strings a reading
+/// per choice would pick is refused.
+const IN_ATOMIC: &str = "a reference from outside a lookaround to a group inside an atomic \
+     group or possessive quantifier is only supported when the group has one string";
+
 /// The most combinations of strings that backreferences may expand to.
 pub(super) const MAX_BACKREF_CHOICES: usize = 4_096;
 
@@ -115,8 +120,10 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
     }
     let expr = parsed?;
     if parser.backrefs.is_empty() && parser.tracked_refs.is_empty() {
+        parser.check_open_references()?;
         return Ok(expr);
     }
+    parser.check_open_references()?;
     let tracked = parser.split_references()?;
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
@@ -191,6 +198,9 @@ struct Group {
     holds_reference: bool,
     /// The one length of its strings, if it has one (for Python's lookbehinds).
     width: Option<u32>,
+    /// Inside an atomic group or possessive quantifier, which takes its first match only:
+    /// a reading per choice of its strings would pick others.
+    in_atomic: bool,
 }
 
 struct Parser<'p> {
@@ -227,6 +237,9 @@ struct Parser<'p> {
     /// Tracked groups that references inside a lookbehind outside of which they stand read
     /// (second pass): the lookbehind is read again per value (`Parser::expand_behind`).
     behind_refs: Vec<u32>,
+    /// References and conditionals to groups that had not closed where they stand (first
+    /// pass): the group, the span, and whether it is a conditional.
+    open_refs: Vec<(u32, std::ops::Range<usize>, bool)>,
     /// The atom just read cannot take a quantifier in this dialect (Python's and
     /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
     /// lookbehinds).
@@ -278,6 +291,7 @@ impl<'p> Parser<'p> {
             tracked: Vec::new(),
             tracked_refs: Vec::new(),
             behind_refs: Vec::new(),
+            open_refs: Vec::new(),
             unquantifiable: false,
             budget,
             set_bytes: 0,
@@ -346,7 +360,13 @@ impl<'p> Parser<'p> {
             } else {
                 vec![Binding::Set]
             };
-            if group.optional {
+            if group.in_atomic && (options.len() > 1 || group.optional) {
+                // The choice would be made outside the atomic group, which takes its first
+                // match only.
+                return Err(self.unsupported(IN_ATOMIC, group.span.clone()));
+            }
+            // A group that matches nothing: the readings where it did not take part.
+            if group.optional || options.is_empty() {
                 options.push(Binding::Unset);
             }
             if choices.len().saturating_mul(options.len()) > MAX_BACKREF_CHOICES {
@@ -388,7 +408,8 @@ impl<'p> Parser<'p> {
             } else {
                 let group = &self.groups[*number as usize - 1];
                 let reads_text = group.holds_reference && self.needs_text.contains(number);
-                if refusal.is_some() || group.varies || reads_text {
+                let picked = group.in_atomic && (group.strings.len() != 1 || group.optional);
+                if refusal.is_some() || group.varies || reads_text || picked {
                     tracked.push(*number);
                 }
             }
@@ -399,6 +420,35 @@ impl<'p> Parser<'p> {
         let read: Vec<u32> = read.filter(|number| !tracked.contains(number)).collect();
         self.backrefs.extend(read);
         Ok(tracked)
+    }
+
+    /// The references and conditionals to groups that had not closed where they stand,
+    /// once the whole pattern is read: the group must exist (but in Java, where such a
+    /// reference never matches); a reference, read as failing, must not stand under a
+    /// repetition that also holds the group (the group would be unset only in its first
+    /// iteration), which is refused; a conditional reads the group's earlier value.
+    fn check_open_references(&self) -> Result<(), ParseError> {
+        for (number, span, conditional) in &self.open_refs {
+            match (*number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx)) {
+                None if self.dialect == Dialect::Java && !conditional => {}
+                None => {
+                    return Err(self.error(
+                        format!("reference to non-existent subpattern: there is no group {number}"),
+                        span.clone(),
+                    ));
+                }
+                Some(group) if group.varies && !conditional => {
+                    return Err(self.unsupported(
+                        "a reference to a group that has not closed where it stands is only \
+                         supported where no repetition holds both (the group would hold an \
+                         earlier iteration's value)",
+                        span.clone(),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// Whether a reference here must read group `group` once per choice rather than from
@@ -799,6 +849,7 @@ impl<'p> Parser<'p> {
                 Expr::Repeat { sub: Box::new(expr), min, max, greedy }
             };
             expr = if possessive {
+                self.groups[n_groups..].iter_mut().for_each(|group| group.in_atomic = true);
                 self.atomic(repeat, "possessive quantifier", start..self.pos)?
             } else {
                 repeat
@@ -932,9 +983,9 @@ impl<'p> Parser<'p> {
     /// `\b` (`negated`: `\B`), or with `side` Some(true) the start of a word `\<`, Some(false)
     /// its end `\>`.
     fn word_boundary(&self, negated: bool, side: Option<bool>) -> Expr {
-        let word = class::boundary_word(self.ctx());
-        let behind = |is_word: bool| Expr::look(false, !is_word, Expr::set(word.clone()));
-        let ahead = |is_word: bool| Expr::look(true, !is_word, Expr::set(word.clone()));
+        let (word_before, word_after) = self.word_sides();
+        let behind = |is_word: bool| Expr::look(false, !is_word, word_before.clone());
+        let ahead = |is_word: bool| Expr::look(true, !is_word, word_after.clone());
         let pair = |before: bool, after: bool| Expr::concat(vec![behind(before), ahead(after)]);
         match side {
             Some(true) => pair(false, true),
@@ -950,6 +1001,24 @@ impl<'p> Parser<'p> {
             None if negated => Expr::alt(vec![pair(true, true), pair(false, false)]),
             None => Expr::alt(vec![pair(true, false), pair(false, true)]),
         }
+    }
+
+    /// The bodies of a lookbehind and a lookahead that hold where the character before
+    /// (after) is a word character for `\b`. In Java a non-spacing mark counts as one where
+    /// the marks before it follow a letter or digit (`Pattern.Bound`'s
+    /// `hasBaseCharacter`): `W|L M+` behind, `W|(?<=L M*)M` ahead.
+    fn word_sides(&self) -> (Expr, Expr) {
+        let word = Expr::set(class::boundary_word(self.ctx()));
+        if self.dialect != Dialect::Java {
+            return (word.clone(), word);
+        }
+        let base = class::rust_set(r"[\p{L}\p{Nd}]").unwrap_or_default();
+        let mark = class::rust_set(r"\p{Mn}").unwrap_or_default();
+        let marks = |min| Expr::repeat(Expr::set(mark.clone()), min, None);
+        let after_base = |min| Expr::concat(vec![Expr::set(base.clone()), marks(min)]);
+        let before = Expr::alt(vec![word.clone(), after_base(1)]);
+        let marked = Expr::concat(vec![Expr::look(false, false, after_base(0)), Expr::set(mark)]);
+        (before, Expr::alt(vec![word, marked]))
     }
 
     fn parse_escape(&mut self) -> Result<Expr, ParseError> {
@@ -1074,17 +1143,25 @@ impl<'p> Parser<'p> {
             self.pos += 3;
             return Ok(octal(3));
         }
+        if self.dialect == Dialect::Pcre {
+            // PCRE2: a reference when under 10, starting with 8 or 9, or naming a group
+            // before it; else octal.
+            let number: u32 = digits.parse().unwrap_or(u32::MAX);
+            if number >= 10 && octal_len > 0 && number as usize > self.groups.len() {
+                self.pos += octal_len;
+                return Ok(octal(octal_len));
+            }
+            self.pos += digits.len();
+            return self.backref(number, start..self.pos).map(Some);
+        }
         let max_digits = if self.dialect == Dialect::Java { digits.len() } else { 2 };
-        // The longest prefix that names an existing group (Java, PCRE, JS), else one digit.
+        // The longest prefix that names an existing group (Java, JS), else one digit.
         let mut len = digits.len().min(max_digits);
         while len > 1 && digits[..len].parse::<usize>().is_ok_and(|n| n > self.groups.len()) {
             len -= 1;
         }
         let number: u32 = digits[..len].parse().unwrap_or(u32::MAX);
-        if number as usize > self.groups.len()
-            && matches!(self.dialect, Dialect::Js | Dialect::Pcre)
-            && octal_len > 0
-        {
+        if number as usize > self.groups.len() && self.dialect == Dialect::Js && octal_len > 0 {
             self.pos += octal_len;
             return Ok(octal(octal_len));
         }
@@ -1196,12 +1273,20 @@ impl<'p> Parser<'p> {
     /// A reference to group `number`: checked and recorded (first pass), or read as the
     /// group's bound string or from the automaton's state (second pass).
     fn backref(&mut self, number: u32, span: std::ops::Range<usize>) -> Result<Expr, ParseError> {
-        // Java compiles a reference to a group that has not closed (or does not exist),
-        // and it never matches.
+        // Java and PCRE compile a reference to a group that has not closed (PCRE: that
+        // exists, Java: or not); it fails but where a repetition holds both, which
+        // `Parser::check_open_references` refuses once the pattern is read.
         let open =
             number == 0 || self.groups.get(number as usize - 1).is_none_or(|group| !group.closed);
-        if self.dialect == Dialect::Java && number > 0 && open {
+        self.check_reference_behind(number, open, span.clone())?;
+        if matches!(self.dialect, Dialect::Java | Dialect::Pcre) && number > 0 && open {
+            self.open_refs.push((number, span, false));
             return Ok(Expr::set(CharSet::empty()));
+        }
+        // JavaScript: a group that has not closed has no value here (a repetition holding
+        // both clears it at each iteration).
+        if self.dialect == Dialect::Js && number > 0 && open {
+            return Ok(Expr::Empty);
         }
         match self.bindings.get(&number) {
             Some(Binding::Text(text)) => return Ok(self.folded(text)),
@@ -1214,20 +1299,6 @@ impl<'p> Parser<'p> {
             return Err(self.unsupported(why, span));
         }
         let in_behind = self.looks.iter().any(|&(_, ahead)| !ahead);
-        if in_behind && self.dialect == Dialect::Java {
-            return Err(self.error(
-                "Look-behind group does not have an obvious maximum length: Java takes no \
-                 backreference in a lookbehind",
-                span,
-            ));
-        }
-        if in_behind && self.dialect == Dialect::Python && group.width.is_none() {
-            return Err(self.error(
-                "look-behind requires fixed-width pattern: a backreference in a lookbehind \
-                 must refer to a group whose strings have one length",
-                span,
-            ));
-        }
         // Stands for the reference until it is read: as wide as the group inside a
         // lookbehind, for the checks of its width.
         let width = if in_behind { group.width.unwrap_or(0) } else { 0 };
@@ -1252,6 +1323,43 @@ impl<'p> Parser<'p> {
         self.needs_text.push(number);
         self.mark_enclosing_groups();
         Ok(placeholder)
+    }
+
+    /// The engines' limits on a reference to group `number` (`open`: not closed here)
+    /// inside a lookbehind: Java takes none, Python only to a closed group whose strings
+    /// have one length; PCRE2 takes such ones but Perl none, so PCRE's are not read.
+    fn check_reference_behind(
+        &self,
+        number: u32,
+        open: bool,
+        span: std::ops::Range<usize>,
+    ) -> Result<(), ParseError> {
+        if !self.looks.iter().any(|&(_, ahead)| !ahead) {
+            return Ok(());
+        }
+        if self.dialect == Dialect::Java {
+            return Err(self.error(
+                "Look-behind group does not have an obvious maximum length: Java takes no \
+                 backreference in a lookbehind",
+                span,
+            ));
+        }
+        if self.dialect == Dialect::Pcre {
+            return Err(self.unsupported(
+                "a backreference in a lookbehind is not supported in PCRE (PCRE2 takes one to \
+                 a group of one length, Perl none)",
+                span,
+            ));
+        }
+        let fixed = !open && self.groups[number as usize - 1].width.is_some();
+        if self.dialect == Dialect::Python && !fixed {
+            return Err(self.error(
+                "look-behind requires fixed-width pattern: a backreference in a lookbehind \
+                 must refer to a closed group whose strings have one length",
+                span,
+            ));
+        }
+        Ok(())
     }
 
     /// Marks the groups open here as holding a reference.
@@ -1314,7 +1422,8 @@ impl<'p> Parser<'p> {
         number: u32,
         span: std::ops::Range<usize>,
     ) -> Result<&Group, ParseError> {
-        let Some(group) = self.groups.get(number as usize - 1).filter(|_| number > 0) else {
+        let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
+        else {
             return Err(self.error(
                 format!("invalid backreference: there is no group {number} before it"),
                 span,
@@ -1350,6 +1459,10 @@ impl<'p> Parser<'p> {
     /// The branches of a conditional on group `number`, up to its closing parenthesis.
     fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
         let span = start..self.pos;
+        let closed = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx));
+        if number > 0 && !closed.is_some_and(|group| group.closed) {
+            return self.open_conditional(start, number);
+        }
         let group = self.closed_group(number, span.clone())?;
         let binding = self.bindings.get(&number).cloned();
         let tracked = binding.is_none() && self.tracked.contains(&number);
@@ -1385,6 +1498,33 @@ impl<'p> Parser<'p> {
                 Expr::alt(vec![yes, no])
             }
         })
+    }
+
+    /// A conditional on group `number`, which has not closed here (it opens later, or holds
+    /// the conditional): it tests the value the group carries from an earlier iteration, if
+    /// any (Python and PCRE compile it; `check_open_references` checks the group exists).
+    fn open_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
+        let span = start..self.pos;
+        if self.tracked.contains(&number) {
+            if self.needs_text.contains(&number) {
+                return Err(self.unsupported(
+                    "a conditional on a group that has not closed, which a backreference also \
+                     reads, is not supported",
+                    span,
+                ));
+            }
+            let (yes, no) = self.parse_branches(start)?;
+            return Ok(Expr::alt(vec![
+                Expr::concat(vec![capture::test(number, Some(0)), yes]),
+                Expr::concat(vec![capture::test(number, None), no]),
+            ]));
+        }
+        let tracked = self.unsupported("the group has not closed here", span.clone());
+        self.tracked_refs.push((number, Some(tracked)));
+        self.open_refs.push((number, span, true));
+        self.mark_enclosing_groups();
+        let (yes, no) = self.parse_branches(start)?;
+        Ok(Expr::alt(vec![yes, no]))
     }
 
     /// The exact translation of `(?>body)` (`atomic.rs`), or an error naming `what` and
@@ -1458,7 +1598,8 @@ impl<'p> Parser<'p> {
         // once per nesting level.
         match self.group_kind(start)? {
             GroupKind::Flags => {
-                self.unquantifiable = self.dialect == Dialect::Python;
+                // Nothing to repeat: Python, Java and PCRE refuse `(?i)*`.
+                self.unquantifiable = true;
                 Ok(Expr::Empty)
             }
             GroupKind::Reference(expr) => Ok(expr),
@@ -1516,6 +1657,13 @@ impl<'p> Parser<'p> {
                 start..self.pos,
             ));
         }
+        if self.dialect == Dialect::Pcre && max_width(body).is_none_or(|width| width > 255) {
+            return Err(self.error(
+                "lookbehind assertion is not fixed length: PCRE's lookbehind body must match \
+                 strings of at most 255 characters",
+                start..self.pos,
+            ));
+        }
         if self.dialect == Dialect::Python && fixed_width(body).is_none() {
             return Err(self.error(
                 "look-behind requires fixed-width pattern: Python's lookbehind body \
@@ -1528,7 +1676,9 @@ impl<'p> Parser<'p> {
 
     /// The body of an atomic group and its closing parenthesis, translated.
     fn parse_atomic_group(&mut self, start: usize) -> Result<Expr, ParseError> {
+        let n_groups = self.groups.len();
         let body = self.parse_group_body(start)?;
+        self.groups[n_groups..].iter_mut().for_each(|group| group.in_atomic = true);
         self.atomic(body, "atomic group", start..self.pos)
     }
 
@@ -1565,6 +1715,7 @@ impl<'p> Parser<'p> {
             values: Vec::new(),
             holds_reference: false,
             width: None,
+            in_atomic: false,
         });
         let body = self.parse_group_body(start)?;
         let group = &mut self.groups[number as usize - 1];
@@ -1793,6 +1944,13 @@ impl<'p> Parser<'p> {
                     self.flags = flags;
                     return Ok(GroupKind::Plain(saved));
                 }
+                ')' if dialect == Dialect::Python && self.pos == start + 3 => {
+                    return Err(self.error("missing -, : or )", start..self.pos));
+                }
+                ')' if dialect == Dialect::Python && !on => {
+                    return Err(self
+                        .error("bad inline flags: cannot turn off global flag", start..self.pos));
+                }
                 ')' => {
                     if dialect == Dialect::Python && !is_pattern_start(&self.pattern[..start]) {
                         return Err(self.error(
@@ -1927,6 +2085,24 @@ fn fixed_width(expr: &Expr) -> Option<u32> {
             }
         }
         Expr::Atomic(sub) => fixed_width(sub),
+    }
+}
+
+/// The most characters a string of `expr` has, if bounded.
+fn max_width(expr: &Expr) -> Option<u32> {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => Some(0),
+        Expr::Set(_) => Some(1),
+        Expr::Concat(parts) => {
+            parts.iter().try_fold(0u32, |acc, part| acc.checked_add(max_width(part)?))
+        }
+        Expr::Alt(branches) => branches.iter().try_fold(0, |acc, b| Some(acc.max(max_width(b)?))),
+        Expr::Repeat { sub, max, .. } => match (max_width(sub)?, max) {
+            (0, _) => Some(0),
+            (width, Some(max)) => width.checked_mul(*max),
+            (_, None) => None,
+        },
+        Expr::Atomic(sub) => max_width(sub),
     }
 }
 

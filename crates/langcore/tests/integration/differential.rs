@@ -668,6 +668,13 @@ fn random_patterns_agree_with_their_home_engines_and_the_algebra() {
     for dialect in dialects {
         fuzz_dialect(dialect, &run, &universe, &known, &mut unexplained, &mut fixed);
     }
+    // This test's own panic messages are quiet (`quiet_panics_in_this_test`): say why first.
+    for line in unexplained.iter().map(|line| format!("not known: {line}")) {
+        eprintln!("{line}");
+    }
+    for line in fixed.iter().map(|line| format!("agrees now, remove it: {line}")) {
+        eprintln!("{line}");
+    }
     assert!(
         unexplained.is_empty(),
         "{} disagreements not in tests/dialects/fuzz_known.toml:\n{}",
