@@ -1185,7 +1185,10 @@ impl<'p> Parser<'p> {
             self.pos += digits.len();
             let closed = self.groups.get(number - 1).is_some_and(|group| group.closed);
             if !closed {
-                return Ok(Expr::Empty);
+                let span = start..self.pos;
+                return Ok(self
+                    .js_behind_reference(number as u32, true, span)?
+                    .unwrap_or(Expr::Empty));
             }
             return self.backref(number as u32, start..self.pos);
         }
@@ -1283,6 +1286,11 @@ impl<'p> Parser<'p> {
             self.open_refs.push((number, span, false));
             return Ok(Expr::set(CharSet::empty()));
         }
+        if self.dialect == Dialect::Js
+            && let Some(reversed) = self.js_behind_reference(number, open, span.clone())?
+        {
+            return Ok(reversed);
+        }
         // JavaScript: a group that has not closed has no value here (a repetition holding
         // both clears it at each iteration).
         if self.dialect == Dialect::Js && number > 0 && open {
@@ -1360,6 +1368,37 @@ impl<'p> Parser<'p> {
             ));
         }
         Ok(())
+    }
+
+    /// A JavaScript reference inside a lookbehind that also holds its group: a lookbehind
+    /// matches right to left, so a group left of the reference is captured after it (the
+    /// reference matches ""), and one right of it before (refused). `None` elsewhere.
+    fn js_behind_reference(
+        &self,
+        number: u32,
+        open: bool,
+        span: std::ops::Range<usize>,
+    ) -> Result<Option<Expr>, ParseError> {
+        if !self.looks.iter().any(|&(_, ahead)| !ahead) {
+            return Ok(None);
+        }
+        let refused = || {
+            self.unsupported(
+                "a JavaScript reference inside a lookbehind to a group right of it is not \
+                 supported (a lookbehind matches right to left)",
+                span.clone(),
+            )
+        };
+        let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
+        else {
+            return Err(refused());
+        };
+        let common = group.looks.iter().zip(&self.looks).take_while(|(a, b)| a == b).count();
+        match common.checked_sub(1).map(|idx| self.looks[idx]) {
+            Some((_, false)) if open => Err(refused()),
+            Some((_, false)) => Ok(Some(Expr::Empty)),
+            _ => Ok(None),
+        }
     }
 
     /// Marks the groups open here as holding a reference.
@@ -1723,6 +1762,8 @@ impl<'p> Parser<'p> {
         group.span = start..self.pos;
         match strings(&body) {
             Ok(found) => group.strings = found,
+            // A reference inside stands for its strings only in the second pass.
+            Err(why) if group.holds_reference => group.error = Some(why),
             Err(why) => {
                 group.value_error =
                     if body.has_look() { value_strings(&body).err() } else { Some(why.clone()) };

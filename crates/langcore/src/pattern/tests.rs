@@ -149,6 +149,30 @@ fn captures_are_carried_along_each_path() {
     check(r"(?:(a(?=b)|b))+\1", js, &["abb"], &["aba"]);
 }
 
+/// References to groups that have not closed, and inside lookbehinds, by each engine's
+/// rules.
+#[test]
+fn references_before_their_group_closes() {
+    let (py, js, java, pcre) = (Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre);
+    // Unset where they stand: Java and PCRE fail, JavaScript matches "".
+    check(r"\1(a)|b", java, &["b"], &["a", "aa"]);
+    check(r"\1(a)|b", pcre, &["b"], &["a", "aa"]);
+    check(r"\1(a)", js, &["a"], &["aa"]);
+    // Under a repetition that holds both, an earlier iteration's value: refused.
+    assert!(refusal(r"(?:\1b|(a))+", java).contains("repetition"));
+    // PCRE: `\1` without a group 1 is an error, a conditional on a later group is not.
+    assert!(!refusal(r"a\1", pcre).is_empty());
+    check(r"(?(1)b|c)(a)", pcre, &["ca"], &["ba"]);
+    check(r"(?:(?(1)b|a)(x)?)*", py, &["", "a", "ax", "axb", "axbx"], &["b", "ab"]);
+    // A JavaScript lookbehind matches right to left: a group left of a reference is
+    // captured after it.
+    check(r"[ab](?<=(a)\1)", js, &["a"], &["b"]);
+    assert!(refusal(r"[ab](?<=\1(a))", js).contains("right to left"));
+    // Java takes no reference in a lookbehind; Python one to a group of one length.
+    assert!(!refusal(r"(a|bc)(?<=\1)", py).is_empty());
+    check(r"(a)(?<=\1)", py, &["a"], &[]);
+}
+
 /// The issue's real pattern: a thousands separator read under a repetition, in another
 /// branch and inside a negative lookahead.
 #[test]
