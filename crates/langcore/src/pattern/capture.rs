@@ -14,7 +14,8 @@
 //! A repetition whose body sets values follows the engines' iteration rules
 //! ([`repeat`]): JavaScript clears the body's groups at each iteration and fails an
 //! iteration past the minimum that matches ""; Python, Java and PCRE keep the values of
-//! earlier iterations and stop after one iteration past the minimum that matches "".
+//! earlier iterations and stop after one iteration past the minimum that matches "" (but
+//! Java keeps no such iteration of a capturing group that only matches "", `()*`).
 //!
 //! # Budgets
 //! Restricting a body to a string can multiply its size by the ways of splitting the
@@ -125,15 +126,17 @@ fn alt_or_fail(branches: Vec<Expr>) -> Expr {
 }
 
 /// `sub{min,max}` where `sub` sets captured values, under the iteration rules of the
-/// module docs; `resets` are JavaScript's clearing of the body's groups (empty elsewhere).
+/// module docs; `resets` are JavaScript's clearing of the body's groups (empty elsewhere),
+/// `keeps_empty` whether one iteration past the minimum that matches "" is kept (with the
+/// values it sets) before the loop ends, or fails.
 pub(super) fn repeat(
     sub: Expr,
     min: u32,
     max: Option<u32>,
     greedy: bool,
     resets: Vec<Expr>,
+    keeps_empty: bool,
 ) -> Expr {
-    let js = !resets.is_empty();
     let body = Expr::concat(resets.into_iter().chain([sub]).collect());
     let mandatory = if min == 0 {
         Expr::Empty
@@ -145,7 +148,7 @@ pub(super) fn repeat(
         return mandatory;
     }
     let non_empty = non_empty(&body);
-    let rest = if js {
+    let rest = if !keeps_empty {
         Expr::Repeat { sub: Box::new(non_empty), min: 0, max: more, greedy }
     } else {
         // At most one iteration matching "" ends the loop.

@@ -682,9 +682,17 @@ impl ClassReader<'_> {
             }
             first = false;
             if dialect == Dialect::Java && self.text[self.pos..].starts_with("&&") {
+                // Java passes over an empty operand: `[&&b]` is `[b]`, `[a&&]` is `[a]`.
                 self.pos += 2;
+                self.skip_verbose();
+                let right_is_empty = self.peek() == Some(']');
                 let right = self.items(false)?;
-                return Ok(case::fold_items(&items, self.ctx).intersection(&right));
+                let left = case::fold_items(&items, self.ctx);
+                return Ok(match (items.is_empty(), right_is_empty) {
+                    (true, _) => right,
+                    (false, true) => left,
+                    (false, false) => left.intersection(&right),
+                });
             }
             if c == '[' && dialect == Dialect::Java {
                 let (nested, len) = bracket(&self.text[self.pos..], self.ctx)
@@ -719,8 +727,10 @@ impl ClassReader<'_> {
             let lo = self.atom()?;
             let after_lo = self.pos;
             if self.eat('-') {
+                // Java: `b-[a]` is `b`, `-` and the nested class.
+                let nested_next = dialect == Dialect::Java && self.peek() == Some('[');
                 match (&lo, self.peek()) {
-                    (Atom::Char(lo_char), Some(next)) if next != ']' => {
+                    (Atom::Char(lo_char), Some(next)) if next != ']' && !nested_next => {
                         let hi = self.atom()?;
                         let Atom::Char(hi_char) = hi else {
                             if matches!(dialect, Dialect::Python | Dialect::Java) {
@@ -746,6 +756,12 @@ impl ClassReader<'_> {
                             "bad character range: a class escape cannot start a range".into(),
                             start..self.pos + next.len_utf8(),
                         ));
+                    }
+                    (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Js => {
+                        // `[\s-a-z]`: `\s`, `-` and `a`, which ends the would-be range
+                        // (ECMAScript Annex B), so starts none: `-` and `z` follow.
+                        let hi = self.atom()?;
+                        items.extend([lo.into_item(), Item::Char('-'), hi.into_item()]);
                     }
                     _ => {
                         // `[\w-.]` or `[a-]`: the hyphen is itself.

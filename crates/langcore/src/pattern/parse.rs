@@ -789,7 +789,9 @@ impl<'p> Parser<'p> {
             self.skip_verbose();
             let Some((min, max, len)) = self.quantifier() else { return Ok(expr) };
             let quantifier_start = self.pos;
-            if unquantifiable {
+            // Java repeats nothing after a flag group with braces: `(?i){2}a` is `(?i)a`.
+            let java_braces = self.dialect == Dialect::Java && self.rest().starts_with('{');
+            if unquantifiable && !java_braces {
                 return Err(self.error(
                     format!(
                         "nothing to repeat: an assertion cannot be repeated in {}",
@@ -844,7 +846,9 @@ impl<'p> Parser<'p> {
                 continue;
             }
             let repeat = if expr.sets_capture() && !possessive {
-                self.repeat_capturing(expr, n_groups, min, max, greedy)
+                let group_of_empty =
+                    capture.is_some() && n_quantifiers == 0 && expr.is_zero_width();
+                self.repeat_capturing(expr, n_groups, min, max, greedy, group_of_empty)
             } else {
                 Expr::Repeat { sub: Box::new(expr), min, max, greedy }
             };
@@ -860,6 +864,8 @@ impl<'p> Parser<'p> {
 
     /// `sub{min,max}` where `sub` (whose groups are those after the first `n_groups`)
     /// sets captured values, under the dialect's iteration rules (`capture.rs`).
+    /// `group_of_empty`: `sub` is a capturing group that only matches "", which Java
+    /// repeats without keeping an iteration past the minimum (its `GroupCurly`).
     fn repeat_capturing(
         &self,
         sub: Expr,
@@ -867,8 +873,10 @@ impl<'p> Parser<'p> {
         min: u32,
         max: Option<u32>,
         greedy: bool,
+        group_of_empty: bool,
     ) -> Expr {
-        let resets = if self.dialect == Dialect::Js {
+        let js = self.dialect == Dialect::Js;
+        let resets = if js {
             (n_groups as u32 + 1..=self.groups.len() as u32)
                 .filter(|number| self.tracked.contains(number))
                 .map(|number| capture::set(number, None))
@@ -876,7 +884,8 @@ impl<'p> Parser<'p> {
         } else {
             Vec::new()
         };
-        capture::repeat(sub, min, max, greedy, resets)
+        let keeps_empty = !js && !(group_of_empty && self.dialect == Dialect::Java);
+        capture::repeat(sub, min, max, greedy, resets, keeps_empty)
     }
 
     fn parse_atom(&mut self) -> Result<Expr, ParseError> {
@@ -912,6 +921,8 @@ impl<'p> Parser<'p> {
             '*' | '+' | '?' => {
                 Err(self.error("repetition operator missing expression", start..start + 1))
             }
+            // Java repeats nothing: `{1}a` is `a`.
+            '{' if self.quantifier().is_some() && self.dialect == Dialect::Java => Ok(Expr::Empty),
             '{' if self.quantifier().is_some() => {
                 Err(self.error("repetition operator missing expression", start..start + 1))
             }
@@ -1106,9 +1117,11 @@ impl<'p> Parser<'p> {
         let rest = self.rest();
         let digits: &str = &rest[..rest.bytes().take_while(u8::is_ascii_digit).count()];
         let octal_len = digits.bytes().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
+        let ctx = self.ctx();
+        let literal = |c: char| Expr::set(class::fold(CharSet::singleton(c), ctx));
         let octal = |len: usize| -> Option<Expr> {
             let value = u32::from_str_radix(&digits[..len], 8).ok()?;
-            Some(Expr::set(CharSet::singleton(char::from_u32(value)?)))
+            Some(literal(char::from_u32(value)?))
         };
         if let Some(after_zero) = digits.strip_prefix('0') {
             let len = match self.dialect {
@@ -1128,7 +1141,7 @@ impl<'p> Parser<'p> {
                     }
                     self.pos += 1 + more;
                     let value = u32::from_str_radix(&after_zero[..more], 8).unwrap_or(0);
-                    return Ok(char::from_u32(value).map(|c| Expr::set(CharSet::singleton(c))));
+                    return Ok(char::from_u32(value).map(literal));
                 }
                 _ => octal_len,
             };
@@ -1155,9 +1168,13 @@ impl<'p> Parser<'p> {
             return self.backref(number, start..self.pos).map(Some);
         }
         let max_digits = if self.dialect == Dialect::Java { digits.len() } else { 2 };
-        // The longest prefix that names an existing group (Java, JS), else one digit.
+        // The longest prefix that names an existing group (Java, JS), else one digit;
+        // Python's two digits name the group, whether it exists or not.
         let mut len = digits.len().min(max_digits);
-        while len > 1 && digits[..len].parse::<usize>().is_ok_and(|n| n > self.groups.len()) {
+        while len > 1
+            && self.dialect != Dialect::Python
+            && digits[..len].parse::<usize>().is_ok_and(|n| n > self.groups.len())
+        {
             len -= 1;
         }
         let number: u32 = digits[..len].parse().unwrap_or(u32::MAX);
@@ -1204,7 +1221,10 @@ impl<'p> Parser<'p> {
         let len = if digits.as_bytes()[0] <= b'3' { octal_len } else { octal_len.min(2) };
         self.pos += len;
         let value = u32::from_str_radix(&digits[..len], 8).unwrap_or(0);
-        Ok(Expr::set(char::from_u32(value).map_or_else(CharSet::empty, CharSet::singleton)))
+        Ok(char::from_u32(value).map_or_else(
+            || Expr::set(CharSet::empty()),
+            |c| Expr::set(class::fold(CharSet::singleton(c), self.ctx())),
+        ))
     }
 
     /// `\k<name>`, `\k'name'` or `\k{name}`.
@@ -1359,6 +1379,7 @@ impl<'p> Parser<'p> {
                 span,
             ));
         }
+        self.check_python_behind(number, open, span.clone())?;
         let fixed = !open && self.groups[number as usize - 1].width.is_some();
         if self.dialect == Dialect::Python && !fixed {
             return Err(self.error(
@@ -1399,6 +1420,29 @@ impl<'p> Parser<'p> {
             Some((_, false)) => Ok(Some(Expr::Empty)),
             _ => Ok(None),
         }
+    }
+
+    /// Python's rule for a reference or conditional inside a lookbehind: its group
+    /// (`open`: not closed here) must have closed before the lookbehind began.
+    fn check_python_behind(
+        &self,
+        number: u32,
+        open: bool,
+        span: std::ops::Range<usize>,
+    ) -> Result<(), ParseError> {
+        if self.dialect != Dialect::Python || !self.looks.iter().any(|&(_, ahead)| !ahead) {
+            return Ok(());
+        }
+        if open {
+            return Err(self.error("cannot refer to an open group", span));
+        }
+        let group = &self.groups[number as usize - 1];
+        if self.looks.iter().any(|look| !look.1 && group.looks.contains(look)) {
+            return Err(
+                self.error("cannot refer to group defined in the same lookbehind subpattern", span)
+            );
+        }
+        Ok(())
     }
 
     /// Marks the groups open here as holding a reference.
@@ -1499,7 +1543,11 @@ impl<'p> Parser<'p> {
     fn parse_conditional(&mut self, start: usize, number: u32) -> Result<Expr, ParseError> {
         let span = start..self.pos;
         let closed = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx));
-        if number > 0 && !closed.is_some_and(|group| group.closed) {
+        let open = !closed.is_some_and(|group| group.closed);
+        if number > 0 {
+            self.check_python_behind(number, open, span.clone())?;
+        }
+        if number > 0 && open {
             return self.open_conditional(start, number);
         }
         let group = self.closed_group(number, span.clone())?;
@@ -2099,7 +2147,7 @@ fn is_java_lookbehind(expr: &Expr) -> bool {
     match expr {
         Expr::Empty | Expr::Look(_) | Expr::Set(_) | Expr::Capture(_) => true,
         Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(is_java_lookbehind),
-        Expr::Repeat { sub, max: None, .. } => matches!(**sub, Expr::Set(_)),
+        Expr::Repeat { sub, max: None, .. } => matches!(**sub, Expr::Set(_)) || sub.is_zero_width(),
         Expr::Repeat { sub, .. } | Expr::Atomic(sub) => is_java_lookbehind(sub),
     }
 }
@@ -2228,6 +2276,9 @@ fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<String>, String>
         Expr::Repeat { sub, min, max, .. } => {
             let once = finite_strings(sub, looks_match)?;
             let Some(max) = *max else {
+                if once.is_empty() && *min > 0 {
+                    return Ok(Vec::new());
+                }
                 if once.iter().all(String::is_empty) {
                     return Ok(vec![String::new()]);
                 }
@@ -2254,6 +2305,8 @@ fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<String>, String>
                     .flat_map(|head| once.iter().map(move |tail| format!("{head}{tail}")))
                     .collect();
                 if next == level {
+                    // Every further count gives these strings, the minimum's included.
+                    acc.extend(level);
                     break;
                 }
                 level = next;

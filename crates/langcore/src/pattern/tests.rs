@@ -168,6 +168,20 @@ fn references_before_their_group_closes() {
     // captured after it.
     check(r"[ab](?<=(a)\1)", js, &["a"], &["b"]);
     assert!(refusal(r"[ab](?<=\1(a))", js).contains("right to left"));
+    // Python: a group defined in the same lookbehind, or open, is no reference's; two
+    // digits name a group; octal escapes fold under `(?i)`; `(){1}` matches "".
+    assert!(refusal(r"(?<=()\1)", py).contains("same lookbehind"));
+    assert!(refusal(r"(?<!(?(1)))()", py).contains("open group"));
+    assert!(!refusal(r"()\12", py).is_empty());
+    check(r"(?i)\141", py, &["a", "A"], &[]);
+    check(r"((){2}a)\1", py, &["aa"], &["a"]);
+    // Java keeps no iteration past the minimum of a group that matches only "", but does
+    // in a loop around it; a reference in its own group fails.
+    check(r"()*\1", java, &[], &[""]);
+    check(r"(?:()|a)*\1", java, &["", "a"], &["b"]);
+    check(r"(\1+)\1", java, &[], &[""]);
+    // Java repeats nothing: `{1}a` is `a`.
+    check(r"{1}a|b{2}", java, &["a", "bb"], &["{1}a"]);
     // Java takes no reference in a lookbehind; Python one to a group of one length.
     assert!(!refusal(r"(a|bc)(?<=\1)", py).is_empty());
     check(r"(a)(?<=\1)", py, &["a"], &[]);
@@ -206,6 +220,12 @@ fn dialect_classes_and_escapes() {
     check(r"\d+", Dialect::Js, &["123"], &["٣"]);
     check(r"\d+", Dialect::Python, &["123", "٣"], &["a"]);
     check(r"[\w-.]+", Dialect::Js, &["a-b.c"], &["a b"]);
+    // Java passes over an empty operand of `&&`; `b-[a]` is no range.
+    check(r"[&&b]|[a&&]", Dialect::Java, &["a", "b"], &["c"]);
+    check(r"[^&&b]", Dialect::Java, &["a", "-"], &["b"]);
+    check(r"[b-[a]]", Dialect::Java, &["a", "b", "-"], &["c"]);
+    // The atom after `\s-` ends the would-be range: it starts none (Annex B).
+    check(r"[\s-a-\u00e9]", Dialect::Js, &["a", "-", "\u{e9}", " "], &["b"]);
     check(r"[]a", Dialect::Js, &[], &["a", "]a"]);
     check(r"[^]", Dialect::Js, &["\n", "x"], &[""]);
     check(r"[[]", Dialect::Js, &["["], &[]);

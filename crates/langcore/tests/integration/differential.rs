@@ -259,7 +259,8 @@ fn evaluate(dialect: Dialect, patterns: &[String], universe: &Universe) -> Optio
 /// nothing before it as text, compiles `x{2,1}` and `(?(1))` without a group 1, refuses
 /// `(?)*` where PCRE2 does too, ...). Where Perl and relang disagree on whether a pattern
 /// compiles, or relang reads a pattern Perl answers differently on, PCRE2 itself decides
-/// whether it compiles: `grep -P` (PCRE2 in every current grep) when installed.
+/// whether it compiles, and where Perl answers a string differently from relang, whether
+/// it matches: `grep -P` (PCRE2 in every current grep) when installed.
 fn settle_with_pcre2(pattern: &str, outcome: Outcome) -> Outcome {
     match outcome {
         Outcome::Disagrees(Finding::AcceptsInvalid) if pcre2_compiles(pattern) == Some(true) => {
@@ -273,7 +274,36 @@ fn settle_with_pcre2(pattern: &str, outcome: Outcome) -> Outcome {
         {
             Outcome::Disagrees(Finding::AcceptsInvalid)
         }
+        // Perl's bugs (`x{0}` matching an `x` in a UTF-8 string, Perl/perl5#20690): where
+        // PCRE2 answers as relang does on the string, Perl alone differs.
+        Outcome::Disagrees(Finding::Membership { text, relang })
+            if pcre2_matches(pattern, &text) == Some(relang) =>
+        {
+            Outcome::PerlOnly
+        }
         other => other,
+    }
+}
+
+/// Whether PCRE2 matches all of `text` with `pattern` (`grep -P -x`, one line: `None` for
+/// a text with a newline, or without a grep that has `-P`).
+fn pcre2_matches(pattern: &str, text: &str) -> Option<bool> {
+    use std::io::Write;
+    if text.contains('\n') || !pcre2_compiles_at_all() {
+        return None;
+    }
+    let mut child = std::process::Command::new("grep")
+        .env("LC_ALL", "C.UTF-8")
+        .args(["-P", "-x", "-q", "-e", pattern])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(format!("{text}\n").as_bytes()).ok()?;
+    match child.wait().ok()?.code()? {
+        0 => Some(true),
+        1 => Some(false),
+        _ => None,
     }
 }
 
