@@ -884,8 +884,8 @@ impl<'p> Parser<'p> {
         } else {
             Vec::new()
         };
-        let keeps_empty = !js && !(group_of_empty && self.dialect == Dialect::Java);
-        capture::repeat(sub, min, max, greedy, resets, keeps_empty)
+        let drops_empty = js || group_of_empty && self.dialect == Dialect::Java;
+        capture::repeat(sub, min, max, greedy, resets, !drops_empty)
     }
 
     fn parse_atom(&mut self) -> Result<Expr, ParseError> {
