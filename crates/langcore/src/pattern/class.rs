@@ -87,10 +87,11 @@ fn digit(ctx: Ctx) -> CharSet {
 }
 
 /// The word characters of `\b`: the dialect's `\w`, but letters and digits of every
-/// script in Java (`Character.isLetterOrDigit`, as Java 17's `\b` reads them).
+/// script in Java without `(?U)` (`Character.isLetterOrDigit`, as Java 17's `\b` reads
+/// them).
 pub(super) fn boundary_word(ctx: Ctx) -> CharSet {
     match ctx.dialect {
-        Dialect::Java => rust_set(r"[\p{L}\p{Nd}_]").unwrap_or_default(),
+        Dialect::Java if !ctx.unicode_classes => rust_set(r"[\p{L}\p{Nd}_]").unwrap_or_default(),
         _ => word(ctx),
     }
 }
@@ -636,6 +637,26 @@ fn hyphens_escaped(class: &str) -> Option<String> {
     changed.then_some(res)
 }
 
+/// PCRE's POSIX class `[:name:]` or `[:^name:]`, if the name is one (PCRE2's list);
+/// under `(?i)` `lower` and `upper` are every cased letter, as PCRE2 and Perl read them.
+fn pcre_posix(posix: &str, case_insensitive: bool) -> Option<CharSet> {
+    const NAMES: [&str; 14] = [
+        "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct",
+        "space", "upper", "word", "xdigit",
+    ];
+    let inner = posix.strip_prefix("[:")?.strip_suffix(":]")?;
+    let (negated, name) = match inner.strip_prefix('^') {
+        Some(name) => (true, name),
+        None => (false, inner),
+    };
+    if !NAMES.contains(&name) {
+        return None;
+    }
+    let name = if case_insensitive && matches!(name, "lower" | "upper") { "alpha" } else { name };
+    let caret = if negated { "^" } else { "" };
+    rust_set(&format!("[[:{caret}{name}:]]"))
+}
+
 /// The items of a class of the other dialects.
 struct ClassReader<'t> {
     text: &'t str,
@@ -717,7 +738,7 @@ impl ClassReader<'_> {
                 posix_end,
             ) {
                 let posix = &self.text[self.pos..self.pos + end + 2];
-                let found = rust_set(&format!("[{posix}]")).ok_or_else(|| {
+                let found = pcre_posix(posix, self.ctx.case_insensitive).ok_or_else(|| {
                     (format!("unknown POSIX class {posix}"), start..start + end + 2)
                 })?;
                 self.pos += end + 2;

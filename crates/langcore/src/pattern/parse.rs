@@ -846,8 +846,11 @@ impl<'p> Parser<'p> {
                 continue;
             }
             let repeat = if expr.sets_capture() && !possessive {
-                let group_of_empty =
-                    capture.is_some() && n_quantifiers == 0 && expr.is_zero_width();
+                // Java's `(X)?` is no loop: it keeps the group's empty match.
+                let group_of_empty = capture.is_some()
+                    && n_quantifiers == 0
+                    && (min, max) != (0, Some(1))
+                    && expr.is_zero_width();
                 self.repeat_capturing(expr, n_groups, min, max, greedy, group_of_empty)
             } else {
                 Expr::Repeat { sub: Box::new(expr), min, max, greedy }
@@ -1020,7 +1023,7 @@ impl<'p> Parser<'p> {
     /// `hasBaseCharacter`): `W|L M+` behind, `W|(?<=L M*)M` ahead.
     fn word_sides(&self) -> (Expr, Expr) {
         let word = Expr::set(class::boundary_word(self.ctx()));
-        if self.dialect != Dialect::Java {
+        if self.dialect != Dialect::Java || self.flags.unicode_classes {
             return (word.clone(), word);
         }
         let base = class::rust_set(r"[\p{L}\p{Nd}]").unwrap_or_default();
@@ -1045,6 +1048,10 @@ impl<'p> Parser<'p> {
         let not_js = dialect != Dialect::Js;
         let here = start..start + 1 + c.len_utf8();
         let assertion = match c {
+            // PCRE2 (and Perl) read `\b{...}` as a bound type, and know none of ours.
+            'b' | 'B' if dialect == Dialect::Pcre && self.rest()[1..].starts_with('{') => {
+                return Err(self.error(r"unknown bound type: \b{...} is not read", here));
+            }
             'b' => Some(self.word_boundary(false, None)),
             'B' => Some(self.word_boundary(true, None)),
             '<' if dialect == Dialect::Rust => Some(self.word_boundary(false, Some(true))),
@@ -1365,7 +1372,8 @@ impl<'p> Parser<'p> {
         if !self.looks.iter().any(|&(_, ahead)| !ahead) {
             return Ok(());
         }
-        if self.dialect == Dialect::Java {
+        // Java measures a lookbehind without the lookaheads inside it.
+        if self.dialect == Dialect::Java && self.looks.last().is_some_and(|&(_, ahead)| !ahead) {
             return Err(self.error(
                 "Look-behind group does not have an obvious maximum length: Java takes no \
                  backreference in a lookbehind",

@@ -180,6 +180,11 @@ fn references_before_their_group_closes() {
     check(r"()*\1", java, &[], &[""]);
     check(r"(?:()|a)*\1", java, &["", "a"], &["b"]);
     check(r"(\1+)\1", java, &[], &[""]);
+    // `(X)?` keeps an empty match; `(?U)` makes marks word characters for `\b`; a
+    // reference in a lookahead inside a lookbehind is measured as nothing.
+    check(r"(\b)?a\1", java, &["a"], &[]);
+    check("(?U)\u{301}\\b", java, &["\u{301}"], &[]);
+    check(r"(a)(?<=(?=\1)a)", java, &["a"], &[]);
     // Java repeats nothing: `{1}a` is `a`.
     check(r"{1}a|b{2}", java, &["a", "bb"], &["{1}a"]);
     // Java takes no reference in a lookbehind; Python one to a group of one length.
@@ -220,6 +225,10 @@ fn dialect_classes_and_escapes() {
     check(r"\d+", Dialect::Js, &["123"], &["٣"]);
     check(r"\d+", Dialect::Python, &["123", "٣"], &["a"]);
     check(r"[\w-.]+", Dialect::Js, &["a-b.c"], &["a b"]);
+    // PCRE: under `(?i)` `[:lower:]` is every cased letter; unknown names are errors.
+    check(r"(?i)[[:^lower:]]", Dialect::Pcre, &["1"], &["a", "A"]);
+    assert!(refusal(r"[[:wer:]]", Dialect::Pcre).contains("POSIX"));
+    assert!(refusal(r"\b{1}", Dialect::Pcre).contains("bound type"));
     // Java passes over an empty operand of `&&`; `b-[a]` is no range.
     check(r"[&&b]|[a&&]", Dialect::Java, &["a", "b"], &["c"]);
     check(r"[^&&b]", Dialect::Java, &["a", "-"], &["b"]);
