@@ -65,6 +65,12 @@ fn mismatch(case: &Value, status: u16, answer: &Value) -> Option<String> {
     None
 }
 
+/// How much more than a case's `max_ms` (measured on an idle machine) an answer may take:
+/// the limits catch a hang or a budget that stops in the wrong phase, and the suite must
+/// pass beside busy processes too (`tests/busy.sh`: `\p{L}{2000}` as DOT took 3.6 s of its
+/// 3 s beside two busy loops).
+const LOADED: u32 = 3;
+
 #[actix_web::test]
 async fn every_explosive_input_gets_its_outcome_in_time() {
     let _alone = timed_alone().await;
@@ -77,7 +83,7 @@ async fn every_explosive_input_gets_its_outcome_in_time() {
     for case in cases {
         let name = case["name"].as_str().expect("a name");
         let path = format!("/v1/{}", case["path"].as_str().expect("a path"));
-        let max = Duration::from_millis(case["max_ms"].as_u64().expect("max_ms"));
+        let max = Duration::from_millis(case["max_ms"].as_u64().expect("max_ms")) * LOADED;
         let started = Instant::now();
         let (status, answer) = post(&app, &path, body(case)).await;
         let elapsed = started.elapsed();
