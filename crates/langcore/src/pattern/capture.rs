@@ -165,11 +165,13 @@ pub(super) fn repeat(
 }
 
 /// The paths of `expr` that match a character or more.
-fn non_empty(expr: &Expr) -> Expr {
+pub(super) fn non_empty(expr: &Expr) -> Expr {
     match expr {
         Expr::Empty | Expr::Look(_) | Expr::Capture(_) => fail(),
         Expr::Set(_) => expr.clone(),
-        Expr::Alt(branches) => alt_or_fail(branches.iter().map(non_empty).collect()),
+        Expr::Alt(branches) => {
+            alt_or_fail(branches.iter().map(non_empty).filter(|branch| !branch.is_fail()).collect())
+        }
         Expr::Concat(parts) => {
             // The first part to match a character is part `idx`: those before match "".
             let mut branches = Vec::new();
@@ -219,11 +221,13 @@ fn non_empty(expr: &Expr) -> Expr {
 }
 
 /// The paths of `expr` that match "", with their assertions and steps on captured values.
-fn empty(expr: &Expr) -> Expr {
+pub(super) fn empty(expr: &Expr) -> Expr {
     match expr {
         Expr::Empty | Expr::Look(_) | Expr::Capture(_) => expr.clone(),
         Expr::Set(_) => fail(),
-        Expr::Alt(branches) => alt_or_fail(branches.iter().map(empty).collect()),
+        Expr::Alt(branches) => {
+            alt_or_fail(branches.iter().map(empty).filter(|branch| !branch.is_fail()).collect())
+        }
         Expr::Concat(parts) => {
             let parts: Vec<Expr> = parts.iter().map(empty).collect();
             if parts.iter().any(Expr::is_fail) { fail() } else { Expr::concat(parts) }

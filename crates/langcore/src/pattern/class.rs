@@ -657,6 +657,11 @@ fn pcre_posix(posix: &str, case_insensitive: bool) -> Option<CharSet> {
     rust_set(&format!("[[:{caret}{name}:]]"))
 }
 
+/// PCRE2's error for a range with a class at either end (`[a-\d]`, `[[:digit:]-z]`).
+fn invalid_range(span: std::ops::Range<usize>) -> ClassError {
+    ("invalid range in character class: a class cannot end or start a range".into(), span)
+}
+
 /// The items of a class of the other dialects.
 struct ClassReader<'t> {
     text: &'t str,
@@ -678,11 +683,16 @@ impl ClassReader<'_> {
         }
     }
 
+    /// Skips what the class ignores: whitespace in Java's comments mode, spaces and tabs
+    /// under PCRE's `(?xx)`, anywhere between the class's items and range ends.
     fn skip_verbose(&mut self) {
-        if self.ctx.verbose && self.ctx.dialect == Dialect::Java {
-            while self.peek().is_some_and(char::is_whitespace) {
-                self.pos += self.peek().map_or(1, char::len_utf8);
-            }
+        let ignored = |c: char| match self.ctx.dialect {
+            Dialect::Java => self.ctx.verbose && c.is_whitespace(),
+            Dialect::Pcre => self.ctx.verbose_classes && matches!(c, ' ' | '\t'),
+            _ => false,
+        };
+        while let Some(c) = self.peek().filter(|&c| ignored(c)) {
+            self.pos += c.len_utf8();
         }
     }
 
@@ -722,45 +732,44 @@ impl ClassReader<'_> {
                 items.push(Item::Set(nested));
                 continue;
             }
-            if matches!(dialect, Dialect::Java | Dialect::Pcre)
+            let lo = if matches!(dialect, Dialect::Java | Dialect::Pcre)
                 && self.text[self.pos..].starts_with("\\Q")
             {
-                // Quoted text inside a class: each character is itself.
+                // Quoted text inside a class: each character is itself, and the last one
+                // may start a range (`[\Qa\E-c]` is `[a-c]` in Java and PCRE2).
                 let quoted = &self.text[self.pos + 2..];
                 let end = quoted.find("\\E").unwrap_or(quoted.len());
-                items.extend(quoted[..end].chars().map(Item::Char));
+                let mut chars = quoted[..end].chars();
+                let last = chars.next_back();
+                items.extend(chars.map(Item::Char));
                 self.pos = (self.pos + 2 + end + 2).min(self.text.len());
-                continue;
-            }
-            let posix_end = self.text[self.pos..].find(":]");
-            if let (true, Some(end)) = (
-                c == '[' && dialect == Dialect::Pcre && self.text[self.pos..].starts_with("[:"),
-                posix_end,
-            ) {
-                let posix = &self.text[self.pos..self.pos + end + 2];
-                let found = pcre_posix(posix, self.ctx.case_insensitive).ok_or_else(|| {
-                    (format!("unknown POSIX class {posix}"), start..start + end + 2)
-                })?;
-                self.pos += end + 2;
-                items.push(Item::Set(found));
-                continue;
-            }
-            let lo = self.atom()?;
+                match last {
+                    Some(last) => Atom::Char(last),
+                    None => continue,
+                }
+            } else {
+                self.item()?
+            };
+            self.skip_verbose();
             let after_lo = self.pos;
             if self.eat('-') {
+                self.skip_verbose();
                 // Java: `b-[a]` is `b`, `-` and the nested class.
                 let nested_next = dialect == Dialect::Java && self.peek() == Some('[');
                 match (&lo, self.peek()) {
                     (Atom::Char(lo_char), Some(next)) if next != ']' && !nested_next => {
-                        let hi = self.atom()?;
+                        let hi = self.item()?;
                         let Atom::Char(hi_char) = hi else {
+                            if dialect == Dialect::Pcre {
+                                return Err(invalid_range(start..self.pos));
+                            }
                             if matches!(dialect, Dialect::Python | Dialect::Java) {
                                 return Err((
                                     "bad character range: a class escape cannot end a range".into(),
                                     start..self.pos,
                                 ));
                             }
-                            // `[a-\d]`: a literal hyphen in the lenient engines.
+                            // `[a-\d]`: a literal hyphen in JavaScript.
                             items.extend([Item::Char(*lo_char), Item::Char('-'), hi.into_item()]);
                             continue;
                         };
@@ -778,6 +787,9 @@ impl ClassReader<'_> {
                             start..self.pos + next.len_utf8(),
                         ));
                     }
+                    (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Pcre => {
+                        return Err(invalid_range(start..self.pos + next.len_utf8()));
+                    }
                     (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Js => {
                         // `[\s-a-z]`: `\s`, `-` and `a`, which ends the would-be range
                         // (ECMAScript Annex B), so starts none: `-` and `z` follow.
@@ -794,6 +806,22 @@ impl ClassReader<'_> {
             }
             items.push(lo.into_item());
         }
+    }
+
+    /// One character, escape or (PCRE) POSIX class `[:name:]` of a class.
+    fn item(&mut self) -> Result<Atom, ClassError> {
+        let start = self.pos;
+        let rest = &self.text[self.pos..];
+        if let (Dialect::Pcre, true, Some(end)) =
+            (self.ctx.dialect, rest.starts_with("[:"), rest.find(":]"))
+        {
+            let posix = &rest[..end + 2];
+            let found = pcre_posix(posix, self.ctx.case_insensitive)
+                .ok_or_else(|| (format!("unknown POSIX class {posix}"), start..start + end + 2))?;
+            self.pos += end + 2;
+            return Ok(Atom::Set(found));
+        }
+        self.atom()
     }
 
     /// One character or escape of a class.

@@ -35,6 +35,7 @@ mod atomic;
 mod capture;
 mod case;
 mod class;
+mod java;
 mod lookaround;
 mod parse;
 
@@ -65,6 +66,8 @@ pub(super) struct Ctx {
     /// Verbose mode: whitespace and `#` comments are ignored (inside classes too, in Rust
     /// and Java).
     pub(super) verbose: bool,
+    /// PCRE's `(?xx)`: spaces and tabs are ignored inside classes too.
+    pub(super) verbose_classes: bool,
 }
 
 /// A pattern after [`parse_in`].

@@ -39,6 +39,7 @@ use std::collections::HashMap;
 
 use super::atomic::{self, Refusal};
 use super::class;
+use super::java::{self, Piece};
 use super::{Ctx, Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
 use super::{capture, case};
 use crate::alphabet::CharSet;
@@ -161,6 +162,8 @@ struct Flags {
     multi_line: bool,
     dot_all: bool,
     verbose: bool,
+    /// PCRE's `(?xx)`, see [`Ctx`].
+    verbose_classes: bool,
     ascii: bool,
     /// PCRE's `(?J)`: groups may share a name.
     duplicate_names: bool,
@@ -253,6 +256,15 @@ struct Parser<'p> {
     /// In JavaScript, the pattern's capturing groups and whether one is named (read once:
     /// backreferences and `\k` depend on them); `(0, false)` elsewhere.
     js_groups: (usize, bool),
+    /// Java's nodes (`java.rs`), for its lookbehind and loop rules: of the alternation
+    /// just read, of the atom just read when the expression does not tell (a group, a
+    /// reference, `\R`), and of the quantified atom just read.
+    java_chain: Vec<Piece>,
+    java_atom: Option<java::Atom>,
+    java_pieces: Vec<Piece>,
+    /// Java loops written so far whose body matches "" (`java::loop_repeat`): an atomic
+    /// group holding one is refused, as no rule orders its matches.
+    java_empty_loops: usize,
 }
 
 impl<'p> Parser<'p> {
@@ -271,6 +283,7 @@ impl<'p> Parser<'p> {
                 multi_line: false,
                 dot_all: dialect == Dialect::Rust,
                 verbose: false,
+                verbose_classes: false,
                 ascii: false,
                 duplicate_names: false,
                 unicode_classes: false,
@@ -297,6 +310,10 @@ impl<'p> Parser<'p> {
             set_bytes: 0,
             over_budget: None,
             js_groups: if dialect == Dialect::Js { js_groups(pattern) } else { (0, false) },
+            java_chain: Vec::new(),
+            java_atom: None,
+            java_pieces: Vec::new(),
+            java_empty_loops: 0,
         }
     }
 
@@ -309,6 +326,7 @@ impl<'p> Parser<'p> {
             unicode_case: self.flags.unicode_case,
             dot_all: self.flags.dot_all,
             verbose: self.flags.verbose,
+            verbose_classes: self.flags.verbose_classes,
         }
     }
 
@@ -653,9 +671,10 @@ impl<'p> Parser<'p> {
     }
 
     /// Whether a quantifier after an anchor or word boundary is an error ("nothing to
-    /// repeat"): Python and JavaScript.
+    /// repeat"): Python, JavaScript and PCRE2 ("quantifier does not follow a repeatable
+    /// item"; Perl reads it).
     fn strict_assertions(&self) -> bool {
-        matches!(self.dialect, Dialect::Python | Dialect::Js)
+        matches!(self.dialect, Dialect::Python | Dialect::Js | Dialect::Pcre)
     }
 
     /// Whether the dialect has `(?#...)` comments.
@@ -668,14 +687,20 @@ impl<'p> Parser<'p> {
         let level = self.open_level();
         let saved = self.flags;
         let mut branches = vec![self.parse_concat()?];
+        let mut chains = vec![std::mem::take(&mut self.java_chain)];
         while self.eat("|") {
             if let Some(last) = self.levels.last_mut() {
                 last.1 += 1;
             }
             branches.push(self.parse_concat()?);
+            chains.push(std::mem::take(&mut self.java_chain));
         }
         self.flags = saved;
         self.close_level(level);
+        self.java_chain = match chains.len() {
+            1 => chains.pop().unwrap_or_default(),
+            _ => vec![Piece::Branch(chains)],
+        };
         Ok(Expr::alt(branches))
     }
 
@@ -697,10 +722,14 @@ impl<'p> Parser<'p> {
 
     fn parse_concat(&mut self) -> Result<Expr, ParseError> {
         let mut parts = Vec::new();
+        let mut chain = Vec::new();
         loop {
             self.skip_verbose();
             match self.peek() {
-                None | Some('|') | Some(')') => return Ok(Expr::concat(parts)),
+                None | Some('|') | Some(')') => {
+                    self.java_chain = chain;
+                    return Ok(Expr::concat(parts));
+                }
                 Some('\\')
                     if self.rest().starts_with("\\Q")
                         && matches!(
@@ -720,18 +749,22 @@ impl<'p> Parser<'p> {
                         .map(|c| Expr::set(class::fold(CharSet::singleton(c), ctx)))
                         .collect();
                     if let Some(last) = chars.pop() {
+                        chain.extend(chars.iter().map(|_| Piece::Width { min: 1, max: 1 }));
                         parts.extend(chars);
                         let n_groups = self.groups.len();
-                        parts.push(self.parse_quantifiers(last, end, n_groups)?);
+                        let loops = self.java_empty_loops;
+                        parts.push(self.parse_quantifiers(last, end, n_groups, loops)?);
+                        chain.append(&mut self.java_pieces);
                     }
                 }
                 Some(_) => {
                     let start = self.pos;
-                    let n_groups = self.groups.len();
+                    let (n_groups, loops) = (self.groups.len(), self.java_empty_loops);
                     let atom = self.parse_atom()?;
                     self.charge(&atom, start)?;
-                    let piece = self.parse_quantifiers(atom, start, n_groups)?;
+                    let piece = self.parse_quantifiers(atom, start, n_groups, loops)?;
                     parts.push(piece);
+                    chain.append(&mut self.java_pieces);
                 }
             }
         }
@@ -775,22 +808,44 @@ impl<'p> Parser<'p> {
         }
     }
 
+    /// PCRE's `{,n}` where nothing can be repeated: text, as Perl and PCRE2 read it.
+    fn pcre_text_brace(&self) -> bool {
+        self.dialect == Dialect::Pcre && self.rest().starts_with("{,")
+    }
+
+    /// The quantifiers after `atom` (which starts at `start`, after the first `n_groups`
+    /// groups and `java_loops` of [`Parser::java_empty_loops`]).
     fn parse_quantifiers(
         &mut self,
         atom: Expr,
         start: usize,
         n_groups: usize,
+        java_loops: usize,
     ) -> Result<Expr, ParseError> {
+        let mut java =
+            Some(self.java_atom.take().unwrap_or_else(|| java::Atom::of(&atom, max_width(&atom))));
         let mut expr = atom;
         let mut n_quantifiers = 0;
         let capture = self.last_capture.take();
         let unquantifiable = std::mem::take(&mut self.unquantifiable);
         loop {
             self.skip_verbose();
-            let Some((min, max, len)) = self.quantifier() else { return Ok(expr) };
+            let Some((min, max, len)) = self.quantifier() else {
+                if let Some(atom) = java {
+                    self.java_pieces = atom.pieces();
+                }
+                return Ok(expr);
+            };
+            // Java reads a counted quantifier after a quantifier as repeating nothing.
+            if n_quantifiers > 0 && self.dialect == Dialect::Java && self.rest().starts_with('{') {
+                return Ok(expr);
+            }
             let quantifier_start = self.pos;
             // Java repeats nothing after a flag group with braces: `(?i){2}a` is `(?i)a`.
             let java_braces = self.dialect == Dialect::Java && self.rest().starts_with('{');
+            if unquantifiable && self.pcre_text_brace() {
+                return Ok(expr);
+            }
             if unquantifiable && !java_braces {
                 return Err(self.error(
                     format!(
@@ -829,6 +884,11 @@ impl<'p> Parser<'p> {
             } else {
                 false
             };
+            let mut java_loop = false;
+            if let Some(atom) = java.take() {
+                java_loop = self.dialect == Dialect::Java && atom.loops(min, max, possessive);
+                self.java_pieces = atom.quantified(min, max, greedy, possessive);
+            }
             // `(...)?` matches once or not at all: a reading decides which.
             let optional = capture.filter(|_| n_quantifiers == 0 && (min, max) == (0, Some(1)));
             if (min, max) != (1, Some(1)) {
@@ -845,7 +905,10 @@ impl<'p> Parser<'p> {
                 n_quantifiers += 1;
                 continue;
             }
-            let repeat = if expr.sets_capture() && !possessive {
+            let repeat = if java_loop && !capture::empty(&expr).is_fail() {
+                self.java_empty_loops += 1;
+                java::loop_repeat(&expr, min, max, greedy)
+            } else if expr.sets_capture() && !possessive {
                 // Java's `(X)?` is no loop: it keeps the group's empty match.
                 let group_of_empty = capture.is_some()
                     && n_quantifiers == 0
@@ -857,7 +920,7 @@ impl<'p> Parser<'p> {
             };
             expr = if possessive {
                 self.groups[n_groups..].iter_mut().for_each(|group| group.in_atomic = true);
-                self.atomic(repeat, "possessive quantifier", start..self.pos)?
+                self.atomic(repeat, "possessive quantifier", start..self.pos, java_loops)?
             } else {
                 repeat
             };
@@ -926,7 +989,7 @@ impl<'p> Parser<'p> {
             }
             // Java repeats nothing: `{1}a` is `a`.
             '{' if self.quantifier().is_some() && self.dialect == Dialect::Java => Ok(Expr::Empty),
-            '{' if self.quantifier().is_some() => {
+            '{' if self.quantifier().is_some() && !self.pcre_text_brace() => {
                 Err(self.error("repetition operator missing expression", start..start + 1))
             }
             '{' if self.dialect == Dialect::Java => Err(self.error(
@@ -1084,6 +1147,7 @@ impl<'p> Parser<'p> {
         }
         if c == 'R' && matches!(dialect, Dialect::Java | Dialect::Pcre) {
             self.pos += 1;
+            self.java_atom = Some(java::Atom::Width { min: 1, max: 2 });
             let single = CharSet::from_ranges([
                 ('\n', '\r'),
                 ('\u{85}', '\u{85}'),
@@ -1267,15 +1331,18 @@ impl<'p> Parser<'p> {
         } else if self.rest().starts_with(['<', '\'']) {
             return Err(self.unsupported("subroutine calls are not supported", start..start + 3));
         } else {
-            let len = self.rest().bytes().take_while(|b| b.is_ascii_digit() || *b == b'-').count();
+            // An optional sign, then digits: `\g1-` is `\g1` and a hyphen.
+            let sign = usize::from(self.rest().starts_with(['-', '+']));
+            let len = sign + self.rest()[sign..].bytes().take_while(u8::is_ascii_digit).count();
             let text = &self.pattern[self.pos..self.pos + len];
             self.pos += len;
             text
         };
         let span = start..self.pos;
         match text.parse::<i64>() {
-            Ok(relative) if relative < 0 => {
-                let number = self.groups.len() as i64 + 1 + relative;
+            Ok(relative) if relative < 0 || text.starts_with('+') => {
+                // `-1` is the last group opened, `+1` the next one.
+                let number = self.groups.len() as i64 + relative + i64::from(relative < 0);
                 self.backref(u32::try_from(number).unwrap_or(0), span)
             }
             Ok(number) => self.backref(u32::try_from(number).unwrap_or(0), span),
@@ -1303,6 +1370,7 @@ impl<'p> Parser<'p> {
     /// A reference to group `number`: checked and recorded (first pass), or read as the
     /// group's bound string or from the automaton's state (second pass).
     fn backref(&mut self, number: u32, span: std::ops::Range<usize>) -> Result<Expr, ParseError> {
+        self.java_atom = Some(java::Atom::Reference);
         // Java and PCRE compile a reference to a group that has not closed (PCRE: that
         // exists, Java: or not); it fails but where a repetition holds both, which
         // `Parser::check_open_references` refuses once the pattern is read.
@@ -1629,7 +1697,17 @@ impl<'p> Parser<'p> {
         body: Expr,
         what: &str,
         span: std::ops::Range<usize>,
+        java_loops: usize,
     ) -> Result<Expr, ParseError> {
+        if self.java_empty_loops > java_loops {
+            return Err(self.unsupported(
+                format!(
+                    "{what} not supported yet: it holds a Java loop whose body may match \"\", \
+                     which ends the loop (no rule orders such a loop's matches)"
+                ),
+                span,
+            ));
+        }
         atomic::atomic(body, self.budget).map_err(|refusal| match refusal {
             Refusal::Unsupported(why) => {
                 self.unsupported(format!("{what} not supported yet: {why}"), span)
@@ -1710,6 +1788,7 @@ impl<'p> Parser<'p> {
     /// The body of a non-capturing group; its flags end with it.
     fn parse_plain(&mut self, start: usize, saved: Flags) -> Result<Expr, ParseError> {
         let body = self.parse_group_body(start)?;
+        self.java_atom = Some(java::Atom::Group(std::mem::take(&mut self.java_chain)));
         self.flags = saved;
         Ok(body)
     }
@@ -1723,17 +1802,25 @@ impl<'p> Parser<'p> {
         self.looks.push((self.n_looks, ahead));
         self.n_looks += 1;
         let body = self.parse_group_body(start);
+        let chain = std::mem::take(&mut self.java_chain);
         let body =
             body.and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
         let look = body.and_then(|body| {
             if ahead {
                 return Ok(Expr::look(true, negated, body));
             }
-            self.check_behind(&body, start)?;
-            self.expand_behind(body, negated, body_start, flags, n_groups, n_behind)
+            let window = self.check_behind(&body, &chain, start)?;
+            let look = self.expand_behind(body, negated, body_start, flags, n_groups, n_behind)?;
+            Ok(match window {
+                java::Window::After(after) => java::behind_after(look, negated, after),
+                java::Window::Never if negated => Expr::Empty,
+                java::Window::Never => Expr::set(CharSet::empty()),
+                java::Window::Whole | java::Window::Shorter(_) => look,
+            })
         });
         self.looks.pop();
         let look = look?;
+        self.java_atom = Some(java::Atom::Zero);
         // A lookaround is atomic in backtracking engines: the values it keeps are those of
         // its body's first match, not of any match, so no reading per choice serves them.
         for group in &mut self.groups[n_groups..] {
@@ -1743,14 +1830,35 @@ impl<'p> Parser<'p> {
         Ok(look)
     }
 
-    /// Java's and Python's limits on a lookbehind's body (which `start` opens).
-    fn check_behind(&self, body: &Expr, start: usize) -> Result<(), ParseError> {
-        if self.dialect == Dialect::Java && !is_java_lookbehind(body) {
-            return Err(self.error(
-                "Look-behind group does not have an obvious maximum length: Java repeats \
-                 only one character class without bound in a lookbehind",
-                start..self.pos,
-            ));
+    /// Java's, PCRE's and Python's limits on a lookbehind's body (which `start` opens, and
+    /// which Java compiles to `chain`), and where Java tries it.
+    fn check_behind(
+        &self,
+        body: &Expr,
+        chain: &[Piece],
+        start: usize,
+    ) -> Result<java::Window, ParseError> {
+        if self.dialect == Dialect::Java {
+            let study = java::study(chain);
+            if !study.max_valid {
+                return Err(self.error(
+                    "Look-behind group does not have an obvious maximum length: Java's \
+                     maximum of the body is unbounded or overflows (a group repeated without \
+                     bound, a backreference, or a lazy or counted repetition past 2^31-1)",
+                    start..self.pos,
+                ));
+            }
+            let window = java::window(&study, max_width(body));
+            if let java::Window::Shorter(max) = window {
+                return Err(self.unsupported(
+                    format!(
+                        "a Java lookbehind that tries only its body's strings of at most {max} \
+                         characters (Java's maximum wrapped around 2^31) is not supported"
+                    ),
+                    start..self.pos,
+                ));
+            }
+            return Ok(window);
         }
         if self.dialect == Dialect::Pcre && max_width(body).is_none_or(|width| width > 255) {
             return Err(self.error(
@@ -1766,15 +1874,16 @@ impl<'p> Parser<'p> {
                 start..self.pos,
             ));
         }
-        Ok(())
+        Ok(java::Window::Whole)
     }
 
     /// The body of an atomic group and its closing parenthesis, translated.
     fn parse_atomic_group(&mut self, start: usize) -> Result<Expr, ParseError> {
-        let n_groups = self.groups.len();
+        let (n_groups, loops) = (self.groups.len(), self.java_empty_loops);
         let body = self.parse_group_body(start)?;
+        self.java_atom = Some(java::Atom::Independent(std::mem::take(&mut self.java_chain)));
         self.groups[n_groups..].iter_mut().for_each(|group| group.in_atomic = true);
-        self.atomic(body, "atomic group", start..self.pos)
+        self.atomic(body, "atomic group", start..self.pos, loops)
     }
 
     /// The alternation inside a group and its closing parenthesis.
@@ -1813,6 +1922,7 @@ impl<'p> Parser<'p> {
             in_atomic: false,
         });
         let body = self.parse_group_body(start)?;
+        self.java_atom = Some(java::Atom::Group(std::mem::take(&mut self.java_chain)));
         let group = &mut self.groups[number as usize - 1];
         group.closed = true;
         group.span = start..self.pos;
@@ -2019,7 +2129,11 @@ impl<'p> Parser<'p> {
                 'i' => flags.case_insensitive = on,
                 'm' => flags.multi_line = on,
                 's' => flags.dot_all = on,
-                'x' => flags.verbose = on,
+                'x' => {
+                    flags.verbose = on;
+                    // PCRE: `xx` ignores spaces in classes too; `x` and `-x` end that.
+                    flags.verbose_classes = on && dialect == Dialect::Pcre && self.eat("x");
+                }
                 'a' if dialect == Dialect::Python => flags.ascii = on,
                 'u' if dialect == Dialect::Python => flags.ascii = !on,
                 'J' if dialect == Dialect::Pcre => flags.duplicate_names = on,
@@ -2146,18 +2260,6 @@ fn js_groups(pattern: &str) -> (usize, bool) {
         pos += 1;
     }
     (count, any_named)
-}
-
-/// Whether Java takes `expr` as a lookbehind body: its length is bounded but for
-/// unbounded repetitions of one character class (`a+`, `\s*`), which Java 17 allows;
-/// `(?:ab)+` has "no obvious maximum length".
-fn is_java_lookbehind(expr: &Expr) -> bool {
-    match expr {
-        Expr::Empty | Expr::Look(_) | Expr::Set(_) | Expr::Capture(_) => true,
-        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().all(is_java_lookbehind),
-        Expr::Repeat { sub, max: None, .. } => matches!(**sub, Expr::Set(_)) || sub.is_zero_width(),
-        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => is_java_lookbehind(sub),
-    }
 }
 
 /// The one length of every string `expr` matches, if it has one (Python's rule for

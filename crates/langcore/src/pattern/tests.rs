@@ -595,7 +595,7 @@ fn comments_are_transparent_and_assertions_unquantifiable() {
     assert!(refusal("(?#c)*a", py).contains("missing expression"));
     assert!(refusal("a{2}(?#c)+", py).contains("multiple repeat"));
     assert!(refusal("(?#c", py).contains("unclosed comment"));
-    // Anchors and word boundaries take no quantifier in Python and JavaScript.
+    // Anchors and word boundaries take no quantifier in Python, JavaScript and PCRE2.
     for (pattern, dialect) in [("^*a", py), (r"\b+a", py), (r"\A*a", py), ("(?i)*a", py)] {
         assert!(refusal(pattern, dialect).contains("nothing to repeat"), "{pattern}");
     }
@@ -603,7 +603,11 @@ fn comments_are_transparent_and_assertions_unquantifiable() {
         assert!(refusal(pattern, Dialect::Js).contains("nothing to repeat"), "{pattern}");
     }
     check("(?=a)*a", Dialect::Js, &["a"], &[]);
-    check("^*a", Dialect::Pcre, &["a"], &[]);
+    for pattern in ["^*a", r"\b?", "$+", r"\A{2}", r"\Z{0}"] {
+        assert!(refusal(pattern, Dialect::Pcre).contains("nothing to repeat"), "{pattern}");
+    }
+    check("(?=a)*a", Dialect::Pcre, &["a"], &[]);
+    check("^*a", Dialect::Java, &["a"], &[]);
 }
 
 #[test]
@@ -618,7 +622,14 @@ fn named_group_syntax_per_dialect() {
 #[test]
 fn java_lookbehinds_are_bounded_and_missing_groups_never_match() {
     let java = Dialect::Java;
-    for pattern in [r".*(?<=(?:ab)+)c", r".*(?<=(?:a|b)+)c"] {
+    for pattern in [
+        r".*(?<=(?:ab)+)c",
+        r".*(?<=(?:a|b)+)c",
+        r"(?<=ab+?)",
+        r"(?<=(|){1})",
+        r"(?<!(a?){1})",
+        r"(a)(?<=\1)",
+    ] {
         assert!(refusal(pattern, java).contains("obvious maximum length"), "{pattern}");
     }
     check(r".*(?<=a{1,3})b", java, &["ab", "aaab"], &["b"]);
@@ -626,6 +637,39 @@ fn java_lookbehinds_are_bounded_and_missing_groups_never_match() {
     // `\8` with no group 8, and a reference before its group: compiled, never matching.
     check(r"\8a|b", java, &["b"], &["8a", "a"]);
     check(r"\1(a)|c", java, &["c"], &["a"]);
+}
+
+/// Java studies a lookbehind's lengths in 32-bit arithmetic that wraps (`java.rs`): two
+/// unbounded classes make the maximum -2, and the lookbehind is never tried; three
+/// characters after one make it tried from two characters on. Checked with Java 17.
+#[test]
+fn java_lookbehinds_are_tried_where_javas_arithmetic_says() {
+    let java = Dialect::Java;
+    check(r".*(?<=a+b+)c", java, &[], &["abc", "aabbc", "c"]);
+    check(r".*(?<!a+b+)c", java, &["abc", "c"], &[]);
+    check(r".*(?<=a+bcd)x", java, &["abcdx", "aabcdx"], &["bcdx"]);
+    check(r".*(?<=a+?)x", java, &["ax", "aax"], &["x"]);
+    check(r".*(?<=(?>a|b)+)x", java, &["abx"], &["x"]);
+    check(".*(?<=(\u{e9}n-)+)x", java, &["\u{e9}n-x", "\u{e9}n-\u{e9}n-x"], &["x"]);
+    assert!(refusal(r".*(?<=(?:a+b+|c))d", java).contains("wrapped"));
+}
+
+/// Java's `Loop` (a group whose body has choices, repeated) ends at an iteration that
+/// matches "", even short of the minimum; a counted quantifier after a quantifier repeats
+/// nothing. Checked with Java 17.
+#[test]
+fn java_loops_end_at_an_iteration_that_matches_nothing() {
+    let java = Dialect::Java;
+    check(r"(?:^|a){2}", java, &["", "aa"], &["a", "aaa"]);
+    check(r"(?:\B|a){3}", java, &["", "aaa"], &["a", "aa"]);
+    check(r"(\u0301a|\B){2}", java, &[""], &["\u{301}a"]);
+    check(r"(?:(a)|b?){2}\1", java, &["aa", "aaa", "aba"], &["ba", "bba", "a"]);
+    check(r"a{1}{0}", java, &["a"], &["", "aa"]);
+    check(r"{1}{0}", java, &[""], &["a"]);
+    check(r"a*{2}", java, &["", "a", "aaa"], &["b"]);
+    // Which match comes first in such a loop is not ordered by any rule of `atomic.rs`.
+    assert!(refusal(r"(?>(|-)+)", java).contains("Java loop"));
+    check(r"(?>(?:a|b)+)", java, &["ab"], &[""]);
 }
 
 #[test]
@@ -650,4 +694,30 @@ fn escaped_surrogate_pairs_are_one_character() {
         assert!(refusal(r"a\uD83D", dialect).contains("lone surrogate"));
     }
     assert!(refusal(r"\uDE00", Dialect::Python).contains("lone surrogate"));
+}
+
+/// PCRE2: `(?xx)` ignores spaces and tabs in classes too (a later `(?x)` ends that); a
+/// class at either end of a range is an error; `\g1-` is `\g1` and a hyphen, `\g+1` the
+/// next group; `{,n}` with nothing to repeat is text. Java and PCRE2 let the last quoted
+/// character start a range. Checked with PCRE2 10.42 (`grep -P`) and Java 17.
+#[test]
+fn pcre_extended_classes_ranges_and_relative_references() {
+    let pcre = Dialect::Pcre;
+    check("(?xx)[a - c]", pcre, &["b"], &[" ", "-"]);
+    check("(?x)[ ]", pcre, &[" "], &[]);
+    check("(?xx)(?x)[ ]a", pcre, &[" a"], &["a"]);
+    assert!(refusal("(?xx)[ ]", pcre).contains("unclosed"));
+    check("(?x)[a -c]", Dialect::Java, &["b"], &[" ", "-"]);
+    for pattern in [r"[a-\d]", r"[\d-a]", "[ -[:lower:]]", "[[:lower:]-a]", r"[\w-.]"] {
+        assert!(refusal(pattern, pcre).contains("invalid range"), "{pattern}");
+    }
+    check(r"[\w-]", pcre, &["-", "a"], &["."]);
+    for dialect in [pcre, Dialect::Java] {
+        check(r"[\Qa\E-c]", dialect, &["a", "b", "c"], &["-"]);
+    }
+    assert!(refusal(r"[\Q-\E-\w]", Dialect::Java).contains("range"));
+    check(r"(a)\g1-", pcre, &["aa-"], &["aa"]);
+    check(r"\g+1(a)|b", pcre, &["b"], &["a", "aa"]);
+    check("{,2}", pcre, &["{,2}"], &[""]);
+    check("(?i){,2}a", pcre, &["{,2}a"], &["a"]);
 }

@@ -223,6 +223,9 @@ enum Outcome {
     NoOracle,
     /// PCRE: Perl and relang disagree on whether it compiles, and PCRE2 sides with relang.
     PerlOnly,
+    /// PCRE: relang reads a variable-length lookbehind that PCRE2 10.43 reads (up to 255
+    /// characters) and grep's PCRE2 10.42 refuses ("not fixed length"), as Perl does.
+    OlderPcre2,
     Disagrees(Finding),
 }
 
@@ -266,11 +269,19 @@ fn settle_with_pcre2(pattern: &str, outcome: Outcome) -> Outcome {
         Outcome::Disagrees(Finding::AcceptsInvalid) if pcre2_compiles(pattern) == Some(true) => {
             Outcome::PerlOnly
         }
+        Outcome::Disagrees(Finding::AcceptsInvalid)
+            if pcre2_refuses_variable_lookbehind(pattern) =>
+        {
+            Outcome::OlderPcre2
+        }
         Outcome::Disagrees(Finding::RejectsValid(_)) if pcre2_compiles(pattern) == Some(false) => {
             Outcome::PerlOnly
         }
+        // Perl and relang read it, PCRE2 10.42 not: unless for a variable-length
+        // lookbehind (10.43 reads it), PCRE2 refuses it.
         Outcome::Disagrees(Finding::Membership { .. })
-            if pcre2_compiles(pattern) == Some(false) =>
+            if pcre2_compiles(pattern) == Some(false)
+                && !pcre2_refuses_variable_lookbehind(pattern) =>
         {
             Outcome::Disagrees(Finding::AcceptsInvalid)
         }
@@ -285,21 +296,41 @@ fn settle_with_pcre2(pattern: &str, outcome: Outcome) -> Outcome {
     }
 }
 
-/// Whether PCRE2 matches all of `text` with `pattern` (`grep -P -x`, one line: `None` for
-/// a text with a newline, or without a grep that has `-P`).
+/// `pattern` for grep's PCRE2 10.42, which reads `{,n}` as text where 10.43 (and relang)
+/// read `{0,n}`.
+fn for_pcre2_10_42(pattern: &str) -> String {
+    let (mut out, mut rest) = (String::new(), pattern);
+    while let Some(at) = rest.find("{,") {
+        let digits = rest[at + 2..].bytes().take_while(u8::is_ascii_digit).count();
+        let quantifier =
+            digits > 0 && rest[at + 2 + digits..].starts_with('}') && !rest[..at].ends_with('\\');
+        out.push_str(&rest[..at]);
+        out.push_str(if quantifier { "{0," } else { "{," });
+        rest = &rest[at + 2..];
+    }
+    out + rest
+}
+
+/// Whether PCRE2 matches all of `text` with `pattern` (`grep -P -x`: one line, or one
+/// NUL-ended record (`-z`) for a text with a newline, where grep reads `$` as `\z`, so
+/// `None` for such a pattern; `None` without a grep that has `-P`).
 fn pcre2_matches(pattern: &str, text: &str) -> Option<bool> {
     use std::io::Write;
-    if text.contains('\n') || !pcre2_compiles_at_all() {
+    let record = text.contains('\n');
+    if record && pattern.contains('$') || text.contains('\0') || !pcre2_compiles_at_all() {
         return None;
     }
     let mut child = std::process::Command::new("grep")
         .env("LC_ALL", "C.UTF-8")
-        .args(["-P", "-x", "-q", "-e", pattern])
+        .args(["-P", "-x", "-q"])
+        .args(record.then_some("-z"))
+        .args(["-e", &for_pcre2_10_42(pattern)])
         .stdin(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .ok()?;
-    child.stdin.take()?.write_all(format!("{text}\n").as_bytes()).ok()?;
+    let end = if record { '\0' } else { '\n' };
+    child.stdin.take()?.write_all(format!("{text}{end}").as_bytes()).ok()?;
     match child.wait().ok()?.code()? {
         0 => Some(true),
         1 => Some(false),
@@ -312,7 +343,7 @@ fn pcre2_matches(pattern: &str, text: &str) -> Option<bool> {
 fn pcre2_compiles(pattern: &str) -> Option<bool> {
     let status = std::process::Command::new("grep")
         .env("LC_ALL", "C.UTF-8")
-        .args(["-P", "-x", "-e", pattern, "/dev/null"])
+        .args(["-P", "-x", "-e", &for_pcre2_10_42(pattern), "/dev/null"])
         .stderr(std::process::Stdio::null())
         .status()
         .ok()?;
@@ -321,6 +352,18 @@ fn pcre2_compiles(pattern: &str) -> Option<bool> {
         2 if pcre2_compiles_at_all() => Some(false),
         _ => None,
     }
+}
+
+/// Whether grep's PCRE2 refuses `pattern` for a lookbehind that is not of one length.
+fn pcre2_refuses_variable_lookbehind(pattern: &str) -> bool {
+    std::process::Command::new("grep")
+        .env("LC_ALL", "C.UTF-8")
+        .args(["-P", "-x", "-e", &for_pcre2_10_42(pattern), "/dev/null"])
+        .output()
+        .is_ok_and(|out| {
+            String::from_utf8_lossy(&out.stderr)
+                .contains("lookbehind assertion is not fixed length")
+        })
 }
 
 /// Whether `grep -P` works at all (not every grep is built with PCRE2).
@@ -638,6 +681,7 @@ struct Tally {
     n_refused: usize,
     n_invalid: usize,
     n_perl_only: usize,
+    n_older_pcre2: usize,
     n_disagreed: usize,
 }
 
@@ -649,6 +693,7 @@ impl Tally {
             Outcome::Refused(_) => self.n_refused += 1,
             Outcome::BothInvalid { .. } | Outcome::NoOracle => self.n_invalid += 1,
             Outcome::PerlOnly => self.n_perl_only += 1,
+            Outcome::OlderPcre2 => self.n_older_pcre2 += 1,
             Outcome::Disagrees(_) => self.n_disagreed += 1,
         }
     }
@@ -665,6 +710,9 @@ impl fmt::Display for Tally {
         )?;
         if self.n_perl_only > 0 {
             write!(f, ", {} Perl is not PCRE2", self.n_perl_only)?;
+        }
+        if self.n_older_pcre2 > 0 {
+            write!(f, ", {} variable-length lookbehinds PCRE2 10.42 refuses", self.n_older_pcre2)?;
         }
         Ok(())
     }
