@@ -1,0 +1,845 @@
+//! Backreferences and conditionals: which group each reads, how (from the automaton's
+//! state or by a reading per choice of strings), and the checks each dialect makes.
+//!
+//! # Algorithm
+//! Backreferences and conditionals `(?(n)yes|no)` are read in two passes. The first pass
+//! finds each reference's group (closed, with a finite language) and how it is read:
+//! - from the automaton's state (`capture.rs`), wherever the group and the reference sit:
+//!   under repetitions, in other branches, inside lookaheads that read values captured
+//!   before them. The group carries the index of the string it matched, each reference
+//!   tests it, and each dialect's rules apply (a reference to a group without a value fails,
+//!   matches "" in JavaScript; JavaScript clears a quantified atom's groups at each
+//!   iteration; a reference inside its own group matches "" in JavaScript, an error in
+//!   Python, refused elsewhere);
+//! - by a reading per choice of strings: the second pass reads the pattern again once per
+//!   choice of strings for those groups, each group and its references read as that
+//!   string (or, for a conditional, as taking part or not), and the union of those
+//!   readings is the pattern. This serves groups that match exactly once (or at most
+//!   once, under `?`) and hold no reference: cheaper, and atomic groups can hold them.
+//!
+//! A lookbehind runs from the start of the string, apart from the values carried along
+//! the rest: where it reads a tracked group from outside it, it is read again once per
+//! value of that group, each reading behind a test that the group holds that value
+//! ([`Parser::expand_behind`]). A group inside a lookaround read from outside it is refused:
+//! a lookaround is atomic, it keeps the values of its first match only.
+//!
+//! Unbounded groups are refused as not regular, more than [`MAX_BACKREF_CHOICES`] strings
+//! or choices as too large.
+//!
+
+use std::collections::HashMap;
+
+use super::{Binding, Flags, Group, Parser};
+use super::{capture, case, java};
+use crate::alphabet::CharSet;
+use crate::budget::Operation;
+use crate::dialect::Dialect;
+use crate::error::ParseError;
+use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE};
+
+/// Why a reference to a group inside a lookaround, from outside it, is refused.
+pub(super) const ONCE_ONLY: &str = "a reference to a group inside a lookaround from outside it is not \
+     supported: a lookaround keeps the values of its body's first match only";
+
+/// Why a group inside an atomic group (or possessive quantifier) whose strings a reading
+/// per choice would pick is refused.
+pub(super) const IN_ATOMIC: &str = "a reference from outside a lookaround to a group inside an atomic \
+     group or possessive quantifier is only supported when the group has one string";
+
+/// The most combinations of strings that backreferences may expand to.
+pub(super) const MAX_BACKREF_CHOICES: usize = 4_096;
+
+/// Readings of the pattern: for each, what it assumes along the way (tests on carried
+/// values, or nothing) and the bindings of the groups it reads as a choice.
+type Readings<T> = Vec<(Vec<T>, HashMap<u32, Binding>)>;
+
+/// Each of `readings` extended by each of `options` for group `number` (what the option
+/// assumes, and its binding); `None` past [`MAX_BACKREF_CHOICES`] readings.
+fn extend_readings<T: Clone>(
+    readings: &Readings<T>,
+    number: u32,
+    options: &[(T, Binding)],
+) -> Option<Readings<T>> {
+    if readings.len().saturating_mul(options.len()) > MAX_BACKREF_CHOICES {
+        return None;
+    }
+    let mut extended = Vec::with_capacity(readings.len() * options.len());
+    for (assumed, bindings) in readings {
+        for (assumes, binding) in options {
+            let mut bindings = bindings.clone();
+            bindings.insert(number, binding.clone());
+            extended.push((assumed.iter().cloned().chain([assumes.clone()]).collect(), bindings));
+        }
+    }
+    Some(extended)
+}
+
+impl Parser<'_> {
+    /// Every combination of bindings for the groups that `references` refer to, each a
+    /// reading of the pattern (the bindings in force included): a string of the group for
+    /// a backreference, taking part for a conditional, and not taking part when optional.
+    pub(super) fn choices(
+        &self,
+        references: &[u32],
+    ) -> Result<Vec<HashMap<u32, Binding>>, ParseError> {
+        let mut referenced = references.to_vec();
+        referenced.sort_unstable();
+        referenced.dedup();
+        let mut choices = vec![(Vec::new(), self.bindings.clone())];
+        for group_number in referenced {
+            let group = &self.groups[group_number as usize - 1];
+            if group.varies {
+                // A repetition around both the group and the reference closed after it.
+                return Err(self.unsupported(ONCE_ONLY, group.span.clone()));
+            }
+            let mut options: Vec<Binding> = if self.needs_text.contains(&group_number) {
+                group.strings.iter().cloned().map(Binding::Text).collect()
+            } else {
+                vec![Binding::Set]
+            };
+            if group.in_atomic && (options.len() > 1 || group.optional) {
+                // The choice would be made outside the atomic group, which takes its first
+                // match only.
+                return Err(self.unsupported(IN_ATOMIC, group.span.clone()));
+            }
+            // A group that matches nothing: the readings where it did not take part.
+            if group.optional || options.is_empty() {
+                options.push(Binding::Unset);
+            }
+            let options: Vec<((), Binding)> = options.into_iter().map(|b| ((), b)).collect();
+            choices = extend_readings(&choices, group_number, &options).ok_or_else(|| {
+                self.unsupported(
+                    format!(
+                        "backreferences to this group expand to more than \
+                         {MAX_BACKREF_CHOICES} alternatives: too large"
+                    ),
+                    group.span.clone(),
+                )
+            })?;
+        }
+        Ok(choices.into_iter().map(|(_, bindings)| bindings).collect())
+    }
+
+    /// The groups that references and conditionals read from the automaton's state, among
+    /// those of the first pass's `tracked_refs`: the others (each reference allows a
+    /// reading, and the group matches exactly once and holds no reference that its strings
+    /// would miss) join the groups read once per choice,
+    /// the cheaper way that atomic groups can hold. A group that one reference must read
+    /// per choice is read so for all, so each of its references must allow it.
+    pub(super) fn split_references(&mut self) -> Result<Vec<u32>, ParseError> {
+        let mut tracked: Vec<u32> = Vec::new();
+        for (number, refusal) in &self.tracked_refs {
+            if self.backrefs.contains(number) {
+                if let Some(refusal) = refusal {
+                    return Err(refusal.clone());
+                }
+            } else {
+                let group = &self.groups[*number as usize - 1];
+                let reads_text = group.holds_reference && self.needs_text.contains(number);
+                let picked = group.in_atomic && (group.strings.len() != 1 || group.optional);
+                if refusal.is_some() || group.varies || reads_text || picked {
+                    tracked.push(*number);
+                }
+            }
+        }
+        tracked.sort_unstable();
+        tracked.dedup();
+        let read = self.tracked_refs.iter().map(|(number, _)| *number);
+        let read: Vec<u32> = read.filter(|number| !tracked.contains(number)).collect();
+        self.backrefs.extend(read);
+        Ok(tracked)
+    }
+
+    /// The references and conditionals to groups that had not closed where they stand,
+    /// once the whole pattern is read: the group must exist (but in Java, where such a
+    /// reference never matches); a reference, read as failing, must not stand under a
+    /// repetition that also holds the group (the group would be unset only in its first
+    /// iteration), which is refused; a conditional reads the group's earlier value.
+    pub(super) fn check_open_references(&self) -> Result<(), ParseError> {
+        for (number, span, conditional) in &self.open_refs {
+            match (*number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx)) {
+                None if self.dialect == Dialect::Java && !conditional => {}
+                None => {
+                    return Err(self.error(
+                        format!("reference to non-existent subpattern: there is no group {number}"),
+                        span.clone(),
+                    ));
+                }
+                Some(group) if group.varies && !conditional => {
+                    return Err(self.unsupported(
+                        "a reference to a group that has not closed where it stands is only \
+                         supported where no repetition holds both (the group would hold an \
+                         earlier iteration's value)",
+                        span.clone(),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a reference here must read group `group` once per choice rather than from
+    /// the automaton's state: the group is inside a lookaround that the reference is not
+    /// in, whose values stay there.
+    pub(super) fn needs_reading(&self, group: &Group) -> bool {
+        group.looks.iter().any(|look| !self.looks.contains(look))
+    }
+
+    /// Whether a reference here stands inside a lookbehind that `group` is outside of: a
+    /// lookbehind runs from the start of the string, apart from the values carried here.
+    pub(super) fn behind_outside(&self, group: &Group) -> bool {
+        self.looks.iter().any(|look| !look.1 && !group.looks.contains(look))
+    }
+
+    /// The body of the lookaround that starts at `body_start`, read again once per choice
+    /// of strings for the groups opened inside it (after the first `n_groups`) that
+    /// references inside it refer to: a group in a lookaround is chosen there, which
+    /// matters when the lookaround is negated. The references are removed from the
+    /// pattern-wide list.
+    pub(super) fn expand_inside(
+        &mut self,
+        body: Expr,
+        body_start: usize,
+        flags: Flags,
+        n_groups: usize,
+        n_backrefs: usize,
+    ) -> Result<Expr, ParseError> {
+        let local: Vec<u32> = self.backrefs[n_backrefs..]
+            .iter()
+            .copied()
+            .filter(|&group| group as usize > n_groups)
+            .collect();
+        if local.is_empty() {
+            return Ok(body);
+        }
+        self.backrefs.retain(|&group| group as usize <= n_groups);
+        let choices = self.choices(&local)?;
+        let ir_bytes = (self.pos - body_start).saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
+        if let Err(err) =
+            self.budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))
+        {
+            self.over_budget = Some(err);
+            return Err(self
+                .error("the memory limit ran out expanding backreferences", body_start..self.pos));
+        }
+        let mut branches = Vec::new();
+        for choice in choices {
+            branches.push(self.reread(body_start, flags, n_groups, choice)?);
+        }
+        Ok(Expr::alt(branches))
+    }
+
+    /// The body of the lookaround that starts at `body_start` read again, up to its
+    /// closing parenthesis, with `bindings` in force (`n_groups` opened before it).
+    pub(super) fn reread(
+        &mut self,
+        body_start: usize,
+        flags: Flags,
+        n_groups: usize,
+        bindings: HashMap<u32, Binding>,
+    ) -> Result<Expr, ParseError> {
+        self.budget.check_time(Operation::Parse).map_err(|_| {
+            self.unsupported(
+                "backreference expansion ran out of time: too large",
+                body_start..self.pos,
+            )
+        })?;
+        let mut again = Parser::new(self.pattern, self.dialect, bindings, self.budget);
+        again.pos = body_start;
+        again.flags = flags;
+        again.depth = self.depth + 1;
+        again.levels = self.levels.clone();
+        again.n_levels = self.n_levels;
+        again.level_branches = self.level_branches.clone();
+        again.looks = self.looks.clone();
+        again.n_looks = self.n_looks;
+        again.tracked = self.tracked.clone();
+        again.groups = self.groups[..n_groups].to_vec();
+        again.needs_text = self.needs_text.clone();
+        let parsed = again.parse_alternation();
+        if let Some(err) = again.over_budget.take() {
+            self.over_budget = Some(err);
+        }
+        parsed
+    }
+
+    /// The lookbehind `(?<=body)` (`negated`: `(?<!body)`) whose body starts at
+    /// `body_start`. Where references inside it read tracked groups from outside it (and
+    /// from inside every lookbehind around it), the body is read again once per value of
+    /// those groups, each reading behind tests that they hold those values: a lookbehind
+    /// runs apart from the values carried along the rest.
+    pub(super) fn expand_behind(
+        &mut self,
+        body: Expr,
+        negated: bool,
+        body_start: usize,
+        flags: Flags,
+        n_groups: usize,
+        n_behind: usize,
+    ) -> Result<Expr, ParseError> {
+        let enclosing = &self.looks[..self.looks.len() - 1];
+        let (mut local, later): (Vec<u32>, Vec<u32>) =
+            self.behind_refs[n_behind..].iter().partition(|&&number| {
+                let group = &self.groups[number as usize - 1];
+                !enclosing.iter().any(|look| !look.1 && !group.looks.contains(look))
+            });
+        self.behind_refs.truncate(n_behind);
+        self.behind_refs.extend(later);
+        if local.is_empty() {
+            return Ok(Expr::look(false, negated, body));
+        }
+        local.sort_unstable();
+        local.dedup();
+        let span = body_start..self.pos;
+        let mut choices = vec![(Vec::new(), self.bindings.clone())];
+        for number in local {
+            let mut options: Vec<(Expr, Binding)> = if self.needs_text.contains(&number) {
+                let values = &self.groups[number as usize - 1].values;
+                let text = |(idx, text): (usize, &String)| {
+                    (capture::test(number, Some(idx as u32)), Binding::Text(text.clone()))
+                };
+                values.iter().enumerate().map(text).collect()
+            } else {
+                vec![(capture::test(number, Some(0)), Binding::Set)]
+            };
+            options.push((capture::test(number, None), Binding::Unset));
+            choices = extend_readings(&choices, number, &options).ok_or_else(|| {
+                self.unsupported(
+                    format!(
+                        "the values this lookbehind reads expand to more than \
+                         {MAX_BACKREF_CHOICES} readings: too large"
+                    ),
+                    span.clone(),
+                )
+            })?;
+        }
+        let mut branches = Vec::with_capacity(choices.len());
+        for (tests, bindings) in choices {
+            let body = self.reread(body_start, flags, n_groups, bindings)?;
+            branches.push(Expr::concat(
+                tests.into_iter().chain([Expr::look(false, negated, body)]).collect(),
+            ));
+        }
+        Ok(Expr::alt(branches))
+    }
+
+    pub(super) fn backref_by_name(
+        &mut self,
+        name: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<Expr, ParseError> {
+        let mut found =
+            self.groups.iter().enumerate().filter(|(_, group)| group.name.as_deref() == Some(name));
+        match (found.next(), found.next()) {
+            (Some((idx, _)), None) => self.backref(idx as u32 + 1, span),
+            (Some(_), Some(_)) => Err(self.unsupported(
+                format!("a backreference to the duplicate group name `{name}` is ambiguous"),
+                span,
+            )),
+            (None, _) => Err(self.error(format!("unknown group name `{name}`"), span)),
+        }
+    }
+
+    /// A reference to group `number`: checked and recorded (first pass), or read as the
+    /// group's bound string or from the automaton's state (second pass).
+    pub(super) fn backref(
+        &mut self,
+        number: u32,
+        span: std::ops::Range<usize>,
+    ) -> Result<Expr, ParseError> {
+        self.java_atom = Some(java::Atom::Reference);
+        // Java and PCRE compile a reference to a group that has not closed (PCRE: that
+        // exists, Java: or not); it fails but where a repetition holds both, which
+        // `Parser::check_open_references` refuses once the pattern is read.
+        let open =
+            number == 0 || self.groups.get(number as usize - 1).is_none_or(|group| !group.closed);
+        self.check_reference_behind(number, open, span.clone())?;
+        if matches!(self.dialect, Dialect::Java | Dialect::Pcre) && number > 0 && open {
+            self.open_refs.push((number, span, false));
+            return Ok(Expr::set(CharSet::empty()));
+        }
+        if self.dialect == Dialect::Js
+            && let Some(reversed) = self.js_behind_reference(number, open, span.clone())?
+        {
+            return Ok(reversed);
+        }
+        // JavaScript: a group that has not closed has no value here (a repetition holding
+        // both clears it at each iteration).
+        if self.dialect == Dialect::Js && number > 0 && open {
+            return Ok(Expr::Empty);
+        }
+        match self.bindings.get(&number) {
+            Some(Binding::Text(text)) => return Ok(self.folded(text)),
+            // A group that did not take part: JavaScript matches "", the others fail.
+            Some(Binding::Unset) => return Ok(self.unset_reference(number)),
+            Some(Binding::Set) | None => {}
+        }
+        let group = self.closed_group(number, span.clone())?;
+        if let Some(why) = &group.value_error {
+            return Err(self.unsupported(why, span));
+        }
+        let in_behind = self.in_lookbehind();
+        // Stands for the reference until it is read: as wide as the group inside a
+        // lookbehind, for the checks of its width.
+        let width = if in_behind { group.width.unwrap_or(0) } else { 0 };
+        let placeholder = Expr::concat(vec![Expr::set(CharSet::full()); width as usize]);
+        if self.tracked.contains(&number) {
+            if self.behind_outside(group) {
+                self.behind_refs.push(number);
+                return Ok(placeholder);
+            }
+            return Ok(self.read_value(number));
+        }
+        let once = self.matches_once(group, span.clone()).and_then(|()| match &group.error {
+            Some(why) => Err(self.unsupported(why, span.clone())),
+            None => Ok(()),
+        });
+        if self.needs_reading(group) {
+            once?;
+            self.backrefs.push(number);
+        } else {
+            self.tracked_refs.push((number, once.err()));
+        }
+        self.needs_text.push(number);
+        self.mark_enclosing_groups();
+        Ok(placeholder)
+    }
+
+    /// The engines' limits on a reference to group `number` (`open`: not closed here)
+    /// inside a lookbehind: Java takes none, Python only to a closed group whose strings
+    /// have one length; PCRE2 takes such ones but Perl none, so PCRE's are not read.
+    pub(super) fn check_reference_behind(
+        &self,
+        number: u32,
+        open: bool,
+        span: std::ops::Range<usize>,
+    ) -> Result<(), ParseError> {
+        if !self.in_lookbehind() {
+            return Ok(());
+        }
+        // Java measures a lookbehind without the lookaheads inside it.
+        if self.dialect == Dialect::Java && self.looks.last().is_some_and(|&(_, ahead)| !ahead) {
+            return Err(self.error(
+                "Look-behind group does not have an obvious maximum length: Java takes no \
+                 backreference in a lookbehind",
+                span,
+            ));
+        }
+        if self.dialect == Dialect::Pcre {
+            return Err(self.unsupported(
+                "a backreference in a lookbehind is not supported in PCRE (PCRE2 takes one to \
+                 a group of one length, Perl none)",
+                span,
+            ));
+        }
+        self.check_python_behind(number, open, span.clone())?;
+        let fixed = !open && self.groups[number as usize - 1].width.is_some();
+        if self.dialect == Dialect::Python && !fixed {
+            return Err(self.error(
+                "look-behind requires fixed-width pattern: a backreference in a lookbehind \
+                 must refer to a closed group whose strings have one length",
+                span,
+            ));
+        }
+        Ok(())
+    }
+
+    /// A JavaScript reference inside a lookbehind that also holds its group: a lookbehind
+    /// matches right to left, so a group left of the reference is captured after it (the
+    /// reference matches ""), and one right of it before (refused). `None` elsewhere.
+    pub(super) fn js_behind_reference(
+        &self,
+        number: u32,
+        open: bool,
+        span: std::ops::Range<usize>,
+    ) -> Result<Option<Expr>, ParseError> {
+        if !self.in_lookbehind() {
+            return Ok(None);
+        }
+        let refused = || {
+            self.unsupported(
+                "a JavaScript reference inside a lookbehind to a group right of it is not \
+                 supported (a lookbehind matches right to left)",
+                span.clone(),
+            )
+        };
+        let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
+        else {
+            return Err(refused());
+        };
+        let common = group.looks.iter().zip(&self.looks).take_while(|(a, b)| a == b).count();
+        match common.checked_sub(1).map(|idx| self.looks[idx]) {
+            Some((_, false)) if open => Err(refused()),
+            Some((_, false)) => Ok(Some(Expr::Empty)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Python's rule for a reference or conditional inside a lookbehind: its group
+    /// (`open`: not closed here) must have closed before the lookbehind began.
+    pub(super) fn check_python_behind(
+        &self,
+        number: u32,
+        open: bool,
+        span: std::ops::Range<usize>,
+    ) -> Result<(), ParseError> {
+        if self.dialect != Dialect::Python || !self.in_lookbehind() {
+            return Ok(());
+        }
+        if open {
+            return Err(self.error("cannot refer to an open group", span));
+        }
+        let group = &self.groups[number as usize - 1];
+        if self.looks.iter().any(|look| !look.1 && group.looks.contains(look)) {
+            return Err(
+                self.error("cannot refer to group defined in the same lookbehind subpattern", span)
+            );
+        }
+        Ok(())
+    }
+
+    /// Marks the groups open here as holding a reference.
+    pub(super) fn mark_enclosing_groups(&mut self) {
+        for group in self.groups.iter_mut().filter(|group| !group.closed) {
+            group.holds_reference = true;
+        }
+    }
+
+    /// What a backreference matches where its group captured `text`, under the flags in
+    /// force.
+    pub(super) fn folded(&self, text: &str) -> Expr {
+        let ctx = self.ctx();
+        Expr::concat(text.chars().map(|c| Expr::set(case::fold_captured(c, ctx))).collect())
+    }
+
+    /// A reference to group `number` where it did not take part: "" in JavaScript, else
+    /// no match, as wide as the group (for Python's check of a lookbehind's width).
+    pub(super) fn unset_reference(&self, number: u32) -> Expr {
+        if self.dialect == Dialect::Js {
+            return Expr::Empty;
+        }
+        let fail = Expr::set(CharSet::empty());
+        match self.groups[number as usize - 1].width {
+            Some(0) => Expr::look(true, false, fail),
+            width => Expr::concat(vec![fail; width.unwrap_or(1) as usize]),
+        }
+    }
+
+    /// A reference to tracked group `number` (second pass): a branch per string the group
+    /// may hold, testing that it holds it, and one for no value.
+    pub(super) fn read_value(&self, number: u32) -> Expr {
+        let group = &self.groups[number as usize - 1];
+        let mut branches: Vec<Expr> = group
+            .values
+            .iter()
+            .enumerate()
+            .map(|(idx, text)| {
+                Expr::concat(vec![capture::test(number, Some(idx as u32)), self.folded(text)])
+            })
+            .collect();
+        let unset = self.unset_reference(number);
+        branches.push(Expr::concat(vec![capture::test(number, None), unset]));
+        Expr::alt(branches)
+    }
+
+    /// A test that tracked group `number` holds a value (second pass).
+    pub(super) fn holds_value(&self, number: u32) -> Expr {
+        if !self.needs_text.contains(&number) {
+            return capture::test(number, Some(0));
+        }
+        let n_values = self.groups[number as usize - 1].values.len() as u32;
+        Expr::alt((0..n_values).map(|idx| capture::test(number, Some(idx))).collect())
+    }
+
+    /// Group `number`, which a reference or conditional at `span` refers to: it exists and
+    /// has closed.
+    pub(super) fn closed_group(
+        &self,
+        number: u32,
+        span: std::ops::Range<usize>,
+    ) -> Result<&Group, ParseError> {
+        let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
+        else {
+            return Err(self.error(
+                format!("invalid backreference: there is no group {number} before it"),
+                span,
+            ));
+        };
+        if group.closed {
+            Ok(group)
+        } else if self.dialect == Dialect::Python {
+            Err(self.error("cannot refer to an open group", span))
+        } else {
+            Err(self.unsupported(
+                "a backreference inside the group it refers to is not supported",
+                span,
+            ))
+        }
+    }
+
+    /// Whether `group` matches once (or, when optional, at most once) on every path to
+    /// here, as a reading of the pattern per choice of its string needs.
+    pub(super) fn matches_once(
+        &self,
+        group: &Group,
+        span: std::ops::Range<usize>,
+    ) -> Result<(), ParseError> {
+        // Every level on the way to the group is still open on the same branch, or was
+        // closed with that one branch (a group such as `(?:x(a))` before the reference).
+        let on_path = group
+            .path
+            .iter()
+            .all(|step| self.levels.contains(step) || self.level_branches.get(step.0) == Some(&1));
+        if group.varies || !on_path {
+            return Err(self.unsupported(ONCE_ONLY, span));
+        }
+        Ok(())
+    }
+
+    /// The branches of a conditional on group `number`, up to its closing parenthesis.
+    pub(super) fn parse_conditional(
+        &mut self,
+        start: usize,
+        number: u32,
+    ) -> Result<Expr, ParseError> {
+        let span = start..self.pos;
+        let closed = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx));
+        let open = !closed.is_some_and(|group| group.closed);
+        if number > 0 {
+            self.check_python_behind(number, open, span.clone())?;
+        }
+        if number > 0 && open {
+            return self.open_conditional(start, number);
+        }
+        let group = self.closed_group(number, span.clone())?;
+        let binding = self.bindings.get(&number).cloned();
+        let tracked = binding.is_none() && self.tracked.contains(&number);
+        let behind = tracked && self.behind_outside(group);
+        let mut reads = false;
+        if binding.is_none() && !tracked {
+            let once = self.matches_once(group, span);
+            if self.needs_reading(group) {
+                once?;
+                reads = true;
+            } else {
+                self.tracked_refs.push((number, once.err()));
+            }
+            self.mark_enclosing_groups();
+        }
+        if behind {
+            self.behind_refs.push(number);
+        }
+        let (yes, no) = self.parse_branches(start)?;
+        if tracked && !behind {
+            return Ok(Expr::alt(vec![
+                Expr::concat(vec![self.holds_value(number), yes]),
+                Expr::concat(vec![capture::test(number, None), no]),
+            ]));
+        }
+        Ok(match binding {
+            Some(Binding::Unset) => no,
+            Some(Binding::Set | Binding::Text(_)) => yes,
+            None => {
+                if reads {
+                    self.backrefs.push(number);
+                }
+                Expr::alt(vec![yes, no])
+            }
+        })
+    }
+
+    /// A conditional on group `number`, which has not closed here (it opens later, or holds
+    /// the conditional): it tests the value the group carries from an earlier iteration, if
+    /// any (Python and PCRE compile it; `check_open_references` checks the group exists).
+    pub(super) fn open_conditional(
+        &mut self,
+        start: usize,
+        number: u32,
+    ) -> Result<Expr, ParseError> {
+        let span = start..self.pos;
+        if self.tracked.contains(&number) {
+            if self.needs_text.contains(&number) {
+                return Err(self.unsupported(
+                    "a conditional on a group that has not closed, which a backreference also \
+                     reads, is not supported",
+                    span,
+                ));
+            }
+            let (yes, no) = self.parse_branches(start)?;
+            return Ok(Expr::alt(vec![
+                Expr::concat(vec![capture::test(number, Some(0)), yes]),
+                Expr::concat(vec![capture::test(number, None), no]),
+            ]));
+        }
+        let tracked = self.unsupported("the group has not closed here", span.clone());
+        self.tracked_refs.push((number, Some(tracked)));
+        self.open_refs.push((number, span, true));
+        self.mark_enclosing_groups();
+        let (yes, no) = self.parse_branches(start)?;
+        Ok(Expr::alt(vec![yes, no]))
+    }
+
+    /// Tracked group `number` matching `body` (second pass): sets the group's value as it
+    /// closes, one branch per string of the group when a reference reads the string
+    /// (`capture.rs`).
+    pub(super) fn tracked_capture(&mut self, number: u32, body: Expr) -> Result<Expr, ParseError> {
+        if !self.needs_text.contains(&number) {
+            return Ok(Expr::concat(vec![body, capture::set(number, Some(0))]));
+        }
+        let span = self.groups[number as usize - 1].span.clone();
+        let values = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
+        let mut branches = Vec::with_capacity(values.len());
+        let mut nodes = 0;
+        for (idx, text) in values.iter().enumerate() {
+            self.budget.check_time(Operation::Parse).map_err(|err| {
+                self.over_budget = Some(err);
+                self.error("the budget ran out reading the strings of this group", span.clone())
+            })?;
+            let chars: Vec<char> = text.chars().collect();
+            let matched = capture::restrict(&body, &chars, &mut nodes).ok_or_else(|| {
+                self.unsupported(
+                    format!(
+                        "the paths of this group, one per string a backreference reads, take \
+                         more than {} nodes: too large",
+                        capture::MAX_NODES
+                    ),
+                    span.clone(),
+                )
+            })?;
+            branches.push(Expr::concat(vec![matched, capture::set(number, Some(idx as u32))]));
+        }
+        self.groups[number as usize - 1].values = values;
+        Ok(Expr::alt(branches))
+    }
+}
+
+/// The strings of an expression without assertions, if finite and at most
+/// [`MAX_BACKREF_CHOICES`]; otherwise why not.
+pub(super) fn strings(expr: &Expr) -> Result<Vec<String>, String> {
+    if is_infinite(expr) {
+        return Err("a backreference to a group with infinitely many strings is not regular".into());
+    }
+    finite_strings(expr, false)
+}
+
+/// The strings an expression may match, assertions and tests of captured values taken as
+/// "" (so more than it matches, each then restricted by `capture::restrict`), if finite
+/// and at most [`MAX_BACKREF_CHOICES`]; otherwise why not.
+pub(super) fn value_strings(expr: &Expr) -> Result<Vec<String>, String> {
+    if is_infinite(expr) {
+        return Err("a backreference to a group with infinitely many strings is not regular".into());
+    }
+    finite_strings(expr, true)
+}
+
+/// Whether an expression without assertions has infinitely many strings: an unbounded
+/// repetition of something that matches a non-empty string.
+pub(super) fn is_infinite(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Set(_) | Expr::Look(_) | Expr::Capture(_) => false,
+        Expr::Concat(parts) => {
+            parts.iter().all(|part| !part.is_fail()) && parts.iter().any(is_infinite)
+        }
+        Expr::Alt(parts) => parts.iter().any(is_infinite),
+        Expr::Repeat { sub, min, max, .. } => {
+            if sub.is_fail() {
+                return false;
+            }
+            is_infinite(sub) && (*min > 0 || *max != Some(0))
+                || max.is_none() && !sub.is_zero_width()
+        }
+        Expr::Atomic(sub) => is_infinite(sub),
+    }
+}
+
+/// The strings of a finite expression, if at most [`MAX_BACKREF_CHOICES`]; with
+/// `looks_match` an assertion counts as "", else it is refused.
+pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<String>, String> {
+    const TOO_MANY: &str =
+        "the group referred to has too many strings to expand its backreferences: too large";
+    match expr {
+        Expr::Empty => Ok(vec![String::new()]),
+        Expr::Set(set) => {
+            if set.len() > MAX_BACKREF_CHOICES as u64 {
+                return Err(TOO_MANY.into());
+            }
+            Ok(set.ranges().iter().flat_map(|&(lo, hi)| (lo..=hi).map(String::from)).collect())
+        }
+        Expr::Concat(parts) => {
+            let mut acc = vec![String::new()];
+            for part in parts {
+                let tails = finite_strings(part, looks_match)?;
+                if acc.len().saturating_mul(tails.len()) > MAX_BACKREF_CHOICES {
+                    return Err(TOO_MANY.into());
+                }
+                acc = acc
+                    .iter()
+                    .flat_map(|head| tails.iter().map(move |tail| format!("{head}{tail}")))
+                    .collect();
+            }
+            Ok(acc)
+        }
+        Expr::Alt(branches) => {
+            let mut acc = Vec::new();
+            for branch in branches {
+                acc.extend(finite_strings(branch, looks_match)?);
+                if acc.len() > MAX_BACKREF_CHOICES {
+                    return Err(TOO_MANY.into());
+                }
+            }
+            acc.sort();
+            acc.dedup();
+            Ok(acc)
+        }
+        Expr::Repeat { sub, min, max, .. } => {
+            let once = finite_strings(sub, looks_match)?;
+            let Some(max) = *max else {
+                if once.is_empty() && *min > 0 {
+                    return Ok(Vec::new());
+                }
+                if once.iter().all(String::is_empty) {
+                    return Ok(vec![String::new()]);
+                }
+                return Err(
+                    "a backreference to a group with infinitely many strings is not regular".into(),
+                );
+            };
+            let mut acc = Vec::new();
+            let mut level = vec![String::new()];
+            for count in 0..=max {
+                if count >= *min {
+                    acc.extend(level.iter().cloned());
+                }
+                if count == max || level.is_empty() {
+                    break;
+                }
+                if level.len().saturating_mul(once.len()) > MAX_BACKREF_CHOICES
+                    || acc.len() > MAX_BACKREF_CHOICES
+                {
+                    return Err(TOO_MANY.into());
+                }
+                let next: Vec<String> = level
+                    .iter()
+                    .flat_map(|head| once.iter().map(move |tail| format!("{head}{tail}")))
+                    .collect();
+                if next == level {
+                    // Every further count gives these strings, the minimum's included.
+                    acc.extend(level);
+                    break;
+                }
+                level = next;
+            }
+            acc.sort();
+            acc.dedup();
+            if acc.len() > MAX_BACKREF_CHOICES {
+                return Err(TOO_MANY.into());
+            }
+            Ok(acc)
+        }
+        Expr::Look(_) if looks_match => Ok(vec![String::new()]),
+        Expr::Look(_) => Err("a backreference to a group with assertions is not supported".into()),
+        Expr::Capture(_) => Ok(vec![String::new()]),
+        Expr::Atomic(sub) => finite_strings(sub, looks_match),
+    }
+}
