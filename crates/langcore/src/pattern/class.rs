@@ -504,7 +504,7 @@ pub(super) fn bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassErr
     if ctx.dialect == Dialect::Rust {
         return rust_bracket(text, ctx);
     }
-    let mut reader = ClassReader { text, pos: 1, ctx };
+    let mut reader = ClassReader { text, pos: 1, ctx, quoted: false };
     let negated = reader.eat('^');
     let set = reader.items(true)?;
     Ok((if negated { set.complement() } else { set }, reader.pos))
@@ -667,6 +667,8 @@ struct ClassReader<'t> {
     text: &'t str,
     pos: usize,
     ctx: Ctx,
+    /// Inside `\Q...\E` (Java, PCRE): every character is itself, `-` and `]` too.
+    quoted: bool,
 }
 
 impl ClassReader<'_> {
@@ -702,11 +704,17 @@ impl ClassReader<'_> {
         let mut items: Vec<Item> = Vec::new();
         let mut first = first;
         loop {
-            self.skip_verbose();
+            self.skip_ignored();
             let start = self.pos;
             let Some(c) = self.peek() else {
                 return Err(("unclosed character class".into(), 0..1));
             };
+            if self.quoted {
+                first = false;
+                self.pos += c.len_utf8();
+                self.range_from(Atom::Char(c), start, &mut items)?;
+                continue;
+            }
             if c == ']' && (!first || dialect == Dialect::Js) {
                 self.pos += 1;
                 return Ok(case::fold_items(&items, self.ctx));
@@ -732,85 +740,106 @@ impl ClassReader<'_> {
                 items.push(Item::Set(nested));
                 continue;
             }
-            let lo = if matches!(dialect, Dialect::Java | Dialect::Pcre)
-                && self.text[self.pos..].starts_with("\\Q")
-            {
-                // Quoted text inside a class: each character is itself, and the last one
-                // may start a range (`[\Qa\E-c]` is `[a-c]` in Java and PCRE2).
-                let quoted = &self.text[self.pos + 2..];
-                let end = quoted.find("\\E").unwrap_or(quoted.len());
-                let mut chars = quoted[..end].chars();
-                let last = chars.next_back();
-                items.extend(chars.map(Item::Char));
-                self.pos = (self.pos + 2 + end + 2).min(self.text.len());
-                match last {
-                    Some(last) => Atom::Char(last),
-                    None => continue,
-                }
-            } else {
-                self.item()?
-            };
-            self.skip_verbose();
-            let after_lo = self.pos;
-            if self.eat('-') {
+            let lo = self.item()?;
+            self.range_from(lo, start, &mut items)?;
+        }
+    }
+
+    /// Skips what the class ignores here: whitespace (`skip_verbose`) and the marks of
+    /// quoted text, `\Q` and `\E` (Java, PCRE), which are transparent: `[a-\Q\Ec]` is
+    /// `[a-c]`.
+    fn skip_ignored(&mut self) {
+        loop {
+            if !self.quoted {
                 self.skip_verbose();
-                // Java: `b-[a]` is `b`, `-` and the nested class.
-                let nested_next = dialect == Dialect::Java && self.peek() == Some('[');
-                match (&lo, self.peek()) {
-                    (Atom::Char(lo_char), Some(next)) if next != ']' && !nested_next => {
-                        let hi = self.item()?;
-                        let Atom::Char(hi_char) = hi else {
-                            if dialect == Dialect::Pcre {
-                                return Err(invalid_range(start..self.pos));
-                            }
-                            if matches!(dialect, Dialect::Python | Dialect::Java) {
-                                return Err((
-                                    "bad character range: a class escape cannot end a range".into(),
-                                    start..self.pos,
-                                ));
-                            }
-                            // `[a-\d]`: a literal hyphen in JavaScript.
-                            items.extend([Item::Char(*lo_char), Item::Char('-'), hi.into_item()]);
-                            continue;
-                        };
-                        if hi_char < *lo_char {
-                            return Err((
-                                "invalid character class range: the start is after the end".into(),
-                                start..self.pos,
-                            ));
-                        }
-                        items.push(Item::Range(*lo_char, hi_char));
+            }
+            let rest = &self.text[self.pos..];
+            let quotes = matches!(self.ctx.dialect, Dialect::Java | Dialect::Pcre);
+            if quotes && !self.quoted && rest.starts_with("\\Q") {
+                self.quoted = true;
+            } else if self.quoted && rest.starts_with("\\E") {
+                self.quoted = false;
+            } else {
+                return;
+            }
+            self.pos += 2;
+        }
+    }
+
+    /// `lo` (read from `start`), or the range it starts when a `-` follows, into `items`.
+    fn range_from(
+        &mut self,
+        lo: Atom,
+        start: usize,
+        items: &mut Vec<Item>,
+    ) -> Result<(), ClassError> {
+        let dialect = self.ctx.dialect;
+        self.skip_ignored();
+        if self.quoted || !self.eat('-') {
+            items.push(lo.into_item());
+            return Ok(());
+        }
+        self.skip_ignored();
+        // Java: `b-[a]` is `b`, `-` and the nested class.
+        let nested_next = dialect == Dialect::Java && !self.quoted && self.peek() == Some('[');
+        let closes = !self.quoted && self.peek() == Some(']');
+        match (&lo, self.peek()) {
+            (Atom::Char(lo_char), Some(_)) if !closes && !nested_next => {
+                let hi = self.item()?;
+                let Atom::Char(hi_char) = hi else {
+                    if dialect == Dialect::Pcre {
+                        return Err(invalid_range(start..self.pos));
                     }
-                    (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Python => {
+                    if matches!(dialect, Dialect::Python | Dialect::Java) {
                         return Err((
-                            "bad character range: a class escape cannot start a range".into(),
-                            start..self.pos + next.len_utf8(),
+                            "bad character range: a class escape cannot end a range".into(),
+                            start..self.pos,
                         ));
                     }
-                    (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Pcre => {
-                        return Err(invalid_range(start..self.pos + next.len_utf8()));
-                    }
-                    (Atom::Set(_), Some(next)) if next != ']' && dialect == Dialect::Js => {
-                        // `[\s-a-z]`: `\s`, `-` and `a`, which ends the would-be range
-                        // (ECMAScript Annex B), so starts none: `-` and `z` follow.
-                        let hi = self.atom()?;
-                        items.extend([lo.into_item(), Item::Char('-'), hi.into_item()]);
-                    }
-                    _ => {
-                        // `[\w-.]` or `[a-]`: the hyphen is itself.
-                        self.pos = after_lo + 1;
-                        items.extend([lo.into_item(), Item::Char('-')]);
-                    }
+                    // `[a-\d]`: a literal hyphen in JavaScript.
+                    items.extend([Item::Char(*lo_char), Item::Char('-'), hi.into_item()]);
+                    return Ok(());
+                };
+                if hi_char < *lo_char {
+                    return Err((
+                        "invalid character class range: the start is after the end".into(),
+                        start..self.pos,
+                    ));
                 }
-                continue;
+                items.push(Item::Range(*lo_char, hi_char));
             }
-            items.push(lo.into_item());
+            (Atom::Set(_), Some(next)) if !closes && dialect == Dialect::Python => {
+                return Err((
+                    "bad character range: a class escape cannot start a range".into(),
+                    start..self.pos + next.len_utf8(),
+                ));
+            }
+            (Atom::Set(_), Some(next)) if !closes && dialect == Dialect::Pcre => {
+                return Err(invalid_range(start..self.pos + next.len_utf8()));
+            }
+            (Atom::Set(_), Some(_)) if !closes && dialect == Dialect::Js => {
+                // `[\s-a-z]`: `\s`, `-` and `a`, which ends the would-be range
+                // (ECMAScript Annex B), so starts none: `-` and `z` follow.
+                let hi = self.atom()?;
+                items.extend([lo.into_item(), Item::Char('-'), hi.into_item()]);
+            }
+            _ => {
+                // `[\w-.]` or `[a-]`: the hyphen is itself.
+                items.extend([lo.into_item(), Item::Char('-')]);
+            }
         }
+        Ok(())
     }
 
     /// One character, escape or (PCRE) POSIX class `[:name:]` of a class.
     fn item(&mut self) -> Result<Atom, ClassError> {
         let start = self.pos;
+        if self.quoted
+            && let Some(c) = self.peek()
+        {
+            self.pos += c.len_utf8();
+            return Ok(Atom::Char(c));
+        }
         let rest = &self.text[self.pos..];
         if let (Dialect::Pcre, true, Some(end)) =
             (self.ctx.dialect, rest.starts_with("[:"), rest.find(":]"))

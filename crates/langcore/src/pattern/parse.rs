@@ -90,11 +90,10 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         return Err(Error::Budget(err));
     }
     let expr = parsed?;
+    parser.check_open_references()?;
     if parser.backrefs.is_empty() && parser.tracked_refs.is_empty() {
-        parser.check_open_references()?;
         return Ok(expr);
     }
-    parser.check_open_references()?;
     let tracked = parser.split_references()?;
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
@@ -105,6 +104,7 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         let mut again = Parser::new(pattern, dialect, choice, budget);
         again.needs_text = parser.needs_text.clone();
         again.tracked = tracked.clone();
+        again.open_values = parser.open_values.clone();
         let parsed = again.parse_all();
         if let Some(err) = again.over_budget.take() {
             return Err(Error::Budget(err));
@@ -112,6 +112,18 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         branches.push(parsed?);
     }
     Ok(Expr::alt(branches))
+}
+
+/// A reference or conditional to a group that has not closed where it stands.
+#[derive(Clone, Debug)]
+struct OpenRef {
+    number: u32,
+    span: std::ops::Range<usize>,
+    conditional: bool,
+    /// The groups open where it stands (the group itself among them when it stands inside
+    /// it), and the lookarounds it is inside.
+    enclosing: Vec<u32>,
+    looks: Vec<(usize, bool)>,
 }
 
 /// What a reading takes a referenced group to have matched.
@@ -211,8 +223,11 @@ struct Parser<'p> {
     /// (second pass): the lookbehind is read again per value (`Parser::expand_behind`).
     behind_refs: Vec<u32>,
     /// References and conditionals to groups that had not closed where they stand (first
-    /// pass): the group, the span, and whether it is a conditional.
-    open_refs: Vec<(u32, std::ops::Range<usize>, bool)>,
+    /// pass).
+    open_refs: Vec<OpenRef>,
+    /// The strings of tracked groups that references read before the group closes
+    /// (second pass): from the first pass, as the group's values will be.
+    open_values: HashMap<u32, Vec<String>>,
     /// The atom just read cannot take a quantifier in this dialect (Python's and
     /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
     /// lookbehinds).
@@ -275,6 +290,7 @@ impl<'p> Parser<'p> {
             tracked_refs: Vec::new(),
             behind_refs: Vec::new(),
             open_refs: Vec::new(),
+            open_values: HashMap::new(),
             unquantifiable: false,
             budget,
             set_bytes: 0,
@@ -571,6 +587,10 @@ impl<'p> Parser<'p> {
                 ));
             }
             self.pos += len;
+            // Java and PCRE read a lazy or possessive mark past whitespace and comments.
+            if matches!(self.dialect, Dialect::Java | Dialect::Pcre) {
+                self.skip_verbose();
+            }
             if max.is_some_and(|max| max < min) {
                 return Err(self.error(
                     "invalid repetition: the minimum is above the maximum",
@@ -1311,6 +1331,22 @@ impl<'p> Parser<'p> {
             return self.tracked_capture(number, body);
         }
         Ok(match self.bindings.get(&number) {
+            // The group's paths that match the text, when they set values of groups inside
+            // it; else the text.
+            Some(Binding::Text(text)) if body.sets_capture() => {
+                let chars: Vec<char> = text.chars().collect();
+                let span = self.groups[number as usize - 1].span.clone();
+                capture::restrict(&body, &chars, &mut 0).ok_or_else(|| {
+                    self.unsupported(
+                        format!(
+                            "the paths of this group that match one of its strings take more \
+                             than {} nodes: too large",
+                            capture::MAX_NODES
+                        ),
+                        span,
+                    )
+                })?
+            }
             Some(Binding::Text(text)) => Expr::literal(text),
             Some(Binding::Unset) => Expr::set(CharSet::empty()),
             Some(Binding::Set) | None => body,
@@ -1611,6 +1647,8 @@ fn fixed_width(expr: &Expr) -> Option<u32> {
             let first = fixed_width(branches.first()?)?;
             branches[1..].iter().all(|branch| fixed_width(branch) == Some(first)).then_some(first)
         }
+        // `X{0}` is "" whatever X (Python's `getwidth`: 0 times X's widths).
+        Expr::Repeat { max: Some(0), .. } => Some(0),
         Expr::Repeat { sub, min, max, .. } => {
             let width = fixed_width(sub)?;
             match *max {

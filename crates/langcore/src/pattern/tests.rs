@@ -158,8 +158,9 @@ fn references_before_their_group_closes() {
     check(r"\1(a)|b", java, &["b"], &["a", "aa"]);
     check(r"\1(a)|b", pcre, &["b"], &["a", "aa"]);
     check(r"\1(a)", js, &["a"], &["aa"]);
-    // Under a repetition that holds both, an earlier iteration's value: refused.
-    assert!(refusal(r"(?:\1b|(a))+", java).contains("repetition"));
+    // Under a repetition that holds both, an earlier iteration's value (see
+    // `references_before_their_group_read_an_earlier_iteration`).
+    check(r"(?:\1b|(a))+", java, &["aab"], &["ab"]);
     // PCRE: `\1` without a group 1 is an error, a conditional on a later group is not.
     assert!(!refusal(r"a\1", pcre).is_empty());
     check(r"(?(1)b|c)(a)", pcre, &["ca"], &["ba"]);
@@ -714,10 +715,52 @@ fn pcre_extended_classes_ranges_and_relative_references() {
     check(r"[\w-]", pcre, &["-", "a"], &["."]);
     for dialect in [pcre, Dialect::Java] {
         check(r"[\Qa\E-c]", dialect, &["a", "b", "c"], &["-"]);
+        check(r"[a-\Qcd\E]", dialect, &["a", "c", "d"], &["-", "e"]);
+        check(r"[a-\Q\Ec]", dialect, &["b"], &["-"]);
+        check(r"[ -\Q\E]", dialect, &[" ", "-"], &["a"]);
+        check(r"[a\Q-]\E]", dialect, &["a", "-", "]"], &["b"]);
     }
     assert!(refusal(r"[\Q-\E-\w]", Dialect::Java).contains("range"));
     check(r"(a)\g1-", pcre, &["aa-"], &["aa"]);
     check(r"\g+1(a)|b", pcre, &["b"], &["a", "aa"]);
     check("{,2}", pcre, &["{,2}"], &[""]);
     check("(?i){,2}a", pcre, &["{,2}a"], &["a"]);
+}
+
+/// Java and PCRE: a reference before its group, under a repetition holding both, reads
+/// the value an earlier iteration left (the group is tracked). A reference inside its own
+/// group stays refused. Checked with Java 17 and PCRE2 10.42.
+#[test]
+fn references_before_their_group_read_an_earlier_iteration() {
+    for dialect in [Dialect::Java, Dialect::Pcre] {
+        check(r"(?:\1b|(a))*", dialect, &["", "a", "aab", "aaab", "aabab"], &["ab", "b", "abab"]);
+        check(r"(?:\2|(a)(b)?)+", dialect, &["a", "ab", "abb", "aba", "abab", "abbb"], &["b"]);
+        assert!(refusal(r"(a|b\1)+", dialect).contains("its own group"), "{dialect}");
+    }
+}
+
+/// PCRE: a conditional on a group not closed where it stands, which a backreference also
+/// reads, tests the values the group carries. Checked with PCRE2 10.42.
+#[test]
+fn conditionals_on_open_groups_that_references_read() {
+    let pcre = Dialect::Pcre;
+    check(r"(?:(?(1)b|a)(x|y))+\1", pcre, &["axx", "axbyy", "ayy"], &["ayby", "ax", "axbyx", "b"]);
+}
+
+/// A group read once per choice of its strings keeps the values of the groups inside it
+/// (`(){2}` sets group 4 as group 3 matches ""); Java and PCRE read a lazy or possessive
+/// mark past whitespace (`(?x)`) and comments. Checked with PCRE2 10.42 and Java 17.
+#[test]
+fn groups_read_per_choice_keep_inner_values_and_marks_skip_comments() {
+    let pcre = Dialect::Pcre;
+    check(r"(())((){2})\3(?(4).)", pcre, &["x"], &[""]);
+    check(r"(|(())\2)\g{-1}", pcre, &[""], &["x"]);
+    for dialect in [pcre, Dialect::Java] {
+        check("(?x)a+ +a", dialect, &[], &["aa", "a"]);
+        check("(?x)a+ ?a", dialect, &["aa", "aaa"], &["a"]);
+    }
+    check("a?(?#c)+a", pcre, &["aa"], &["a"]);
+    assert!(refusal("(?x)a+ ?a", Dialect::Python).contains("multiple repeat"));
+    // Python: `X{0}` has width 0 in a lookbehind, whatever X.
+    check(r"a(?<=a( +){0})", Dialect::Python, &["a"], &[]);
 }

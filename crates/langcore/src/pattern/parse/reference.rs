@@ -29,7 +29,7 @@
 
 use std::collections::HashMap;
 
-use super::{Binding, Flags, Group, Parser};
+use super::{Binding, Flags, Group, OpenRef, Parser};
 use super::{capture, case, java};
 use crate::alphabet::CharSet;
 use crate::budget::Operation;
@@ -152,31 +152,83 @@ impl Parser<'_> {
 
     /// The references and conditionals to groups that had not closed where they stand,
     /// once the whole pattern is read: the group must exist (but in Java, where such a
-    /// reference never matches); a reference, read as failing, must not stand under a
-    /// repetition that also holds the group (the group would be unset only in its first
-    /// iteration), which is refused; a conditional reads the group's earlier value.
-    pub(super) fn check_open_references(&self) -> Result<(), ParseError> {
-        for (number, span, conditional) in &self.open_refs {
-            match (*number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx)) {
-                None if self.dialect == Dialect::Java && !conditional => {}
-                None => {
-                    return Err(self.error(
-                        format!("reference to non-existent subpattern: there is no group {number}"),
-                        span.clone(),
-                    ));
+    /// reference never matches); a conditional reads the group's earlier value. A
+    /// reference under a repetition that also holds its group reads the value an earlier
+    /// iteration left (Java and PCRE keep it): the group is tracked, its strings known
+    /// from this pass. Refused: a reference inside its own group (each value would hold
+    /// the one before), to a group whose strings this pass does not know or that a
+    /// lookaround keeps.
+    pub(super) fn check_open_references(&mut self) -> Result<(), ParseError> {
+        let open_refs = std::mem::take(&mut self.open_refs);
+        for open in &open_refs {
+            let number = open.number;
+            let span = open.span.clone();
+            let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
+            else {
+                if self.dialect == Dialect::Java && !open.conditional {
+                    continue;
                 }
-                Some(group) if group.varies && !conditional => {
-                    return Err(self.unsupported(
-                        "a reference to a group that has not closed where it stands is only \
-                         supported where no repetition holds both (the group would hold an \
-                         earlier iteration's value)",
-                        span.clone(),
-                    ));
-                }
-                Some(_) => {}
+                return Err(self.error(
+                    format!("reference to non-existent subpattern: there is no group {number}"),
+                    span,
+                ));
+            };
+            if open.conditional {
+                continue;
+            }
+            if !group.varies {
+                continue;
+            }
+            if open.enclosing.contains(&number) {
+                return Err(self.unsupported(
+                    "a reference inside its own group, under a repetition that holds it, is not \
+                     supported: each value of the group would hold the one before",
+                    span,
+                ));
+            }
+            if group.looks.iter().any(|look| !open.looks.contains(look)) {
+                return Err(self.unsupported(ONCE_ONLY, span));
+            }
+            if let Some(why) = &group.error {
+                return Err(self.unsupported(why, span));
+            }
+            if group.holds_reference {
+                return Err(self.unsupported(
+                    "a reference before its group, to a group that holds a reference itself, \
+                     is not supported",
+                    span,
+                ));
+            }
+            self.open_values.insert(number, group.strings.clone());
+            self.tracked_refs.push((number, None));
+            self.needs_text.push(number);
+            for &enclosing in &open.enclosing {
+                self.groups[enclosing as usize - 1].holds_reference = true;
             }
         }
+        // A conditional on a group not closed that a backreference reads too tests its
+        // values, known from this pass.
+        for open in open_refs.iter().filter(|open| open.conditional) {
+            let group = open.number.checked_sub(1).and_then(|idx| self.groups.get(idx as usize));
+            if let Some(group) = group
+                && self.needs_text.contains(&open.number)
+                && group.error.is_none()
+                && !group.holds_reference
+            {
+                self.open_values.insert(open.number, group.strings.clone());
+            }
+        }
+        self.open_refs = open_refs;
         Ok(())
+    }
+
+    /// Records a reference or conditional to group `number`, not closed here.
+    fn open_reference(&mut self, number: u32, span: std::ops::Range<usize>, conditional: bool) {
+        let enclosing = (1..=self.groups.len() as u32)
+            .filter(|&open| !self.groups[open as usize - 1].closed)
+            .collect();
+        let looks = self.looks.clone();
+        self.open_refs.push(OpenRef { number, span, conditional, enclosing, looks });
     }
 
     /// Whether a reference here must read group `group` once per choice rather than from
@@ -356,7 +408,12 @@ impl Parser<'_> {
             number == 0 || self.groups.get(number as usize - 1).is_none_or(|group| !group.closed);
         self.check_reference_behind(number, open, span.clone())?;
         if matches!(self.dialect, Dialect::Java | Dialect::Pcre) && number > 0 && open {
-            self.open_refs.push((number, span, false));
+            // Second pass: the value an earlier iteration left, when a repetition holds
+            // both; else no value, no match.
+            if let Some(values) = self.open_values.get(&number) {
+                return Ok(self.read_values(number, values));
+            }
+            self.open_reference(number, span, false);
             return Ok(Expr::set(CharSet::empty()));
         }
         if self.dialect == Dialect::Js
@@ -520,8 +577,9 @@ impl Parser<'_> {
             return Expr::Empty;
         }
         let fail = Expr::set(CharSet::empty());
-        match self.groups[number as usize - 1].width {
+        match self.groups.get(number as usize - 1).and_then(|group| group.width) {
             Some(0) => Expr::look(true, false, fail),
+            // Not opened yet: a reference before its group.
             width => Expr::concat(vec![fail; width.unwrap_or(1) as usize]),
         }
     }
@@ -529,9 +587,13 @@ impl Parser<'_> {
     /// A reference to tracked group `number` (second pass): a branch per string the group
     /// may hold, testing that it holds it, and one for no value.
     pub(super) fn read_value(&self, number: u32) -> Expr {
-        let group = &self.groups[number as usize - 1];
-        let mut branches: Vec<Expr> = group
-            .values
+        self.read_values(number, &self.groups[number as usize - 1].values)
+    }
+
+    /// A reference to tracked group `number`, whose values are `values`: a branch per
+    /// value, and one for no value.
+    fn read_values(&self, number: u32, values: &[String]) -> Expr {
+        let mut branches: Vec<Expr> = values
             .iter()
             .enumerate()
             .map(|(idx, text)| {
@@ -543,12 +605,16 @@ impl Parser<'_> {
         Expr::alt(branches)
     }
 
-    /// A test that tracked group `number` holds a value (second pass).
+    /// A test that tracked group `number` holds a value (second pass): one of those it
+    /// closed with, or, not closed here, of those the first pass knew.
     pub(super) fn holds_value(&self, number: u32) -> Expr {
         if !self.needs_text.contains(&number) {
             return capture::test(number, Some(0));
         }
-        let n_values = self.groups[number as usize - 1].values.len() as u32;
+        let n_values = match self.groups.get(number as usize - 1) {
+            Some(group) if group.closed => group.values.len(),
+            _ => self.open_values.get(&number).map_or(0, Vec::len),
+        } as u32;
         Expr::alt((0..n_values).map(|idx| capture::test(number, Some(idx))).collect())
     }
 
@@ -659,22 +725,24 @@ impl Parser<'_> {
     ) -> Result<Expr, ParseError> {
         let span = start..self.pos;
         if self.tracked.contains(&number) {
-            if self.needs_text.contains(&number) {
+            if self.needs_text.contains(&number) && !self.open_values.contains_key(&number) {
                 return Err(self.unsupported(
                     "a conditional on a group that has not closed, which a backreference also \
-                     reads, is not supported",
+                     reads, is only supported when the group's strings are known where it \
+                     stands (it holds no reference or conditional)",
                     span,
                 ));
             }
+            let holds = self.holds_value(number);
             let (yes, no) = self.parse_branches(start)?;
             return Ok(Expr::alt(vec![
-                Expr::concat(vec![capture::test(number, Some(0)), yes]),
+                Expr::concat(vec![holds, yes]),
                 Expr::concat(vec![capture::test(number, None), no]),
             ]));
         }
         let tracked = self.unsupported("the group has not closed here", span.clone());
         self.tracked_refs.push((number, Some(tracked)));
-        self.open_refs.push((number, span, true));
+        self.open_reference(number, span, true);
         self.mark_enclosing_groups();
         let (yes, no) = self.parse_branches(start)?;
         Ok(Expr::alt(vec![yes, no]))
@@ -689,6 +757,12 @@ impl Parser<'_> {
         }
         let span = self.groups[number as usize - 1].span.clone();
         let values = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
+        if self.open_values.get(&number).is_some_and(|known| *known != values) {
+            return Err(self.unsupported(
+                "a reference before this group reads strings it does not have in the end",
+                span,
+            ));
+        }
         let mut branches = Vec::with_capacity(values.len());
         let mut nodes = 0;
         for (idx, text) in values.iter().enumerate() {
