@@ -634,6 +634,11 @@ impl<'p> Parser<'p> {
                 n_quantifiers += 1;
                 continue;
             }
+            // CPython backtracks into no iteration of a possessive repetition either:
+            // `(?:a+){2}+` does not match `aaa` (its POSSESSIVE_REPEAT, 3.11 to 3.13).
+            if possessive && self.dialect == Dialect::Python {
+                expr = self.atomic(expr, "possessive quantifier", start..self.pos, java_loops)?;
+            }
             let repeat = if java_loop && !capture::empty(&expr).is_fail() {
                 self.java_empty_loops += 1;
                 java::loop_repeat(&expr, min, max, greedy)
@@ -1088,6 +1093,16 @@ impl<'p> Parser<'p> {
         span: std::ops::Range<usize>,
         java_loops: usize,
     ) -> Result<Expr, ParseError> {
+        // Python measures a lookbehind before any rewriting: `(?<=(?>a|ab))` is refused.
+        if self.dialect == Dialect::Python && self.in_lookbehind() && fixed_width(&body).is_none() {
+            return Err(self.error(
+                format!(
+                    "look-behind requires fixed-width pattern: this {what} matches strings of \
+                     several lengths"
+                ),
+                span,
+            ));
+        }
         if self.java_empty_loops > java_loops {
             return Err(self.unsupported(
                 format!(

@@ -764,3 +764,32 @@ fn groups_read_per_choice_keep_inner_values_and_marks_skip_comments() {
     // Python: `X{0}` has width 0 in a lookbehind, whatever X.
     check(r"a(?<=a( +){0})", Dialect::Python, &["a"], &[]);
 }
+
+/// CPython runs `X{m,n}+` (and `X*+`, `X++`, `X?+`) without backtracking into any
+/// iteration: `(?>(?>X){m,n})`, so `(?:a+){2}+` does not match `aaa` (Python 3.11 to 3.13;
+/// for a minimum of 0 or 1 that is `(?>X{m,n})`). Java and PCRE backtrack inside.
+#[test]
+fn python_possessive_repetitions_keep_each_iteration() {
+    let py = Dialect::Python;
+    check(r"(?:a+){2}+", py, &[], &["aaa", "aa"]);
+    check(r"(.+){2}+", py, &[], &["--a"]);
+    check(r"(?:a+){2}+", Dialect::Pcre, &["aaa", "aa"], &["a"]);
+    check(r"(?:a|ab)++c", py, &["ac", "aac"], &["abc"]);
+}
+
+/// CPython tests a group's marks for `(?(1)...)`: inside group 1, a new iteration has moved
+/// its start past the end of the value before, so it reads as unset (`(?:(.(?(1)a|c)|)-)+`
+/// does not match `-aa-`), and an end mark left by a failed attempt makes it read as set
+/// (`(?P<n>()((?(1). ??|)(?:))*?)b?\u{301}` matches `a\u{301}`): relang refuses such a
+/// conditional. Python also measures a lookbehind's atomic groups before rewriting them.
+#[test]
+fn python_conditionals_inside_their_group_are_refused() {
+    let py = Dialect::Python;
+    assert!(refusal(r"(?:(.(?(1)a|c)|)-)+", py).contains("marks"));
+    assert!(refusal(r"(a(?(1)b|c))", py).contains("marks"));
+    check(r"(?:(.(?(1)a|c)|)-)+", Dialect::Pcre, &["-aa-"], &[]);
+    for pattern in [r"(?<=(?>a|ab))x", r"(?<=(?>A{0,}?))x"] {
+        assert!(refusal(pattern, py).contains("fixed-width"), "{pattern}");
+    }
+    check(r".(?<=(?>a|b))x", py, &["ax"], &["cx"]);
+}

@@ -174,6 +174,14 @@ impl Parser<'_> {
                 ));
             };
             if open.conditional {
+                if self.dialect == Dialect::Python && open.enclosing.contains(&number) {
+                    return Err(self.unsupported(
+                        "a conditional inside its own group is not supported in Python: CPython \
+                         tests the group's marks, which a new iteration moves and backtracking \
+                         does not restore",
+                        span,
+                    ));
+                }
                 continue;
             }
             if !group.varies {
