@@ -17,8 +17,8 @@
 //! ends the loop at once, even short of the minimum ([`loop_repeat`]), so `(?:^|a){2}`
 //! matches "" and "aa" but not "a".
 
-use super::Expr;
 use super::capture::{empty, non_empty};
+use super::{Capture, Expr};
 use crate::alphabet::CharSet;
 
 /// Java's bound for an unbounded repetition (`Pattern.MAX_REPS`).
@@ -286,6 +286,46 @@ pub(super) fn loop_repeat(sub: &Expr, min: u32, max: Option<u32>, greedy: bool) 
     let short =
         Expr::Repeat { sub: Box::new(non_empty), min: 0, max: max.map(|max| max - 1), greedy };
     Expr::alt(vec![full, Expr::concat(vec![short, empty(sub)])])
+}
+
+/// Java's `GroupCurly` of capturing group `group`, `sub`, which only matches "": the
+/// iterations up to the minimum, then, if the maximum allows, one more whose groups inside
+/// keep the values it sets while `group` itself is restored (`(())*` sets group 2, not
+/// group 1).
+pub(super) fn group_curly_of_empty(
+    sub: Expr,
+    group: u32,
+    min: u32,
+    max: Option<u32>,
+    greedy: bool,
+) -> Expr {
+    let extra = (max != Some(min)).then(|| without_set(&sub, group));
+    let mandatory = Expr::Repeat { sub: Box::new(sub), min, max: Some(min), greedy };
+    match extra {
+        Some(extra) => Expr::concat(vec![mandatory, Expr::alt(vec![Expr::Empty, extra])]),
+        None => mandatory,
+    }
+}
+
+/// `expr` without its steps setting `group`.
+fn without_set(expr: &Expr, group: u32) -> Expr {
+    match expr {
+        Expr::Capture(Capture::Set { group: set, .. }) if *set == group => Expr::Empty,
+        Expr::Concat(parts) => {
+            Expr::concat(parts.iter().map(|part| without_set(part, group)).collect())
+        }
+        Expr::Alt(branches) => {
+            Expr::alt(branches.iter().map(|branch| without_set(branch, group)).collect())
+        }
+        Expr::Repeat { sub, min, max, greedy } => Expr::Repeat {
+            sub: Box::new(without_set(sub, group)),
+            min: *min,
+            max: *max,
+            greedy: *greedy,
+        },
+        Expr::Atomic(sub) => Expr::Atomic(Box::new(without_set(sub, group))),
+        other => other.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -634,9 +634,10 @@ impl<'p> Parser<'p> {
                 n_quantifiers += 1;
                 continue;
             }
-            // CPython backtracks into no iteration of a possessive repetition either:
-            // `(?:a+){2}+` does not match `aaa` (its POSSESSIVE_REPEAT, 3.11 to 3.13).
-            if possessive && self.dialect == Dialect::Python {
+            // CPython and Java backtrack into no iteration of a possessive repetition
+            // either: `(?:a+){2}+` does not match `aaa` (CPython's POSSESSIVE_REPEAT, 3.11
+            // to 3.13; Java's possessive `Curly` takes each iteration's first match).
+            if possessive && matches!(self.dialect, Dialect::Python | Dialect::Java) {
                 expr = self.atomic(expr, "possessive quantifier", start..self.pos, java_loops)?;
             }
             let repeat = if java_loop && !capture::empty(&expr).is_fail() {
@@ -665,7 +666,7 @@ impl<'p> Parser<'p> {
     /// `sub{min,max}` where `sub` (whose groups are those after the first `n_groups`)
     /// sets captured values, under the dialect's iteration rules (`capture.rs`).
     /// `group_of_empty`: `sub` is a capturing group that only matches "", which Java
-    /// repeats without keeping an iteration past the minimum (its `GroupCurly`).
+    /// repeats past the minimum without keeping its own value (its `GroupCurly`).
     fn repeat_capturing(
         &self,
         sub: Expr,
@@ -684,8 +685,10 @@ impl<'p> Parser<'p> {
         } else {
             Vec::new()
         };
-        let drops_empty = js || group_of_empty && self.dialect == Dialect::Java;
-        capture::repeat(sub, min, max, greedy, resets, !drops_empty)
+        if group_of_empty && self.dialect == Dialect::Java {
+            return java::group_curly_of_empty(sub, n_groups as u32 + 1, min, max, greedy);
+        }
+        capture::repeat(sub, min, max, greedy, resets, !js)
     }
 
     fn parse_atom(&mut self) -> Result<Expr, ParseError> {
@@ -1346,9 +1349,9 @@ impl<'p> Parser<'p> {
             return self.tracked_capture(number, body);
         }
         Ok(match self.bindings.get(&number) {
-            // The group's paths that match the text, when they set values of groups inside
-            // it; else the text.
-            Some(Binding::Text(text)) if body.sets_capture() => {
+            // The group's paths that match the text, with the values they set: none when
+            // the groups inside are read as strings that do not make up this one.
+            Some(Binding::Text(text)) => {
                 let chars: Vec<char> = text.chars().collect();
                 let span = self.groups[number as usize - 1].span.clone();
                 capture::restrict(&body, &chars, &mut 0).ok_or_else(|| {
@@ -1362,7 +1365,6 @@ impl<'p> Parser<'p> {
                     )
                 })?
             }
-            Some(Binding::Text(text)) => Expr::literal(text),
             Some(Binding::Unset) => Expr::set(CharSet::empty()),
             Some(Binding::Set) | None => body,
         })

@@ -774,6 +774,7 @@ fn python_possessive_repetitions_keep_each_iteration() {
     check(r"(?:a+){2}+", py, &[], &["aaa", "aa"]);
     check(r"(.+){2}+", py, &[], &["--a"]);
     check(r"(?:a+){2}+", Dialect::Pcre, &["aaa", "aa"], &["a"]);
+    check(r"(a+){2}+", Dialect::Java, &[], &["aa", "aaa"]);
     check(r"(?:a|ab)++c", py, &["ac", "aac"], &["abc"]);
 }
 
@@ -792,4 +793,17 @@ fn python_conditionals_inside_their_group_are_refused() {
         assert!(refusal(pattern, py).contains("fixed-width"), "{pattern}");
     }
     check(r".(?<=(?>a|b))x", py, &["ax"], &["cx"]);
+}
+
+/// Java's `GroupCurly` past its minimum: an iteration of a group that only matches ""
+/// keeps the values of the groups inside it, not its own (`(())*\2` matches "",
+/// `(())*\1` does not); a group read as one of its strings fails where the groups inside
+/// it are read as other strings (`(((|A))\2)\3` does not match `A`). Checked with Java 17.
+#[test]
+fn java_empty_group_iterations_keep_inner_values() {
+    let java = Dialect::Java;
+    check(r"(())*\2", java, &[""], &["a"]);
+    check(r"(())*\1", java, &[], &[""]);
+    check(r"(()){0,}\2", java, &[""], &[]);
+    check(r"(((|A))\2)\3", java, &[""], &["A"]);
 }
