@@ -129,6 +129,10 @@ fn alt_or_fail(branches: Vec<Expr>) -> Expr {
 /// module docs; `resets` are JavaScript's clearing of the body's groups (empty elsewhere),
 /// `keeps_empty` whether one iteration past the minimum that matches "" is kept (with the
 /// values it sets) before the loop ends, or fails.
+///
+/// `pcre_loop`: PCRE runs `X{n,}` as n-1 copies of X and a loop `X+` that ends after an
+/// iteration that matches "", its first one too, so the n-th iteration ends it when it
+/// matches "" (`(?(1)a|())+` does not match `a`).
 pub(super) fn repeat(
     sub: Expr,
     min: u32,
@@ -136,18 +140,19 @@ pub(super) fn repeat(
     greedy: bool,
     resets: Vec<Expr>,
     keeps_empty: bool,
+    pcre_loop: bool,
 ) -> Expr {
     let body = Expr::concat(resets.into_iter().chain([sub]).collect());
-    let mandatory = if min == 0 {
-        Expr::Empty
-    } else {
-        Expr::Repeat { sub: Box::new(body.clone()), min, max: Some(min), greedy }
+    let copies = |n: u32| {
+        let body = Box::new(body.clone());
+        if n == 0 { Expr::Empty } else { Expr::Repeat { sub: body, min: n, max: Some(n), greedy } }
     };
     let more = max.map(|max| max - min);
     if more == Some(0) {
-        return mandatory;
+        return copies(min);
     }
     let non_empty = non_empty(&body);
+    let first_non_empty = non_empty.clone();
     let rest = if !keeps_empty {
         Expr::Repeat { sub: Box::new(non_empty), min: 0, max: more, greedy }
     } else {
@@ -161,7 +166,11 @@ pub(super) fn repeat(
         };
         Expr::concat(vec![before, last])
     };
-    Expr::concat(vec![mandatory, rest])
+    if pcre_loop && max.is_none() && min > 0 {
+        let last = Expr::alt(vec![empty(&body), Expr::concat(vec![first_non_empty, rest])]);
+        return Expr::concat(vec![copies(min - 1), last]);
+    }
+    Expr::concat(vec![copies(min), rest])
 }
 
 /// The paths of `expr` that match a character or more.

@@ -533,11 +533,6 @@ impl<'p> Parser<'p> {
         }
     }
 
-    /// PCRE's `{,n}` where nothing can be repeated: text, as Perl and PCRE2 read it.
-    fn pcre_text_brace(&self) -> bool {
-        self.dialect == Dialect::Pcre && self.rest().starts_with("{,")
-    }
-
     /// The quantifiers after `atom` (which starts at `start`, after the first `n_groups`
     /// groups and `java_loops` of [`Parser::java_empty_loops`]).
     fn parse_quantifiers(
@@ -568,9 +563,6 @@ impl<'p> Parser<'p> {
             let quantifier_start = self.pos;
             // Java repeats nothing after a flag group with braces: `(?i){2}a` is `(?i)a`.
             let java_braces = self.dialect == Dialect::Java && self.rest().starts_with('{');
-            if unquantifiable && self.pcre_text_brace() {
-                return Ok(expr);
-            }
             if unquantifiable && !java_braces {
                 return Err(self.error(
                     format!(
@@ -688,7 +680,7 @@ impl<'p> Parser<'p> {
         if group_of_empty && self.dialect == Dialect::Java {
             return java::group_curly_of_empty(sub, n_groups as u32 + 1, min, max, greedy);
         }
-        capture::repeat(sub, min, max, greedy, resets, !js)
+        capture::repeat(sub, min, max, greedy, resets, !js, self.dialect == Dialect::Pcre)
     }
 
     fn parse_atom(&mut self) -> Result<Expr, ParseError> {
@@ -726,7 +718,7 @@ impl<'p> Parser<'p> {
             }
             // Java repeats nothing: `{1}a` is `a`.
             '{' if self.quantifier().is_some() && self.dialect == Dialect::Java => Ok(Expr::Empty),
-            '{' if self.quantifier().is_some() && !self.pcre_text_brace() => {
+            '{' if self.quantifier().is_some() => {
                 Err(self.error("repetition operator missing expression", start..start + 1))
             }
             '{' if self.dialect == Dialect::Java => Err(self.error(
@@ -1132,14 +1124,12 @@ impl<'p> Parser<'p> {
         self.depth += 1;
         let level = self.open_level();
         let yes = self.parse_concat()?;
-        let no = if self.eat("|") {
-            if let Some(last) = self.levels.last_mut() {
-                last.1 += 1;
-            }
-            self.parse_concat()?
-        } else {
-            Expr::Empty
-        };
+        // The no branch, written or empty: a group in the yes branch may not take part.
+        let written = self.eat("|");
+        if let Some(last) = self.levels.last_mut() {
+            last.1 += 1;
+        }
+        let no = if written { self.parse_concat()? } else { Expr::Empty };
         self.close_level(level);
         self.depth -= 1;
         self.flags = saved;

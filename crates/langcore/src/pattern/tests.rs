@@ -723,8 +723,10 @@ fn pcre_extended_classes_ranges_and_relative_references() {
     assert!(refusal(r"[\Q-\E-\w]", Dialect::Java).contains("range"));
     check(r"(a)\g1-", pcre, &["aa-"], &["aa"]);
     check(r"\g+1(a)|b", pcre, &["b"], &["a", "aa"]);
-    check("{,2}", pcre, &["{,2}"], &[""]);
-    check("(?i){,2}a", pcre, &["{,2}a"], &["a"]);
+    // `{,n}` is `{0,n}` (PCRE2 10.43): nothing to repeat before it is an error.
+    for pattern in ["{,2}", "(?i){,2}a", "^{,2}", r"\Z{,2}"] {
+        assert!(!refusal(pattern, pcre).is_empty(), "{pattern}");
+    }
 }
 
 /// Java and PCRE: a reference before its group, under a repetition holding both, reads
@@ -755,6 +757,12 @@ fn groups_read_per_choice_keep_inner_values_and_marks_skip_comments() {
     let pcre = Dialect::Pcre;
     check(r"(())((){2})\3(?(4).)", pcre, &["x"], &[""]);
     check(r"(|(())\2)\g{-1}", pcre, &[""], &["x"]);
+    // A group in a conditional's yes branch may not take part, no branch written or not.
+    check(r"(?(1)()())(?(2):)", pcre, &[""], &[":"]);
+    // PCRE's `X+` ends after an iteration matching "", the first one too; Python's does not.
+    check(r"(?(1)a|())+", pcre, &[""], &["a"]);
+    check(r"(?(1)a|()){2,}", pcre, &["a", "aa"], &[""]);
+    check(r"(?(1)a|())+", Dialect::Python, &["", "a", "aa"], &[]);
     for dialect in [pcre, Dialect::Java] {
         check("(?x)a+ +a", dialect, &[], &["aa", "a"]);
         check("(?x)a+ ?a", dialect, &["aa", "aaa"], &["a"]);

@@ -330,7 +330,8 @@ fn pcre2(pattern: &str, texts: &[&str]) -> Option<Result<Vec<Option<bool>>, Stri
         return None;
     }
     let delimiter = "/!\"#%&,;=@~`".chars().find(|&d| !pattern.contains(d))?;
-    let mut input = format!("{delimiter}\\A(?:{pattern})\\z{delimiter}utf\n");
+    // `\E` ends a `\Q` the pattern leaves open (and is nothing otherwise).
+    let mut input = format!("{delimiter}\\A(?:{pattern}\\E)\\z{delimiter}utf\n");
     for text in texts {
         // Every character escaped; a lone `\` is the empty subject.
         let escaped: String = text.chars().map(|c| format!("\\x{{{:x}}}", u32::from(c))).collect();
