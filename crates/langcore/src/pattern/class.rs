@@ -775,7 +775,10 @@ impl ClassReader<'_> {
     ) -> Result<(), ClassError> {
         let dialect = self.ctx.dialect;
         self.skip_ignored();
-        if self.quoted || !self.eat('-') {
+        // Java: a `-` after a class escape is a character, which may start a range itself
+        // (`[\w--&]` is an error: `-` to `&`).
+        let java_set = dialect == Dialect::Java && matches!(lo, Atom::Set(_));
+        if self.quoted || java_set || !self.eat('-') {
             items.push(lo.into_item());
             return Ok(());
         }

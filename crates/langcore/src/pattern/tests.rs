@@ -721,6 +721,10 @@ fn pcre_extended_classes_ranges_and_relative_references() {
         check(r"[a\Q-]\E]", dialect, &["a", "-", "]"], &["b"]);
     }
     assert!(refusal(r"[\Q-\E-\w]", Dialect::Java).contains("range"));
+    // Java: the `-` after a class escape is a character that may start a range.
+    assert!(refusal(r"[\w--&&]", Dialect::Java).contains("range"));
+    check(r"[\w-&]", Dialect::Java, &["a", "-", "&"], &["%"]);
+    check(r"[\w--]", Dialect::Java, &["a", "-"], &["&"]);
     check(r"(a)\g1-", pcre, &["aa-"], &["aa"]);
     check(r"\g+1(a)|b", pcre, &["b"], &["a", "aa"]);
     // `{,n}` is `{0,n}` (PCRE2 10.43): nothing to repeat before it is an error.
@@ -801,6 +805,8 @@ fn python_conditionals_inside_their_group_are_refused() {
         assert!(refusal(pattern, py).contains("fixed-width"), "{pattern}");
     }
     check(r".(?<=(?>a|b))x", py, &["ax"], &["cx"]);
+    // A reference inside a lookahead inside a lookbehind does not count to its width.
+    check(r"(A|)(?<!(?=\1))", py, &["A"], &[""]);
 }
 
 /// Java's `GroupCurly` past its minimum: an iteration of a group that only matches ""

@@ -483,8 +483,9 @@ impl Parser<'_> {
         if !self.in_lookbehind() {
             return Ok(());
         }
-        // Java measures a lookbehind without the lookaheads inside it.
-        if self.dialect == Dialect::Java && self.looks.last().is_some_and(|&(_, ahead)| !ahead) {
+        // Java and Python measure a lookbehind without the lookaheads inside it.
+        let measured = self.looks.last().is_some_and(|&(_, ahead)| !ahead);
+        if self.dialect == Dialect::Java && measured {
             return Err(self.error(
                 "Look-behind group does not have an obvious maximum length: Java takes no \
                  backreference in a lookbehind",
@@ -500,7 +501,7 @@ impl Parser<'_> {
         }
         self.check_python_behind(number, open, span.clone())?;
         let fixed = !open && self.groups[number as usize - 1].width.is_some();
-        if self.dialect == Dialect::Python && !fixed {
+        if self.dialect == Dialect::Python && measured && !fixed {
             return Err(self.error(
                 "look-behind requires fixed-width pattern: a backreference in a lookbehind \
                  must refer to a closed group whose strings have one length",
