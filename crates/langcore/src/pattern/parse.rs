@@ -1088,16 +1088,14 @@ impl<'p> Parser<'p> {
         span: std::ops::Range<usize>,
         java_loops: usize,
     ) -> Result<Expr, ParseError> {
-        // Python measures a lookbehind before any rewriting: `(?<=(?>a|ab))` is refused.
-        if self.dialect == Dialect::Python && self.in_lookbehind() && fixed_width(&body).is_none() {
-            return Err(self.error(
-                format!(
-                    "look-behind requires fixed-width pattern: this {what} matches strings of \
-                     several lengths"
-                ),
-                span,
-            ));
-        }
+        // Python measures a lookbehind before any rewriting: `(?<=(?>a|ab))` is refused, as
+        // the lookbehind's check finds two widths (branches that match nothing count).
+        let measured = self.looks.last().is_some_and(|&(_, ahead)| !ahead);
+        let widths = (self.dialect == Dialect::Python && measured && fixed_width(&body).is_none())
+            .then(|| {
+                let fail = Expr::set(CharSet::empty());
+                vec![Expr::look(true, false, fail.clone()), fail]
+            });
         if self.java_empty_loops > java_loops {
             return Err(self.unsupported(
                 format!(
@@ -1107,7 +1105,7 @@ impl<'p> Parser<'p> {
                 span,
             ));
         }
-        atomic::atomic(body, self.budget).map_err(|refusal| match refusal {
+        let rewritten = atomic::atomic(body, self.budget).map_err(|refusal| match refusal {
             Refusal::Unsupported(why) => {
                 self.unsupported(format!("{what} not supported yet: {why}"), span)
             }
@@ -1115,6 +1113,10 @@ impl<'p> Parser<'p> {
                 self.over_budget = Some(err);
                 self.error(format!("the budget ran out reading this {what}"), span)
             }
+        })?;
+        Ok(match widths {
+            Some(widths) => Expr::alt([rewritten].into_iter().chain(widths).collect()),
+            None => rewritten,
         })
     }
 

@@ -807,6 +807,9 @@ fn python_conditionals_inside_their_group_are_refused() {
     check(r".(?<=(?>a|b))x", py, &["ax"], &["cx"]);
     // A reference inside a lookahead inside a lookbehind does not count to its width.
     check(r"(A|)(?<!(?=\1))", py, &["A"], &[""]);
+    // ... and an atomic group under `{0}`, or inside a lookahead there, counts for nothing.
+    check(r"a(?<=(?>b|){0})", py, &["a"], &[]);
+    check(r"a(?<!(?!(Z|){2}+))", py, &["a"], &[]);
 }
 
 /// Java's `GroupCurly` past its minimum: an iteration of a group that only matches ""
