@@ -63,7 +63,10 @@ pub(super) fn restrict(expr: &Expr, text: &[char], nodes: &mut usize) -> Option<
         Expr::Concat(parts) => {
             let mut reach = start(text);
             for part in parts {
-                reach = advance(&reach, text, nodes, |piece, nodes| restrict(part, piece, nodes))?;
+                let widths = widths(part);
+                reach = advance(&reach, text, widths, nodes, |piece, nodes| {
+                    restrict(part, piece, nodes)
+                })?;
             }
             reach.pop().flatten().unwrap_or_else(fail)
         }
@@ -71,8 +74,11 @@ pub(super) fn restrict(expr: &Expr, text: &[char], nodes: &mut usize) -> Option<
             // Each iteration past the minimum matches a character or more, so at most
             // `text.len()` of them count.
             let mut reach = start(text);
+            let widths = widths(sub);
             for _ in 0..*min {
-                reach = advance(&reach, text, nodes, |piece, nodes| restrict(sub, piece, nodes))?;
+                reach = advance(&reach, text, widths, nodes, |piece, nodes| {
+                    restrict(sub, piece, nodes)
+                })?;
                 if reach.iter().all(Option::is_none) {
                     return Some(fail());
                 }
@@ -80,7 +86,7 @@ pub(super) fn restrict(expr: &Expr, text: &[char], nodes: &mut usize) -> Option<
             let mut ends = vec![reach.last().cloned().flatten()];
             let more = max.map_or(text.len(), |max| (max - min) as usize).min(text.len());
             for _ in 0..more {
-                reach = advance(&reach, text, nodes, |piece, nodes| {
+                reach = advance(&reach, text, widths, nodes, |piece, nodes| {
                     if piece.is_empty() { Some(fail()) } else { restrict(sub, piece, nodes) }
                 })?;
                 ends.push(reach.last().cloned().flatten());
@@ -100,17 +106,19 @@ fn start(text: &[char]) -> Vec<Option<Expr>> {
 
 /// The ways to reach each position of `text` after one more piece, from `reach` (the
 /// ways to reach each position before it), where `piece` gives the paths of the piece
-/// that match a slice.
+/// that match a slice, of a length within `widths` (the piece's [`widths`]).
 fn advance(
     reach: &[Option<Expr>],
     text: &[char],
+    (least, most): (usize, Option<usize>),
     nodes: &mut usize,
     mut piece: impl FnMut(&[char], &mut usize) -> Option<Expr>,
 ) -> Option<Vec<Option<Expr>>> {
     let mut next: Vec<Vec<Expr>> = vec![Vec::new(); text.len() + 1];
     for (from, before) in reach.iter().enumerate() {
         let Some(before) = before else { continue };
-        for to in from..=text.len() {
+        let last = most.map_or(text.len(), |most| text.len().min(from.saturating_add(most)));
+        for to in from.saturating_add(least)..=last {
             let step = piece(&text[from..to], nodes)?;
             if !step.is_fail() {
                 *nodes += 1;
@@ -119,6 +127,37 @@ fn advance(
         }
     }
     Some(next.into_iter().map(|ways| (!ways.is_empty()).then(|| Expr::alt(ways))).collect())
+}
+
+/// The fewest and the most characters `expr` matches (`None`: unbounded), which bound
+/// the slices [`advance`] tries: restricting a part to a slice it cannot match is work
+/// that multiplies with the nesting.
+fn widths(expr: &Expr) -> (usize, Option<usize>) {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => (0, Some(0)),
+        Expr::Set(set) if set.is_empty() => (usize::MAX, Some(0)),
+        Expr::Set(_) => (1, Some(1)),
+        Expr::Concat(parts) => parts.iter().map(widths).fold((0, Some(0)), |(lo, hi), (l, h)| {
+            (lo.saturating_add(l), hi.zip(h).map(|(hi, h)| hi.saturating_add(h)))
+        }),
+        Expr::Alt(branches) => {
+            branches.iter().map(widths).fold((usize::MAX, Some(0)), |(lo, hi), (l, h)| {
+                (lo.min(l), hi.zip(h).map(|(hi, h)| hi.max(h)))
+            })
+        }
+        Expr::Repeat { sub, min, max, .. } => {
+            let (l, h) = widths(sub);
+            let lo = if *min == 0 { 0 } else { l.saturating_mul(*min as usize) };
+            let hi = match max {
+                Some(0) => Some(0),
+                Some(max) => h.map(|h| h.saturating_mul(*max as usize)),
+                None if h == Some(0) => Some(0),
+                None => None,
+            };
+            (lo, hi)
+        }
+        Expr::Atomic(sub) => widths(sub),
+    }
 }
 
 fn alt_or_fail(branches: Vec<Expr>) -> Expr {

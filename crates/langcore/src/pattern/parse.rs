@@ -98,20 +98,7 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
     budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
-    let mut branches = Vec::new();
-    for choice in choices {
-        budget.check_time(Operation::Parse)?;
-        let mut again = Parser::new(pattern, dialect, choice, budget);
-        again.needs_text = parser.needs_text.clone();
-        again.tracked = tracked.clone();
-        again.open_values = parser.open_values.clone();
-        let parsed = again.parse_all();
-        if let Some(err) = again.over_budget.take() {
-            return Err(Error::Budget(err));
-        }
-        branches.push(parsed?);
-    }
-    Ok(Expr::alt(branches))
+    parser.read_in_rounds(&choices, &tracked)
 }
 
 /// A reference or conditional to a group that has not closed where it stands.
@@ -168,6 +155,10 @@ struct Group {
     varies: bool,
     /// Directly under `?`: it matches once or not at all.
     optional: bool,
+    /// The most times it closes in one match: the product of the maximum counts of the
+    /// quantifiers around it (`None`: unbounded). Bounds the rounds that find the values
+    /// of a group whose strings depend on references (`parse`).
+    closes: Option<u32>,
     /// Its strings, when its language is finite and small; the error otherwise.
     strings: Vec<String>,
     error: Option<String>,
@@ -226,8 +217,16 @@ struct Parser<'p> {
     /// pass).
     open_refs: Vec<OpenRef>,
     /// The strings of tracked groups that references read before the group closes
-    /// (second pass): from the first pass, as the group's values will be.
+    /// (second pass), in the order of their indexes: from the first pass, or, for a group
+    /// that holds a reference, found round by round (`parse`).
     open_values: HashMap<u32, Vec<String>>,
+    /// Strings that groups of `open_values` closed with and that list lacks (second
+    /// pass): the next round's values.
+    grown: HashMap<u32, Vec<String>>,
+    /// The last round: the values of `open_values` are all that a match can hold, and
+    /// other strings a group closes with are dropped (they need more iterations than
+    /// the quantifiers allow).
+    capped: bool,
     /// The atom just read cannot take a quantifier in this dialect (Python's and
     /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
     /// lookbehinds).
@@ -291,6 +290,8 @@ impl<'p> Parser<'p> {
             behind_refs: Vec::new(),
             open_refs: Vec::new(),
             open_values: HashMap::new(),
+            grown: HashMap::new(),
+            capped: false,
             unquantifiable: false,
             budget,
             set_bytes: 0,
@@ -614,6 +615,7 @@ impl<'p> Parser<'p> {
             let optional = capture.filter(|_| n_quantifiers == 0 && (min, max) == (0, Some(1)));
             if (min, max) != (1, Some(1)) {
                 for (idx, group) in self.groups[n_groups..].iter_mut().enumerate() {
+                    group.closes = group.closes.zip(max).and_then(|(c, max)| c.checked_mul(max));
                     if optional == Some((n_groups + idx + 1) as u32) {
                         group.optional = true;
                     } else {
@@ -1311,6 +1313,7 @@ impl<'p> Parser<'p> {
             closed: false,
             varies: false,
             optional: false,
+            closes: Some(1),
             strings: Vec::new(),
             error: None,
             value_error: None,

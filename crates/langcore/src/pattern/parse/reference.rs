@@ -9,8 +9,9 @@
 //!   before them. The group carries the index of the string it matched, each reference
 //!   tests it, and each dialect's rules apply (a reference to a group without a value fails,
 //!   matches "" in JavaScript; JavaScript clears a quantified atom's groups at each
-//!   iteration; a reference inside its own group matches "" in JavaScript, an error in
-//!   Python, refused elsewhere);
+//!   iteration; a reference inside its own group matches "" in JavaScript, is an error in
+//!   Python, and reads the iteration before in Java and PCRE, the group's values found
+//!   round by round, `parse`);
 //! - by a reading per choice of strings: the second pass reads the pattern again once per
 //!   choice of strings for those groups, each group and its references read as that
 //!   string (or, for a conditional, as taking part or not), and the union of those
@@ -27,14 +28,14 @@
 //! or choices as too large.
 //!
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{Binding, Flags, Group, OpenRef, Parser};
 use super::{capture, case, java};
 use crate::alphabet::CharSet;
 use crate::budget::Operation;
 use crate::dialect::Dialect;
-use crate::error::ParseError;
+use crate::error::{Error, ParseError};
 use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE};
 
 /// Why a reference to a group inside a lookaround, from outside it, is refused.
@@ -72,6 +73,22 @@ fn extend_readings<T: Clone>(
         }
     }
     Some(extended)
+}
+
+/// The most rounds that find the values of groups read before they close, under an
+/// unbounded repetition (under bounded ones, the quantifiers bound them).
+const MAX_ROUNDS: u32 = 16;
+
+/// Adds the strings of `more` to those of `grown`, group by group, each once.
+fn merge_grown(grown: &mut HashMap<u32, Vec<String>>, more: HashMap<u32, Vec<String>>) {
+    for (number, values) in more {
+        let known = grown.entry(number).or_default();
+        for value in values {
+            if !known.contains(&value) {
+                known.push(value);
+            }
+        }
+    }
 }
 
 impl Parser<'_> {
@@ -120,6 +137,62 @@ impl Parser<'_> {
         Ok(choices.into_iter().map(|(_, bindings)| bindings).collect())
     }
 
+    /// The second pass: the pattern read once per choice of `choices` (`tracked`: the
+    /// groups read from the automaton's state), in rounds while the groups that references
+    /// read before they close find new values (`open_values`).
+    pub(super) fn read_in_rounds(
+        &self,
+        choices: &[HashMap<u32, Binding>],
+        tracked: &[u32],
+    ) -> Result<Expr, Error> {
+        // The values that references before their group read, round by round: each round
+        // reads the values found so far, and the strings the groups close with are the next
+        // round's, until none is new. A value in a match comes from as many rounds as groups
+        // closed before it, so past the quantifiers' bound the values found are all there are.
+        let most_rounds = self.open_values.keys().try_fold(0u32, |sum, &number| {
+            sum.checked_add(self.groups[number as usize - 1].closes?)
+        });
+        let mut open_values = self.open_values.clone();
+        let mut round = 0;
+        loop {
+            let mut branches = Vec::new();
+            let mut grown: HashMap<u32, Vec<String>> = HashMap::new();
+            for choice in choices {
+                self.budget.check_time(Operation::Parse)?;
+                let mut again =
+                    Parser::new(self.pattern, self.dialect, choice.clone(), self.budget);
+                again.needs_text = self.needs_text.clone();
+                again.tracked = tracked.to_vec();
+                again.open_values = open_values.clone();
+                again.capped = most_rounds.is_some_and(|most| round >= most);
+                let parsed = again.parse_all();
+                if let Some(err) = again.over_budget.take() {
+                    return Err(Error::Budget(err));
+                }
+                branches.push(parsed?);
+                merge_grown(&mut grown, again.grown);
+            }
+            let Some(&number) = grown.keys().min() else {
+                return Ok(Expr::alt(branches));
+            };
+            if most_rounds.is_none() && round >= MAX_ROUNDS {
+                let span = self.groups[number as usize - 1].span.clone();
+                return Err(self
+                    .unsupported(
+                        format!(
+                            "the values of this group keep growing at each iteration of the \
+                             unbounded repetition around it (each holds one before it, past \
+                             {MAX_ROUNDS} rounds): not regular in general"
+                        ),
+                        span,
+                    )
+                    .into());
+            }
+            merge_grown(&mut open_values, grown);
+            round += 1;
+        }
+    }
+
     /// The groups that references and conditionals read from the automaton's state, among
     /// those of the first pass's `tracked_refs`: the others (each reference allows a
     /// reading, and the group matches exactly once and holds no reference that its strings
@@ -155,11 +228,19 @@ impl Parser<'_> {
     /// reference never matches); a conditional reads the group's earlier value. A
     /// reference under a repetition that also holds its group reads the value an earlier
     /// iteration left (Java and PCRE keep it): the group is tracked, its strings known
-    /// from this pass. Refused: a reference inside its own group (each value would hold
-    /// the one before), to a group whose strings this pass does not know or that a
-    /// lookaround keeps.
+    /// from this pass or, when it holds a reference (itself, inside it), found round by
+    /// round (`parse`). Refused: a reference to a group that a lookaround keeps.
     pub(super) fn check_open_references(&mut self) -> Result<(), ParseError> {
         let open_refs = std::mem::take(&mut self.open_refs);
+        // The groups around a reference that reads an earlier iteration hold a reference.
+        for open in open_refs.iter().filter(|open| !open.conditional) {
+            let idx = (open.number as usize).wrapping_sub(1);
+            if self.groups.get(idx).is_some_and(|group| group.varies) {
+                for &enclosing in &open.enclosing {
+                    self.groups[enclosing as usize - 1].holds_reference = true;
+                }
+            }
+        }
         for open in &open_refs {
             let number = open.number;
             let span = open.span.clone();
@@ -187,43 +268,25 @@ impl Parser<'_> {
             if !group.varies {
                 continue;
             }
-            if open.enclosing.contains(&number) {
-                return Err(self.unsupported(
-                    "a reference inside its own group, under a repetition that holds it, is not \
-                     supported: each value of the group would hold the one before",
-                    span,
-                ));
-            }
             if group.looks.iter().any(|look| !open.looks.contains(look)) {
                 return Err(self.unsupported(ONCE_ONLY, span));
             }
-            if let Some(why) = &group.error {
+            if let Some(why) = &group.value_error {
                 return Err(self.unsupported(why, span));
             }
-            if group.holds_reference {
-                return Err(self.unsupported(
-                    "a reference before its group, to a group that holds a reference itself, \
-                     is not supported",
-                    span,
-                ));
-            }
-            self.open_values.insert(number, group.strings.clone());
+            self.open_values.insert(number, first_values(group));
             self.tracked_refs.push((number, None));
             self.needs_text.push(number);
-            for &enclosing in &open.enclosing {
-                self.groups[enclosing as usize - 1].holds_reference = true;
-            }
         }
         // A conditional on a group not closed that a backreference reads too tests its
-        // values, known from this pass.
+        // values.
         for open in open_refs.iter().filter(|open| open.conditional) {
             let group = open.number.checked_sub(1).and_then(|idx| self.groups.get(idx as usize));
             if let Some(group) = group
                 && self.needs_text.contains(&open.number)
-                && group.error.is_none()
-                && !group.holds_reference
+                && group.value_error.is_none()
             {
-                self.open_values.insert(open.number, group.strings.clone());
+                self.open_values.insert(open.number, first_values(group));
             }
         }
         self.open_refs = open_refs;
@@ -317,10 +380,13 @@ impl Parser<'_> {
         again.tracked = self.tracked.clone();
         again.groups = self.groups[..n_groups].to_vec();
         again.needs_text = self.needs_text.clone();
+        again.open_values = self.open_values.clone();
+        again.capped = self.capped;
         let parsed = again.parse_alternation();
         if let Some(err) = again.over_budget.take() {
             self.over_budget = Some(err);
         }
+        merge_grown(&mut self.grown, again.grown);
         parsed
     }
 
@@ -765,12 +831,17 @@ impl Parser<'_> {
             return Ok(Expr::concat(vec![body, capture::set(number, Some(0))]));
         }
         let span = self.groups[number as usize - 1].span.clone();
-        let values = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
-        if self.open_values.get(&number).is_some_and(|known| *known != values) {
-            return Err(self.unsupported(
-                "a reference before this group reads strings it does not have in the end",
-                span,
-            ));
+        let mut values = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
+        if let Some(known) = self.open_values.get(&number) {
+            // Indexed as the references before it read them; strings they lack are the
+            // next round's (`parse`), or, in the last round, more than a match can hold.
+            let known_set: HashSet<&String> = known.iter().collect();
+            let new: Vec<String> =
+                values.iter().filter(|v| !known_set.contains(v)).cloned().collect();
+            if !new.is_empty() && !self.capped {
+                merge_grown(&mut self.grown, HashMap::from([(number, new)]));
+            }
+            values = known.clone();
         }
         let mut branches = Vec::with_capacity(values.len());
         let mut nodes = 0;
@@ -790,11 +861,20 @@ impl Parser<'_> {
                     span.clone(),
                 )
             })?;
-            branches.push(Expr::concat(vec![matched, capture::set(number, Some(idx as u32))]));
+            if !matched.is_fail() {
+                branches.push(Expr::concat(vec![matched, capture::set(number, Some(idx as u32))]));
+            }
         }
         self.groups[number as usize - 1].values = values;
         Ok(Expr::alt(branches))
     }
+}
+
+/// The values that references to `group` before it closes read in the first round
+/// (`parse`): its strings, known from the first pass when it holds no reference and has no
+/// assertion; else none, and the rounds find them (its closing judges its strings).
+fn first_values(group: &Group) -> Vec<String> {
+    if group.error.is_none() && !group.holds_reference { group.strings.clone() } else { Vec::new() }
 }
 
 /// The strings of an expression without assertions, if finite and at most
