@@ -408,6 +408,12 @@ fn python_lookbehind_must_have_a_fixed_width() {
     }
     check(r".*(?<=ab|cd)e", py, &["abe", "xcde"], &["ace"]);
     check(r".*(?<=(?:ab){2}(?<!x))c", py, &["ababc"], &["abc"]);
+    // A reference counts its group's widths, times 0 under `{0}` (CPython 3.11-3.13).
+    let err = refusal(r"(a|bc)(?<=\1)", py);
+    assert!(err.contains("fixed-width"), "{err}");
+    check(r"(a|bc)(?<=\1{0})x", py, &["ax", "bcx"], &["x", "a"]);
+    check(r"(a|bc)(?<=(?:\1|d){0}e)", py, &[], &["ae", "bce", "e"]);
+    check(r"( ?)+?(?<=}\1{0}+)", py, &[], &["", " ", "}"]);
     // Other engines take variable-width lookbehinds.
     check(r".*(?<!\d+)px", Dialect::Js, &["apx"], &["1px"]);
 }

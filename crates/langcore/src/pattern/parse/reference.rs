@@ -541,7 +541,7 @@ impl Parser<'_> {
     /// inside a lookbehind: Java takes none, Python only to a closed group whose strings
     /// have one length; PCRE2 takes such ones but Perl none, so PCRE's are not read.
     pub(super) fn check_reference_behind(
-        &self,
+        &mut self,
         number: u32,
         open: bool,
         span: std::ops::Range<usize>,
@@ -568,11 +568,8 @@ impl Parser<'_> {
         self.check_python_behind(number, open, span.clone())?;
         let fixed = !open && self.groups[number as usize - 1].width.is_some();
         if self.dialect == Dialect::Python && measured && !fixed {
-            return Err(self.error(
-                "look-behind requires fixed-width pattern: a backreference in a lookbehind \
-                 must refer to a closed group whose strings have one length",
-                span,
-            ));
+            // An error when the lookbehind ends, unless a `{0}` makes its width 0.
+            self.unfixed_refs.push(span);
         }
         Ok(())
     }
