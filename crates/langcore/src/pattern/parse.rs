@@ -227,10 +227,6 @@ struct Parser<'p> {
     /// other strings a group closes with are dropped (they need more iterations than
     /// the quantifiers allow).
     capped: bool,
-    /// Python references in the lookbehind being measured to groups whose strings have
-    /// several lengths: the lookbehind's width is not fixed unless a `{0}` around them
-    /// makes theirs 0 (CPython's `getwidth`: 0 times the group's widths).
-    unfixed_refs: Vec<std::ops::Range<usize>>,
     /// The atom just read cannot take a quantifier in this dialect (Python's and
     /// JavaScript's anchors and word boundaries, Python's flag groups, JavaScript's
     /// lookbehinds).
@@ -296,7 +292,6 @@ impl<'p> Parser<'p> {
             open_values: HashMap::new(),
             grown: HashMap::new(),
             capped: false,
-            unfixed_refs: Vec::new(),
             unquantifiable: false,
             budget,
             set_bytes: 0,
@@ -617,9 +612,6 @@ impl<'p> Parser<'p> {
                 self.java_pieces = atom.quantified(min, max, greedy, possessive);
             }
             // `(...)?` matches once or not at all: a reading decides which.
-            if max == Some(0) {
-                self.unfixed_refs.retain(|span| span.start < start);
-            }
             let optional = capture.filter(|_| n_quantifiers == 0 && (min, max) == (0, Some(1)));
             if (min, max) != (1, Some(1)) {
                 for (idx, group) in self.groups[n_groups..].iter_mut().enumerate() {
@@ -1217,13 +1209,6 @@ impl<'p> Parser<'p> {
         let look = body.and_then(|body| {
             if ahead {
                 return Ok(Expr::look(true, negated, body));
-            }
-            if let Some(span) = self.unfixed_refs.iter().find(|span| span.start >= body_start) {
-                return Err(self.error(
-                    "look-behind requires fixed-width pattern: a backreference in a lookbehind \
-                     must refer to a closed group whose strings have one length",
-                    span.clone(),
-                ));
             }
             let window = self.check_behind(&body, &chain, start)?;
             let look = self.expand_behind(body, negated, body_start, flags, n_groups, n_behind)?;

@@ -512,9 +512,13 @@ impl Parser<'_> {
         }
         let in_behind = self.in_lookbehind();
         // Stands for the reference until it is read: as wide as the group inside a
-        // lookbehind, for the checks of its width.
-        let width = if in_behind { group.width.unwrap_or(0) } else { 0 };
-        let placeholder = Expr::concat(vec![Expr::set(CharSet::full()); width as usize]);
+        // lookbehind, for the checks of its width (of no one width when the group's strings
+        // have several lengths; times 0 under `{0}`, as CPython's `getwidth`).
+        let placeholder = match group.width {
+            _ if !in_behind => Expr::Empty,
+            Some(width) => Expr::concat(vec![Expr::set(CharSet::full()); width as usize]),
+            None => Expr::alt(vec![Expr::Empty, Expr::set(CharSet::full())]),
+        };
         if self.tracked.contains(&number) {
             if self.behind_outside(group) {
                 self.behind_refs.push(number);
@@ -541,7 +545,7 @@ impl Parser<'_> {
     /// inside a lookbehind: Java takes none, Python only to a closed group whose strings
     /// have one length; PCRE2 takes such ones but Perl none, so PCRE's are not read.
     pub(super) fn check_reference_behind(
-        &mut self,
+        &self,
         number: u32,
         open: bool,
         span: std::ops::Range<usize>,
@@ -566,11 +570,6 @@ impl Parser<'_> {
             ));
         }
         self.check_python_behind(number, open, span.clone())?;
-        let fixed = !open && self.groups[number as usize - 1].width.is_some();
-        if self.dialect == Dialect::Python && measured && !fixed {
-            // An error when the lookbehind ends, unless a `{0}` makes its width 0.
-            self.unfixed_refs.push(span);
-        }
         Ok(())
     }
 
