@@ -164,6 +164,11 @@ fn alt_or_fail(branches: Vec<Expr>) -> Expr {
     if branches.is_empty() { fail() } else { Expr::alt(branches) }
 }
 
+/// `sub` translated from an atomic group (the paths of one), or no path.
+fn atomic_or_fail(sub: Expr) -> Expr {
+    if sub.is_fail() { sub } else { Expr::Atomic(Box::new(sub)) }
+}
+
 /// `sub{min,max}` where `sub` sets captured values, under the iteration rules of the
 /// module docs; `resets` are JavaScript's clearing of the body's groups (empty elsewhere),
 /// `keeps_empty` whether one iteration past the minimum that matches "" is kept (with the
@@ -195,8 +200,14 @@ pub(super) fn repeat(
     let rest = if !keeps_empty {
         Expr::Repeat { sub: Box::new(non_empty), min: 0, max: more, greedy }
     } else {
-        // At most one iteration matching "" ends the loop.
-        let last = Expr::alt(vec![Expr::Empty, non_empty.clone(), empty(&body)]);
+        // At most one iteration matching "" ends the loop. In the engine's order where it
+        // has one (a body that may match "" marks its atomic groups unordered, `parse.rs`).
+        let iterate = [non_empty.clone(), empty(&body)];
+        let last = Expr::alt(if greedy {
+            [iterate.as_slice(), &[Expr::Empty]].concat()
+        } else {
+            [&[Expr::Empty], iterate.as_slice()].concat()
+        });
         let before = Expr::Repeat {
             sub: Box::new(non_empty),
             min: 0,
@@ -264,7 +275,7 @@ pub(super) fn non_empty(expr: &Expr) -> Expr {
             }
             alt_or_fail(branches)
         }
-        Expr::Atomic(sub) => Expr::Atomic(Box::new(non_empty(sub))),
+        Expr::Atomic(sub) => atomic_or_fail(non_empty(sub)),
     }
 }
 
@@ -291,7 +302,7 @@ pub(super) fn empty(expr: &Expr) -> Expr {
             }
             Expr::Repeat { sub: Box::new(silent), min: *min, max: Some(*min), greedy: *greedy }
         }
-        Expr::Atomic(sub) => Expr::Atomic(Box::new(empty(sub))),
+        Expr::Atomic(sub) => atomic_or_fail(empty(sub)),
     }
 }
 

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use super::atomic::{self, Refusal};
 use super::class;
 use super::java::{self, Piece};
-use super::{Ctx, Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
+use super::{Capture, Ctx, Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
 use super::{capture, case};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
@@ -29,6 +29,38 @@ use crate::error::ParseError;
 use reference::{strings, value_strings};
 
 mod reference;
+
+/// Why an atomic group holding a Java loop whose body matches "" is refused.
+const JAVA_EMPTY_LOOP: &str = "it holds a Java loop whose body may match \"\", which ends the \
+     loop (no rule orders such a loop's matches)";
+
+/// Why an atomic group holding a repetition of a body that sets values and may match ""
+/// is refused.
+const EMPTY_ITERATION: &str = "it holds a repetition of a group that a reference reads whose \
+     body may match \"\" (no rule orders the iterations that end such a loop)";
+
+/// The negation of a lookaround read as a condition: the lookaround negated, or for a
+/// lookbehind read once per value it reads (`Parser::expand_behind`), each reading's.
+fn negated_condition(condition: &Expr) -> Option<Expr> {
+    match condition {
+        Expr::Look(look) => Some(Expr::look(look.ahead, !look.negated, (*look.body).clone())),
+        Expr::Alt(readings) => {
+            let reading = |reading: &Expr| match reading {
+                Expr::Concat(_) => negated_condition(reading),
+                _ => None,
+            };
+            readings.iter().map(reading).collect::<Option<_>>().map(Expr::alt)
+        }
+        Expr::Concat(parts) => {
+            let (look, tests) = parts.split_last()?;
+            let tests_only =
+                tests.iter().all(|test| matches!(test, Expr::Capture(Capture::Test { .. })));
+            let look = negated_condition(look).filter(|_| tests_only)?;
+            Some(Expr::concat(tests.iter().cloned().chain([look]).collect()))
+        }
+        _ => None,
+    }
+}
 
 /// The offset of the first parenthesis that opens a group deeper than [`NEST_LIMIT`],
 /// found by a scan before any recursion (escapes and classes skipped roughly: a class
@@ -110,6 +142,16 @@ struct OpenRef {
     /// The groups open where it stands (the group itself among them when it stands inside
     /// it), and the lookarounds it is inside.
     enclosing: Vec<u32>,
+    looks: Vec<(usize, bool)>,
+}
+
+/// A JavaScript reference inside a lookbehind to a group right of it, not read yet (first
+/// pass): where it stands.
+#[derive(Clone, Debug)]
+struct RightRef {
+    number: u32,
+    span: std::ops::Range<usize>,
+    levels: Vec<(usize, usize)>,
     looks: Vec<(usize, bool)>,
 }
 
@@ -206,6 +248,19 @@ struct Parser<'p> {
     /// Groups read with their values carried in the automaton's state (see the module
     /// docs), found by the first pass.
     tracked: Vec<u32>,
+    /// Groups inside lookaheads that references or conditionals outside them read (first
+    /// pass): such a lookahead passes out the values of its body's first match
+    /// (`Parser::lookahead`).
+    exported: Vec<u32>,
+    /// JavaScript references inside lookbehinds to groups right of them (first pass),
+    /// checked as each lookbehind closes (`Parser::check_right_references`).
+    right_refs: Vec<RightRef>,
+    /// The body of the last lookahead that passed out values (`Parser::lookahead`), for
+    /// the no branch of a conditional on it.
+    passing_body: Option<Expr>,
+    /// Lookarounds under a repetition (first pass): a group inside one may keep the
+    /// value an earlier iteration's lookahead passed out.
+    repeated_looks: Vec<usize>,
     /// References and conditionals of the first pass that may read their group's value
     /// from the automaton's state: the group, and why a reading would not do (when the
     /// group must be read once per choice for another reference).
@@ -246,9 +301,12 @@ struct Parser<'p> {
     java_chain: Vec<Piece>,
     java_atom: Option<java::Atom>,
     java_pieces: Vec<Piece>,
-    /// Java loops written so far whose body matches "" (`java::loop_repeat`): an atomic
-    /// group holding one is refused, as no rule orders its matches.
-    java_empty_loops: usize,
+    /// Why parts written so far have paths in another order than the engine tries them
+    /// (a Java loop whose body matches "", `java::loop_repeat`; the iteration rules of
+    /// `capture::repeat` on a body that matches ""; a group's paths by string,
+    /// `tracked_capture`): an atomic group holding one is refused, as its rules read the
+    /// order of paths.
+    unordered: Vec<&'static str>,
 }
 
 impl<'p> Parser<'p> {
@@ -286,6 +344,10 @@ impl<'p> Parser<'p> {
             looks: Vec::new(),
             n_looks: 0,
             tracked: Vec::new(),
+            exported: Vec::new(),
+            repeated_looks: Vec::new(),
+            passing_body: None,
+            right_refs: Vec::new(),
             tracked_refs: Vec::new(),
             behind_refs: Vec::new(),
             open_refs: Vec::new(),
@@ -300,7 +362,7 @@ impl<'p> Parser<'p> {
             java_chain: Vec::new(),
             java_atom: None,
             java_pieces: Vec::new(),
-            java_empty_loops: 0,
+            unordered: Vec::new(),
         }
     }
 
@@ -478,17 +540,17 @@ impl<'p> Parser<'p> {
                         chain.extend(chars.iter().map(|_| Piece::Width { min: 1, max: 1 }));
                         parts.extend(chars);
                         let n_groups = self.groups.len();
-                        let loops = self.java_empty_loops;
-                        parts.push(self.parse_quantifiers(last, end, n_groups, loops)?);
+                        let unordered = self.unordered.len();
+                        parts.push(self.parse_quantifiers(last, end, n_groups, unordered)?);
                         chain.append(&mut self.java_pieces);
                     }
                 }
                 Some(_) => {
                     let start = self.pos;
-                    let (n_groups, loops) = (self.groups.len(), self.java_empty_loops);
+                    let (n_groups, unordered) = (self.groups.len(), self.unordered.len());
                     let atom = self.parse_atom()?;
                     self.charge(&atom, start)?;
-                    let piece = self.parse_quantifiers(atom, start, n_groups, loops)?;
+                    let piece = self.parse_quantifiers(atom, start, n_groups, unordered)?;
                     parts.push(piece);
                     chain.append(&mut self.java_pieces);
                 }
@@ -535,13 +597,13 @@ impl<'p> Parser<'p> {
     }
 
     /// The quantifiers after `atom` (which starts at `start`, after the first `n_groups`
-    /// groups and `java_loops` of [`Parser::java_empty_loops`]).
+    /// groups and the first `unordered` of [`Parser::unordered`]).
     fn parse_quantifiers(
         &mut self,
         atom: Expr,
         start: usize,
         n_groups: usize,
-        java_loops: usize,
+        unordered: usize,
     ) -> Result<Expr, ParseError> {
         let mut java =
             Some(self.java_atom.take().unwrap_or_else(|| java::Atom::of(&atom, max_width(&atom))));
@@ -614,6 +676,11 @@ impl<'p> Parser<'p> {
             // `(...)?` matches once or not at all: a reading decides which.
             let optional = capture.filter(|_| n_quantifiers == 0 && (min, max) == (0, Some(1)));
             if (min, max) != (1, Some(1)) {
+                // The lookarounds inside the atom, closed here.
+                for group in &self.groups[n_groups..] {
+                    let inside = group.looks.iter().filter(|look| !self.looks.contains(look));
+                    self.repeated_looks.extend(inside.map(|look| look.0));
+                }
                 for (idx, group) in self.groups[n_groups..].iter_mut().enumerate() {
                     group.closes = group.closes.zip(max).and_then(|(c, max)| c.checked_mul(max));
                     if optional == Some((n_groups + idx + 1) as u32) {
@@ -632,12 +699,15 @@ impl<'p> Parser<'p> {
             // either: `(?:a+){2}+` does not match `aaa` (CPython's POSSESSIVE_REPEAT, 3.11
             // to 3.13; Java's possessive `Curly` takes each iteration's first match).
             if possessive && matches!(self.dialect, Dialect::Python | Dialect::Java) {
-                expr = self.atomic(expr, "possessive quantifier", start..self.pos, java_loops)?;
+                expr = self.atomic(expr, "possessive quantifier", start..self.pos, unordered)?;
             }
             let repeat = if java_loop && !capture::empty(&expr).is_fail() {
-                self.java_empty_loops += 1;
+                self.unordered.push(JAVA_EMPTY_LOOP);
                 java::loop_repeat(&expr, min, max, greedy)
-            } else if expr.sets_capture() && !possessive {
+            } else if expr.sets_capture() {
+                if !capture::empty(&expr).is_fail() {
+                    self.unordered.push(EMPTY_ITERATION);
+                }
                 // Java's `(X)?` is no loop: it keeps the group's empty match.
                 let group_of_empty = capture.is_some()
                     && n_quantifiers == 0
@@ -649,7 +719,7 @@ impl<'p> Parser<'p> {
             };
             expr = if possessive {
                 self.groups[n_groups..].iter_mut().for_each(|group| group.in_atomic = true);
-                self.atomic(repeat, "possessive quantifier", start..self.pos, java_loops)?
+                self.atomic(repeat, "possessive quantifier", start..self.pos, unordered)?
             } else {
                 repeat
             };
@@ -1005,9 +1075,7 @@ impl<'p> Parser<'p> {
             let closed = self.groups.get(number - 1).is_some_and(|group| group.closed);
             if !closed {
                 let span = start..self.pos;
-                return Ok(self
-                    .js_behind_reference(number as u32, true, span)?
-                    .unwrap_or(Expr::Empty));
+                return Ok(self.js_behind_reference(number as u32, span)?.unwrap_or(Expr::Empty));
             }
             return self.backref(number as u32, start..self.pos);
         }
@@ -1088,7 +1156,7 @@ impl<'p> Parser<'p> {
         body: Expr,
         what: &str,
         span: std::ops::Range<usize>,
-        java_loops: usize,
+        unordered: usize,
     ) -> Result<Expr, ParseError> {
         // Python measures a lookbehind before any rewriting: `(?<=(?>a|ab))` is refused, as
         // the lookbehind's check finds two widths (branches that match nothing count).
@@ -1098,24 +1166,22 @@ impl<'p> Parser<'p> {
                 let fail = Expr::set(CharSet::empty());
                 vec![Expr::look(true, false, fail.clone()), fail]
             });
-        if self.java_empty_loops > java_loops {
-            return Err(self.unsupported(
-                format!(
-                    "{what} not supported yet: it holds a Java loop whose body may match \"\", \
-                     which ends the loop (no rule orders such a loop's matches)"
-                ),
-                span,
-            ));
+        if let Some(why) = self.unordered.get(unordered) {
+            return Err(self.unsupported(format!("{what} not supported yet: {why}"), span));
         }
-        let rewritten = atomic::atomic(body, self.budget).map_err(|refusal| match refusal {
-            Refusal::Unsupported(why) => {
-                self.unsupported(format!("{what} not supported yet: {why}"), span)
-            }
-            Refusal::Budget(err) => {
-                self.over_budget = Some(err);
-                self.error(format!("the budget ran out reading this {what}"), span)
-            }
-        })?;
+        let empty_ends_loop = self.dialect != Dialect::Js;
+        let rewritten =
+            atomic::atomic(body, empty_ends_loop, self.budget).map_err(
+                |refusal| match refusal {
+                    Refusal::Unsupported(why) => {
+                        self.unsupported(format!("{what} not supported yet: {why}"), span)
+                    }
+                    Refusal::Budget(err) => {
+                        self.over_budget = Some(err);
+                        self.error(format!("the budget ran out reading this {what}"), span)
+                    }
+                },
+            )?;
         Ok(match widths {
             Some(widths) => Expr::alt([rewritten].into_iter().chain(widths).collect()),
             None => rewritten,
@@ -1143,20 +1209,32 @@ impl<'p> Parser<'p> {
         if !self.eat(")") {
             return Err(self.error("unclosed group", start..start + 1));
         }
+        let measured = self.looks.last().is_some_and(|&(_, ahead)| !ahead);
+        if self.dialect == Dialect::Pcre && measured && !written && !yes.is_zero_width() {
+            return Err(self.unsupported(
+                "a conditional without a no branch in a lookbehind is not supported in PCRE: \
+                 PCRE2 10.42 measures it by its yes branch and lets the lookbehind end before \
+                 the current position when the condition fails",
+                start..self.pos,
+            ));
+        }
         Ok((yes, no))
     }
 
     /// `(?(?=X)yes|no)` and the other lookarounds as conditions: `(?=X)yes|(?!X)no`.
     fn parse_look_conditional(&mut self, start: usize) -> Result<Expr, ParseError> {
-        let Expr::Look(look) = self.parse_group()? else {
+        self.passing_body = None;
+        let condition = self.parse_group()?;
+        let otherwise = match self.passing_body.take() {
+            // A lookahead that passes out values: its body as read.
+            Some(body) => Some(Expr::look(true, true, body)),
+            None => negated_condition(&condition),
+        };
+        let Some(otherwise) = otherwise else {
             return Err(self.error("a conditional needs a condition", start..self.pos));
         };
         let (yes, no) = self.parse_branches(start)?;
-        let otherwise = Expr::look(look.ahead, !look.negated, (*look.body).clone());
-        Ok(Expr::alt(vec![
-            Expr::concat(vec![Expr::Look(look), yes]),
-            Expr::concat(vec![otherwise, no]),
-        ]))
+        Ok(Expr::alt(vec![Expr::concat(vec![condition, yes]), Expr::concat(vec![otherwise, no])]))
     }
 
     fn parse_group(&mut self) -> Result<Expr, ParseError> {
@@ -1197,18 +1275,19 @@ impl<'p> Parser<'p> {
     /// The body of a lookaround and its closing parenthesis (kept out of `parse_group`,
     /// whose frame is on the stack once per nesting level).
     fn parse_look(&mut self, start: usize, ahead: bool, negated: bool) -> Result<Expr, ParseError> {
-        let n_groups = self.groups.len();
+        let (n_groups, unordered) = (self.groups.len(), self.unordered.len());
         let (body_start, flags) = (self.pos, self.flags);
         let (n_backrefs, n_behind) = (self.backrefs.len(), self.behind_refs.len());
         self.looks.push((self.n_looks, ahead));
         self.n_looks += 1;
         let body = self.parse_group_body(start);
         let chain = std::mem::take(&mut self.java_chain);
-        let body =
-            body.and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
+        let body = body
+            .and_then(|body| self.check_right_references().map(|()| body))
+            .and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
         let look = body.and_then(|body| {
             if ahead {
-                return Ok(Expr::look(true, negated, body));
+                return self.lookahead(body, negated, n_groups, unordered, start..self.pos);
             }
             let window = self.check_behind(&body, &chain, start)?;
             let look = self.expand_behind(body, negated, body_start, flags, n_groups, n_behind)?;
@@ -1280,11 +1359,11 @@ impl<'p> Parser<'p> {
 
     /// The body of an atomic group and its closing parenthesis, translated.
     fn parse_atomic_group(&mut self, start: usize) -> Result<Expr, ParseError> {
-        let (n_groups, loops) = (self.groups.len(), self.java_empty_loops);
+        let (n_groups, unordered) = (self.groups.len(), self.unordered.len());
         let body = self.parse_group_body(start)?;
         self.java_atom = Some(java::Atom::Independent(std::mem::take(&mut self.java_chain)));
         self.groups[n_groups..].iter_mut().for_each(|group| group.in_atomic = true);
-        self.atomic(body, "atomic group", start..self.pos, loops)
+        self.atomic(body, "atomic group", start..self.pos, unordered)
     }
 
     /// The alternation inside a group and its closing parenthesis.

@@ -18,11 +18,18 @@
 //!   readings is the pattern. This serves groups that match exactly once (or at most
 //!   once, under `?`) and hold no reference: cheaper, and atomic groups can hold them.
 //!
+//! A tracked group's strings are listed in the engine's order of their first paths, which
+//! atomic groups and lookaheads read (`atomic.rs`).
+//!
 //! A lookbehind runs from the start of the string, apart from the values carried along
 //! the rest: where it reads a tracked group from outside it, it is read again once per
 //! value of that group, each reading behind a test that the group holds that value
-//! ([`Parser::expand_behind`]). A group inside a lookaround read from outside it is refused:
-//! a lookaround is atomic, it keeps the values of its first match only.
+//! ([`Parser::expand_behind`]). A lookahead is atomic: it keeps the values of its body's
+//! first match. Where a group inside a positive one is read outside it (or, under a
+//! repetition, by the next iteration), the lookahead is read once per choice of the values
+//! it passes out, each the lookahead of the body's atomic translation ending with those
+//! values, then setting them ([`Parser::lookahead`]). A group inside a lookbehind read from
+//! outside it is refused.
 //!
 //! Unbounded groups are refused as not regular, more than [`MAX_BACKREF_CHOICES`] strings
 //! or choices as too large.
@@ -30,7 +37,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Binding, Flags, Group, OpenRef, Parser};
+use super::{Binding, Flags, Group, OpenRef, Parser, RightRef};
 use super::{capture, case, java};
 use crate::alphabet::CharSet;
 use crate::budget::Operation;
@@ -38,14 +45,24 @@ use crate::dialect::Dialect;
 use crate::error::{Error, ParseError};
 use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE};
 
-/// Why a reference to a group inside a lookaround, from outside it, is refused.
-pub(super) const ONCE_ONLY: &str = "a reference to a group inside a lookaround from outside it is not \
-     supported: a lookaround keeps the values of its body's first match only";
+/// Why a group read once per choice of its strings is refused where it may match other
+/// than once (the groups read so are checked to match once before).
+pub(super) const ONCE_ONLY: &str = "a reference to a group that may match other than once is \
+     only supported where the group's value is carried";
+
+/// Why a reference to a group inside a lookbehind from outside it is refused.
+const FROM_BEHIND: &str = "a reference to a group inside a lookbehind from outside it is not \
+     supported: a lookbehind keeps the values of its body's first match, which no rule orders";
 
 /// Why a group inside an atomic group (or possessive quantifier) whose strings a reading
 /// per choice would pick is refused.
 pub(super) const IN_ATOMIC: &str = "a reference from outside a lookaround to a group inside an atomic \
      group or possessive quantifier is only supported when the group has one string";
+
+/// Why an atomic group or a lookahead whose values are read outside it is refused when a
+/// group inside it has several strings whose paths hold assertions or steps on values.
+pub(super) const UNORDERED_PATHS: &str = "it holds a group of several strings whose paths \
+     hold assertions or other groups' values, which no rule orders as the engine tries them";
 
 /// The most combinations of strings that backreferences may expand to.
 pub(super) const MAX_BACKREF_CHOICES: usize = 4_096;
@@ -163,6 +180,7 @@ impl Parser<'_> {
                     Parser::new(self.pattern, self.dialect, choice.clone(), self.budget);
                 again.needs_text = self.needs_text.clone();
                 again.tracked = tracked.to_vec();
+                again.exported = self.exported.clone();
                 again.open_values = open_values.clone();
                 again.capped = most_rounds.is_some_and(|most| round >= most);
                 let parsed = again.parse_all();
@@ -217,6 +235,17 @@ impl Parser<'_> {
         }
         tracked.sort_unstable();
         tracked.dedup();
+        // A group inside a lookahead under a repetition keeps, in the next iteration, the
+        // value the lookahead passed out (JavaScript clears it).
+        if self.dialect != Dialect::Js {
+            for &number in &tracked {
+                let looks = &self.groups[number as usize - 1].looks;
+                let repeated = looks.iter().any(|look| self.repeated_looks.contains(&look.0));
+                if repeated && !self.exported.contains(&number) {
+                    self.exported.push(number);
+                }
+            }
+        }
         let read = self.tracked_refs.iter().map(|(number, _)| *number);
         let read: Vec<u32> = read.filter(|number| !tracked.contains(number)).collect();
         self.backrefs.extend(read);
@@ -269,8 +298,9 @@ impl Parser<'_> {
                 continue;
             }
             if group.looks.iter().any(|look| !open.looks.contains(look)) {
-                return Err(self.unsupported(ONCE_ONLY, span));
+                self.export(number, &open.looks, span.clone())?;
             }
+            let group = &self.groups[number as usize - 1];
             if let Some(why) = &group.value_error {
                 return Err(self.unsupported(why, span));
             }
@@ -302,11 +332,85 @@ impl Parser<'_> {
         self.open_refs.push(OpenRef { number, span, conditional, enclosing, looks });
     }
 
-    /// Whether a reference here must read group `group` once per choice rather than from
-    /// the automaton's state: the group is inside a lookaround that the reference is not
-    /// in, whose values stay there.
-    pub(super) fn needs_reading(&self, group: &Group) -> bool {
+    /// Whether a reference here reads `group` from outside a lookaround that holds it.
+    fn reads_from_outside(&self, group: &Group) -> bool {
         group.looks.iter().any(|look| !self.looks.contains(look))
+    }
+
+    /// Records that group `number`, inside a lookaround that the reference or conditional
+    /// at `span`, inside `looks`, is not in, is read there (first pass): a lookahead passes out the values
+    /// of its body's first match ([`Parser::lookahead`]); from a lookbehind, refused.
+    fn export(
+        &mut self,
+        number: u32,
+        looks: &[(usize, bool)],
+        span: std::ops::Range<usize>,
+    ) -> Result<(), ParseError> {
+        let group = &self.groups[number as usize - 1];
+        if group.looks.iter().any(|look| !look.1 && !looks.contains(look)) {
+            return Err(self.unsupported(FROM_BEHIND, span));
+        }
+        if !self.exported.contains(&number) {
+            self.exported.push(number);
+        }
+        Ok(())
+    }
+
+    /// The lookahead `(?=body)` (`negated`: `(?!body)`) that `span` spans, its groups those
+    /// after the first `n_groups`, its parts the first `unordered` of
+    /// [`Parser::unordered`] written before it (second pass). A positive one passes out
+    /// the values of the groups that references outside it read: those of its body's first
+    /// match in the engine's order, the body's atomic translation (`atomic.rs`). It is read
+    /// once per choice of their values: the lookahead of that match ending with those
+    /// values, then setting them. A negative one passes out nothing.
+    pub(super) fn lookahead(
+        &mut self,
+        body: Expr,
+        negated: bool,
+        n_groups: usize,
+        unordered: usize,
+        span: std::ops::Range<usize>,
+    ) -> Result<Expr, ParseError> {
+        let inside = n_groups as u32 + 1..=self.groups.len() as u32;
+        let passed: Vec<u32> = inside
+            .filter(|number| self.exported.contains(number) && self.tracked.contains(number))
+            .collect();
+        if negated || passed.is_empty() {
+            return Ok(Expr::look(true, negated, body));
+        }
+        self.passing_body = Some(body.clone());
+        let what = "a lookahead whose groups are read outside it";
+        let first = self.atomic(body, what, span.clone(), unordered)?;
+        let mut choices: Vec<Vec<(u32, Option<u32>)>> = vec![Vec::new()];
+        for number in passed {
+            let n_values = match self.needs_text.contains(&number) {
+                true => self.groups[number as usize - 1].values.len() as u32,
+                false => 1,
+            };
+            if choices.len().saturating_mul(n_values as usize + 1) > MAX_BACKREF_CHOICES {
+                return Err(self.unsupported(
+                    format!(
+                        "the values this lookahead passes out expand to more than \
+                         {MAX_BACKREF_CHOICES} readings: too large"
+                    ),
+                    span,
+                ));
+            }
+            let values = (0..n_values).map(Some).chain([None]);
+            choices = choices
+                .iter()
+                .flat_map(|choice| {
+                    values.clone().map(|value| [choice.as_slice(), &[(number, value)]].concat())
+                })
+                .collect();
+        }
+        let branches = choices.into_iter().map(|choice| {
+            let tests = choice.iter().map(|&(number, value)| capture::test(number, value));
+            let matched = Expr::concat([first.clone()].into_iter().chain(tests).collect());
+            let sets = choice.iter().map(|&(number, value)| capture::set(number, value));
+            Expr::concat([Expr::look(true, false, matched)].into_iter().chain(sets).collect())
+        });
+        Ok(Expr::alt(branches.collect()))
     }
 
     /// Whether a reference here stands inside a lookbehind that `group` is outside of: a
@@ -378,6 +482,7 @@ impl Parser<'_> {
         again.looks = self.looks.clone();
         again.n_looks = self.n_looks;
         again.tracked = self.tracked.clone();
+        again.exported = self.exported.clone();
         again.groups = self.groups[..n_groups].to_vec();
         again.needs_text = self.needs_text.clone();
         again.open_values = self.open_values.clone();
@@ -491,7 +596,7 @@ impl Parser<'_> {
             return Ok(Expr::set(CharSet::empty()));
         }
         if self.dialect == Dialect::Js
-            && let Some(reversed) = self.js_behind_reference(number, open, span.clone())?
+            && let Some(reversed) = self.js_behind_reference(number, span.clone())?
         {
             return Ok(reversed);
         }
@@ -530,12 +635,10 @@ impl Parser<'_> {
             Some(why) => Err(self.unsupported(why, span.clone())),
             None => Ok(()),
         });
-        if self.needs_reading(group) {
-            once?;
-            self.backrefs.push(number);
-        } else {
-            self.tracked_refs.push((number, once.err()));
+        if self.reads_from_outside(group) {
+            self.export(number, &self.looks.clone(), span)?;
         }
+        self.tracked_refs.push((number, once.err()));
         self.needs_text.push(number);
         self.mark_enclosing_groups();
         Ok(placeholder)
@@ -574,34 +677,72 @@ impl Parser<'_> {
     }
 
     /// A JavaScript reference inside a lookbehind that also holds its group: a lookbehind
-    /// matches right to left, so a group left of the reference is captured after it (the
-    /// reference matches ""), and one right of it before (refused). `None` elsewhere.
+    /// matches right to left, so a group left of the reference, or holding it, is captured
+    /// after it (the reference matches ""), and one right of it before: such a reference is
+    /// read once per string of its group (`Parser::expand_inside`, the group checked by
+    /// [`Parser::check_right_references`]). `None` elsewhere.
     pub(super) fn js_behind_reference(
-        &self,
+        &mut self,
         number: u32,
-        open: bool,
         span: std::ops::Range<usize>,
     ) -> Result<Option<Expr>, ParseError> {
         if !self.in_lookbehind() {
             return Ok(None);
         }
-        let refused = || {
-            self.unsupported(
-                "a JavaScript reference inside a lookbehind to a group right of it is not \
-                 supported (a lookbehind matches right to left)",
-                span.clone(),
-            )
-        };
         let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
         else {
-            return Err(refused());
+            match self.bindings.get(&number) {
+                Some(Binding::Text(text)) => return Ok(Some(self.folded(text))),
+                Some(Binding::Unset) => return Ok(Some(self.unset_reference(number))),
+                Some(Binding::Set) | None => {}
+            }
+            let (levels, looks) = (self.levels.clone(), self.looks.clone());
+            self.right_refs.push(RightRef { number, span, levels, looks });
+            return Ok(Some(Expr::Empty));
         };
+        // Left of the reference, or holding it: not closed yet, right to left (a repetition
+        // clears it at each iteration).
         let common = group.looks.iter().zip(&self.looks).take_while(|(a, b)| a == b).count();
         match common.checked_sub(1).map(|idx| self.looks[idx]) {
-            Some((_, false)) if open => Err(refused()),
             Some((_, false)) => Ok(Some(Expr::Empty)),
             _ => Ok(None),
         }
+    }
+
+    /// The JavaScript references to groups right of them inside the lookaround just read
+    /// (first pass). A group in the same lookbehind must match once where the reference
+    /// stands (on its branch, under no repetition in the lookbehind): the reference is read
+    /// once per string of the group. A group that opens after the lookaround has no value
+    /// yet where no lookbehind holds both (the reference matches ""); else refused.
+    pub(super) fn check_right_references(&mut self) -> Result<(), ParseError> {
+        let (here, outer): (Vec<RightRef>, Vec<RightRef>) =
+            std::mem::take(&mut self.right_refs).into_iter().partition(|at| at.looks == self.looks);
+        self.right_refs = outer;
+        for at in here {
+            let group = self.groups.get(at.number as usize - 1);
+            let outer_behind = at.looks[..at.looks.len() - 1].iter().any(|look| !look.1);
+            if group.is_none() && !outer_behind {
+                continue;
+            }
+            let once = group.is_some_and(|group| {
+                let on_path = group.path.iter().all(|step| {
+                    at.levels.contains(step) || self.level_branches.get(step.0) == Some(&1)
+                });
+                group.looks == at.looks && !group.varies && on_path
+            });
+            if once {
+                self.backrefs.push(at.number);
+                self.needs_text.push(at.number);
+            } else {
+                return Err(self.unsupported(
+                    "a JavaScript reference inside a lookbehind to a group right of it is only \
+                     supported when the group is in the same lookbehind and matches once where \
+                     the reference stands (a lookbehind matches right to left)",
+                    at.span,
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Python's rule for a reference or conditional inside a lookbehind: its group
@@ -753,15 +894,12 @@ impl Parser<'_> {
         let binding = self.bindings.get(&number).cloned();
         let tracked = binding.is_none() && self.tracked.contains(&number);
         let behind = tracked && self.behind_outside(group);
-        let mut reads = false;
         if binding.is_none() && !tracked {
-            let once = self.matches_once(group, span);
-            if self.needs_reading(group) {
-                once?;
-                reads = true;
-            } else {
-                self.tracked_refs.push((number, once.err()));
+            let once = self.matches_once(group, span.clone());
+            if self.reads_from_outside(group) {
+                self.export(number, &self.looks.clone(), span)?;
             }
+            self.tracked_refs.push((number, once.err()));
             self.mark_enclosing_groups();
         }
         if behind {
@@ -777,12 +915,7 @@ impl Parser<'_> {
         Ok(match binding {
             Some(Binding::Unset) => no,
             Some(Binding::Set | Binding::Text(_)) => yes,
-            None => {
-                if reads {
-                    self.backrefs.push(number);
-                }
-                Expr::alt(vec![yes, no])
-            }
+            None => Expr::alt(vec![yes, no]),
         })
     }
 
@@ -827,7 +960,9 @@ impl Parser<'_> {
             return Ok(Expr::concat(vec![body, capture::set(number, Some(0))]));
         }
         let span = self.groups[number as usize - 1].span.clone();
-        let mut values = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
+        // In the engines' order, which atomic groups and lookaheads read.
+        let strings = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
+        let mut values = strings.clone();
         if let Some(known) = self.open_values.get(&number) {
             // Indexed as the references before it read them; strings they lack are the
             // next round's (`parse`), or, in the last round, more than a match can hold.
@@ -839,9 +974,16 @@ impl Parser<'_> {
             }
             values = known.clone();
         }
+        if strings.len() > 1 && body.has_look() {
+            // A string's paths may then differ in their assertions or values, so its first
+            // one does not stand for all of them.
+            self.unordered.push(UNORDERED_PATHS);
+        }
+        let index: HashMap<&String, usize> =
+            values.iter().enumerate().map(|(idx, text)| (text, idx)).collect();
         let mut branches = Vec::with_capacity(values.len());
         let mut nodes = 0;
-        for (idx, text) in values.iter().enumerate() {
+        for (idx, text) in strings.iter().filter_map(|text| Some((*index.get(text)?, text))) {
             self.budget.check_time(Operation::Parse).map_err(|err| {
                 self.over_budget = Some(err);
                 self.error("the budget ran out reading the strings of this group", span.clone())
@@ -913,10 +1055,11 @@ pub(super) fn is_infinite(expr: &Expr) -> bool {
 }
 
 /// The strings of a finite expression, if at most [`MAX_BACKREF_CHOICES`]; with
-/// `looks_match` an assertion counts as "", else it is refused.
+/// `looks_match` an assertion counts as "", else it is refused. They come in the order of
+/// each one's first path in a backtracking engine's order, which atomic groups and
+/// lookaheads read (`atomic.rs`): branches left to right, a greedy repetition's next
+/// iteration before it stops, a lazy one's after.
 pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<String>, String> {
-    const TOO_MANY: &str =
-        "the group referred to has too many strings to expand its backreferences: too large";
     match expr {
         Expr::Empty => Ok(vec![String::new()]),
         Expr::Set(set) => {
@@ -928,14 +1071,7 @@ pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<Strin
         Expr::Concat(parts) => {
             let mut acc = vec![String::new()];
             for part in parts {
-                let tails = finite_strings(part, looks_match)?;
-                if acc.len().saturating_mul(tails.len()) > MAX_BACKREF_CHOICES {
-                    return Err(TOO_MANY.into());
-                }
-                acc = acc
-                    .iter()
-                    .flat_map(|head| tails.iter().map(move |tail| format!("{head}{tail}")))
-                    .collect();
+                acc = followed_by(&acc, &finite_strings(part, looks_match)?)?;
             }
             Ok(acc)
         }
@@ -943,62 +1079,67 @@ pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<Strin
             let mut acc = Vec::new();
             for branch in branches {
                 acc.extend(finite_strings(branch, looks_match)?);
+                acc = first_of_each(acc);
                 if acc.len() > MAX_BACKREF_CHOICES {
                     return Err(TOO_MANY.into());
                 }
             }
-            acc.sort();
-            acc.dedup();
             Ok(acc)
         }
-        Expr::Repeat { sub, min, max, .. } => {
+        Expr::Repeat { sub, min, max, greedy } => {
             let once = finite_strings(sub, looks_match)?;
+            if once.is_empty() && *min > 0 {
+                return Ok(Vec::new());
+            }
+            if once.iter().all(String::is_empty) {
+                return Ok(vec![String::new()]);
+            }
             let Some(max) = *max else {
-                if once.is_empty() && *min > 0 {
-                    return Ok(Vec::new());
-                }
-                if once.iter().all(String::is_empty) {
-                    return Ok(vec![String::new()]);
-                }
                 return Err(
                     "a backreference to a group with infinitely many strings is not regular".into(),
                 );
             };
-            let mut acc = Vec::new();
-            let mut level = vec![String::new()];
-            for count in 0..=max {
-                if count >= *min {
-                    acc.extend(level.iter().cloned());
-                }
-                if count == max || level.is_empty() {
+            // The optional iterations, from the last one back.
+            let mut optional = vec![String::new()];
+            for _ in *min..max {
+                let more = followed_by(&once, &optional)?;
+                let stop = vec![String::new()];
+                let next = if *greedy { [more, stop] } else { [stop, more] }.concat();
+                let next = first_of_each(next);
+                if next == optional {
                     break;
                 }
-                if level.len().saturating_mul(once.len()) > MAX_BACKREF_CHOICES
-                    || acc.len() > MAX_BACKREF_CHOICES
-                {
-                    return Err(TOO_MANY.into());
-                }
-                let next: Vec<String> = level
-                    .iter()
-                    .flat_map(|head| once.iter().map(move |tail| format!("{head}{tail}")))
-                    .collect();
-                if next == level {
-                    // Every further count gives these strings, the minimum's included.
-                    acc.extend(level);
-                    break;
-                }
-                level = next;
+                optional = next;
             }
-            acc.sort();
-            acc.dedup();
-            if acc.len() > MAX_BACKREF_CHOICES {
-                return Err(TOO_MANY.into());
+            let mut acc = vec![String::new()];
+            for _ in 0..*min {
+                acc = followed_by(&acc, &once)?;
             }
-            Ok(acc)
+            followed_by(&acc, &optional)
         }
         Expr::Look(_) if looks_match => Ok(vec![String::new()]),
         Expr::Look(_) => Err("a backreference to a group with assertions is not supported".into()),
         Expr::Capture(_) => Ok(vec![String::new()]),
         Expr::Atomic(sub) => finite_strings(sub, looks_match),
     }
+}
+
+const TOO_MANY: &str =
+    "the group referred to has too many strings to expand its backreferences: too large";
+
+/// Each of `heads` followed by each of `tails`, in that order, each string once; at most
+/// [`MAX_BACKREF_CHOICES`] of them.
+fn followed_by(heads: &[String], tails: &[String]) -> Result<Vec<String>, String> {
+    if heads.len().saturating_mul(tails.len()) > MAX_BACKREF_CHOICES {
+        return Err(TOO_MANY.into());
+    }
+    let joined =
+        heads.iter().flat_map(|head| tails.iter().map(move |tail| format!("{head}{tail}")));
+    Ok(first_of_each(joined.collect()))
+}
+
+/// `strings` without the repeats of a string, each kept where it first stands.
+fn first_of_each(strings: Vec<String>) -> Vec<String> {
+    let mut seen = HashSet::with_capacity(strings.len());
+    strings.into_iter().filter(|string| seen.insert(string.clone())).collect()
 }
