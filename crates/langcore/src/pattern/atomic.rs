@@ -43,6 +43,11 @@
 //!    being rewritten, and `X = A X | B` is solved as `X = A* B` (Arden's rule; the only
 //!    solution, as A matches a character or more).
 //!
+//! 8. `(?>S{0,k} Y)`, greedy, S of several outcomes that may match "" but only after its
+//!    other paths (`capture::empty_last`), where an iteration that matches "" ends the
+//!    loop: `S'{0,k-1} (S'|E|) Y`, S' the paths of S that match a character and E those
+//!    that match "" (`capture::repeat`), whose parts the rules above read in this order.
+//!
 //! A minimum above zero is unrolled first (`S{m,n}` is `S{m} S{0,n-m}`). Anything else is
 //! refused with the reason (a repetition whose body may match "" followed by more of the
 //! group: the engines' checks of empty iterations are not read).
@@ -64,6 +69,10 @@ use crate::nfa::Nfa;
 
 /// The most copies of a repeated part the rules may write out.
 pub(super) const MAX_UNROLL: u32 = 64;
+
+/// The most nodes the rewriting of one atomic group may write (its lookaheads copy the
+/// rest of the group).
+pub(super) const MAX_NODES: usize = 1 << 20;
 
 /// The most rule applications for one atomic group: distributing an alternation over the
 /// rest of the group can multiply the work (`(?>(a|ab)(a|ab)...)`).
@@ -97,6 +106,7 @@ pub(super) fn atomic(body: Expr, empty_ends_loop: bool, budget: &Budget) -> Resu
         steps: Cell::new(0),
         depth: Cell::new(0),
         open: RefCell::new(Vec::new()),
+        nodes: Cell::new(0),
         empty_ends_loop,
     };
     let res = rewriter.closed(body.into_parts())?;
@@ -105,14 +115,36 @@ pub(super) fn atomic(body: Expr, empty_ends_loop: bool, budget: &Budget) -> Resu
 
 /// The translation of `(?>parts...)` as a right-linear form: the union of its terms, each
 /// a prefix followed by the translation of a sequence still being rewritten (its index in
-/// [`Rewriter::open`]) or by nothing. An unbounded repetition's translation refers to
-/// itself after an iteration (rule 7), which [`Rewriter::sequence`] solves.
-type Linear = Vec<(Expr, Option<usize>)>;
+/// [`Rewriter::open`]) or by nothing (`None`). One term per target, the prefixes of a target
+/// in one alternation, so that a prefix is written once per target. An unbounded
+/// repetition's translation refers to itself after an iteration (rule 7), which
+/// [`Rewriter::sequence`] solves.
+#[derive(Clone, Default)]
+struct Linear(Vec<(Option<usize>, Expr)>);
 
-/// Each term of `linear` after `prefix`.
-fn prefixed(prefix: &Expr, linear: Linear) -> Linear {
-    let prefix = |expr| Expr::concat(vec![prefix.clone(), expr]);
-    linear.into_iter().map(|(expr, open)| (prefix(expr), open)).collect()
+impl Linear {
+    /// `expr`, then nothing.
+    fn done(expr: Expr) -> Linear {
+        Linear(vec![(None, expr)])
+    }
+
+    /// Adds the terms of `other`.
+    fn extend(&mut self, other: Linear) {
+        for (target, expr) in other.0 {
+            match self.0.iter_mut().find(|(known, _)| *known == target) {
+                Some((_, known)) => {
+                    *known = match std::mem::replace(known, Expr::Empty) {
+                        Expr::Alt(mut branches) => {
+                            branches.push(expr);
+                            Expr::Alt(branches)
+                        }
+                        other => Expr::Alt(vec![other, expr]),
+                    }
+                }
+                None => self.0.push((target, expr)),
+            }
+        }
+    }
 }
 
 struct Rewriter<'b> {
@@ -123,6 +155,8 @@ struct Rewriter<'b> {
     depth: Cell<usize>,
     /// The sequences being rewritten, outermost first.
     open: RefCell<Vec<Vec<Expr>>>,
+    /// Nodes written so far, against [`MAX_NODES`].
+    nodes: Cell<usize>,
     /// An iteration that matches "" ends a loop (Python, Java, PCRE); JavaScript fails it.
     empty_ends_loop: bool,
 }
@@ -133,8 +167,34 @@ impl Rewriter<'_> {
         let outer = self.open.take();
         let res = self.sequence(parts);
         self.open.replace(outer);
-        let terms: Vec<Expr> = res?.into_iter().map(|(expr, _)| expr).collect();
+        // Nothing is open around it: every term ends.
+        let terms: Vec<Expr> = res?.0.into_iter().map(|(_, expr)| expr).collect();
         Ok(if terms.is_empty() { Expr::set(CharSet::empty()) } else { Expr::alt(terms) })
+    }
+
+    /// Each term of `linear` after `prefix`.
+    fn prefixed(&self, prefix: &Expr, linear: Linear) -> Result<Linear, Refusal> {
+        self.charge(prefix.size().saturating_mul(linear.0.len()))?;
+        let prefix = |expr| Expr::concat(vec![prefix.clone(), expr]);
+        Ok(Linear(linear.0.into_iter().map(|(target, expr)| (target, prefix(expr))).collect()))
+    }
+
+    /// `(?!parts...)`.
+    fn not_ahead(&self, parts: Vec<Expr>) -> Result<Expr, Refusal> {
+        let ahead = Expr::look(true, true, Expr::concat(parts));
+        self.charge(ahead.size())?;
+        Ok(ahead)
+    }
+
+    /// Counts `n_nodes` more nodes written.
+    fn charge(&self, n_nodes: usize) -> Result<(), Refusal> {
+        self.nodes.set(self.nodes.get().saturating_add(n_nodes));
+        if self.nodes.get() > MAX_NODES {
+            return Err(Refusal::Unsupported(format!(
+                "rewriting it writes more than {MAX_NODES} nodes: too large"
+            )));
+        }
+        Ok(())
     }
 
     /// `(?>parts...)`. Where the rules come back to a sequence being rewritten (after an
@@ -143,10 +203,10 @@ impl Rewriter<'_> {
     /// X = A* B, the only solution when A never matches "".
     fn sequence(&self, parts: Vec<Expr>) -> Result<Linear, Refusal> {
         if parts.is_empty() {
-            return Ok(vec![(Expr::Empty, None)]);
+            return Ok(Linear::done(Expr::Empty));
         }
         if let Some(index) = self.open.borrow().iter().position(|open| *open == parts) {
-            return Ok(vec![(Expr::Empty, Some(index))]);
+            return Ok(Linear(vec![(Some(index), Expr::Empty)]));
         }
         self.steps.set(self.steps.get() + 1);
         if self.steps.get() > MAX_STEPS || self.depth.get() >= MAX_DEPTH {
@@ -165,20 +225,19 @@ impl Rewriter<'_> {
         let res = self.apply(parts);
         self.open.borrow_mut().pop();
         self.depth.set(self.depth.get() - 1);
-        let (again, others): (Linear, Linear) =
-            res?.into_iter().partition(|&(_, open)| open == Some(index));
-        if again.is_empty() {
-            return Ok(others);
-        }
-        let iteration = Expr::alt(again.into_iter().map(|(expr, _)| expr).collect());
-        Ok(prefixed(&Expr::repeat(iteration, 0, None), others))
+        let mut res = res?;
+        let Some(at) = res.0.iter().position(|&(target, _)| target == Some(index)) else {
+            return Ok(res);
+        };
+        let (_, iteration) = res.0.remove(at);
+        self.prefixed(&Expr::repeat(iteration, 0, None), res)
     }
 
     /// The first rule that applies to `(?>parts...)`, `parts` not empty.
     fn apply(&self, parts: Vec<Expr>) -> Result<Linear, Refusal> {
-        let Some(head) = parts.first() else { return Ok(vec![(Expr::Empty, None)]) };
+        let Some(head) = parts.first() else { return Ok(Linear::done(Expr::Empty)) };
         if self.has_one_outcome(&Expr::concat(parts.clone()))? {
-            return Ok(vec![(Expr::concat(parts), None)]);
+            return Ok(Linear::done(Expr::concat(parts)));
         }
         let rest = parts[1..].to_vec();
         match head {
@@ -186,7 +245,7 @@ impl Rewriter<'_> {
             Expr::Concat(inner) => {
                 self.sequence(inner.iter().cloned().chain(rest).collect::<Vec<_>>())
             }
-            head if self.has_one_outcome(head)? => Ok(prefixed(head, self.sequence(rest)?)),
+            head if self.has_one_outcome(head)? => self.prefixed(head, self.sequence(rest)?),
             Expr::Alt(branches) => self.alternation(branches, &rest),
             Expr::Repeat { sub, min, max, greedy } => {
                 self.repetition(sub, *min, *max, *greedy, rest)
@@ -197,7 +256,7 @@ impl Rewriter<'_> {
 
     /// Rule 3: `(?>(b1|b2|...) rest)`.
     fn alternation(&self, branches: &[Expr], rest: &[Expr]) -> Result<Linear, Refusal> {
-        let mut res = Vec::with_capacity(branches.len());
+        let mut res = Linear::default();
         for (idx, branch) in branches.iter().enumerate() {
             let mut parts = vec![branch.clone()];
             parts.extend_from_slice(rest);
@@ -207,8 +266,7 @@ impl Rewriter<'_> {
             } else {
                 let mut earlier = vec![Expr::alt(branches[..idx].to_vec())];
                 earlier.extend_from_slice(rest);
-                let not_earlier = Expr::look(true, true, Expr::concat(earlier));
-                res.extend(prefixed(&not_earlier, translated));
+                res.extend(self.prefixed(&self.not_ahead(earlier)?, translated)?);
             }
         }
         Ok(res)
@@ -258,11 +316,17 @@ impl Rewriter<'_> {
                 // An iteration whose first end is where it started ends the loop.
                 let more = max.map(|max| max - min);
                 let loop_on = self.greedy(capture::non_empty(&first), 0, more, rest)?;
-                return Ok(if min == 1 { prefixed(&first, loop_on) } else { loop_on });
+                return if min == 1 { self.prefixed(&first, loop_on) } else { Ok(loop_on) };
             }
         }
-        if nullable {
+        if nullable && !(self.empty_ends_loop && greedy && capture::empty_last(sub)) {
             return Err(several_ends());
+        }
+        if nullable {
+            // Rule 8: an iteration that matches "" ends the loop, and the body's paths
+            // that match "" come last: its iterations as `capture::repeat` reads them.
+            let split = capture::repeat(sub.clone(), 0, max, greedy, Vec::new(), true, false);
+            return self.sequence(split.into_parts().into_iter().chain(rest).collect());
         }
         self.unfold(sub, max, greedy, rest)
     }
@@ -294,9 +358,9 @@ impl Rewriter<'_> {
         let more: Vec<Expr> =
             [sub.clone(), fewer].into_iter().chain(rest.iter().cloned()).collect();
         let (first, then) = if greedy { (more, rest) } else { (rest, more) };
-        let not_first = Expr::look(true, true, Expr::concat(first.clone()));
+        let not_first = self.not_ahead(first.clone())?;
         let mut res = self.sequence(first)?;
-        res.extend(prefixed(&not_first, self.sequence(then)?));
+        res.extend(self.prefixed(&not_first, self.sequence(then)?)?);
         Ok(res)
     }
 
@@ -308,25 +372,25 @@ impl Rewriter<'_> {
         max: Option<u32>,
         rest: Vec<Expr>,
     ) -> Result<Linear, Refusal> {
-        let not_more = |ahead: Vec<Expr>| Expr::look(true, true, Expr::concat(ahead));
+        let not_more = |ahead: Vec<Expr>| self.not_ahead(ahead);
         let repeat = |min: u32, max: Option<u32>| Expr::repeat(sub.clone(), min, max);
         if rest.is_empty() {
             let expr = match max {
-                None => Expr::concat(vec![repeat(min, None), not_more(vec![sub.clone()])]),
+                None => Expr::concat(vec![repeat(min, None), not_more(vec![sub.clone()])?]),
                 Some(max) if max == min => repeat(min, Some(max)),
                 Some(max) => Expr::alt(vec![
                     repeat(max, Some(max)),
-                    Expr::concat(vec![repeat(min, Some(max - 1)), not_more(vec![sub.clone()])]),
+                    Expr::concat(vec![repeat(min, Some(max - 1)), not_more(vec![sub.clone()])?]),
                 ]),
             };
-            return Ok(vec![(expr, None)]);
+            return Ok(Linear::done(expr));
         }
         // Here min is 0: the unrolling came first.
         let after = self.sequence(rest.clone())?;
         let Some(max) = max else {
             let mut ahead = vec![repeat(1, None)];
             ahead.extend(rest);
-            return Ok(prefixed(&Expr::concat(vec![repeat(0, None), not_more(ahead)]), after));
+            return self.prefixed(&Expr::concat(vec![repeat(0, None), not_more(ahead)?]), after);
         };
         if max > MAX_UNROLL {
             return Err(Refusal::Unsupported(format!(
@@ -334,24 +398,23 @@ impl Rewriter<'_> {
                  the {MAX_UNROLL} this rewriting writes out: too large"
             )));
         }
-        let mut branches = Vec::with_capacity(max as usize + 1);
+        let mut branches = Linear::default();
         for n in 0..=max {
             let mut parts = vec![repeat(n, Some(n))];
             if n < max {
                 let mut ahead = vec![repeat(1, Some(max - n))];
                 ahead.extend(rest.iter().cloned());
-                parts.push(not_more(ahead));
+                parts.push(not_more(ahead)?);
             }
-            branches.extend(prefixed(&Expr::concat(parts), after.clone()));
+            branches.extend(self.prefixed(&Expr::concat(parts), after.clone())?);
         }
         Ok(branches)
     }
 
     /// Rule 5, `sub` of one end and never empty, `rest` not empty.
     fn lazy(&self, sub: Expr, max: Option<u32>, rest: Vec<Expr>) -> Result<Linear, Refusal> {
-        let not_yet = Expr::look(true, true, Expr::concat(rest.clone()));
-        let step = Expr::concat(vec![not_yet, sub]);
-        Ok(prefixed(&Expr::repeat(step, 0, max), self.sequence(rest)?))
+        let step = Expr::concat(vec![self.not_ahead(rest.clone())?, sub]);
+        self.prefixed(&Expr::repeat(step, 0, max), self.sequence(rest)?)
     }
 
     /// Whether `expr` has at most one outcome for each start and values before it: one
@@ -556,6 +619,7 @@ mod tests {
             steps: Cell::new(0),
             depth: Cell::new(0),
             open: RefCell::new(Vec::new()),
+            nodes: Cell::new(0),
             empty_ends_loop: true,
         };
         rewriter.are_exclusive(branches).unwrap_or_else(|_| panic!("over budget"))

@@ -97,6 +97,19 @@ pub(super) fn restrict(expr: &Expr, text: &[char], nodes: &mut usize) -> Option<
     })
 }
 
+/// Whether `expr` has one path (a translated atomic group counts as one): no choice of a
+/// branch or of a number of iterations.
+pub(super) fn has_one_path(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Set(_) | Expr::Look(_) | Expr::Capture(_) | Expr::Atomic(_) => true,
+        Expr::Concat(parts) => parts.iter().all(has_one_path),
+        Expr::Alt(branches) => matches!(branches.as_slice(), [only] if has_one_path(only)),
+        Expr::Repeat { sub, min, max, .. } => {
+            *max == Some(0) || *max == Some(*min) && has_one_path(sub)
+        }
+    }
+}
+
 /// The ways to have matched `text[..0]` before anything: "" at position 0.
 fn start(text: &[char]) -> Vec<Option<Expr>> {
     let mut reach = vec![None; text.len() + 1];
@@ -276,6 +289,50 @@ pub(super) fn non_empty(expr: &Expr) -> Expr {
             alt_or_fail(branches)
         }
         Expr::Atomic(sub) => atomic_or_fail(non_empty(sub)),
+    }
+}
+
+/// Whether the paths of `expr` that match "" all come after those that match a character
+/// in the engine's order, so that [`non_empty`]'s paths then [`empty`]'s are in that
+/// order: true of `a*`, `a?b?` and `(?:a|)`, not of `(?:|a)`, a lazy `a??` or `(?:|a)b?`.
+pub(super) fn empty_last(expr: &Expr) -> bool {
+    if expr.is_zero_width() || empty(expr).is_fail() {
+        return true;
+    }
+    match expr {
+        Expr::Alt(branches) => {
+            // The first branch that may match "" is the last that may match a character.
+            let nullable = branches.iter().position(|branch| !empty(branch).is_fail());
+            nullable.is_none_or(|first| {
+                empty_last(&branches[first])
+                    && branches[first + 1..].iter().all(Expr::is_zero_width)
+            })
+        }
+        // A part with two paths that match "" would interleave the rest's paths.
+        Expr::Concat(parts) => {
+            let init = &parts[..parts.len().saturating_sub(1)];
+            parts.iter().all(empty_last) && init.iter().all(|part| empty_paths(part) <= 1)
+        }
+        Expr::Repeat { sub, min, greedy, .. } => empty(sub).is_fail() && (*greedy || *min > 0),
+        // One path per start: its paths of each kind never compete.
+        Expr::Atomic(_) => true,
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) | Expr::Set(_) => true,
+    }
+}
+
+/// How many paths of `expr` match "", up to 2.
+fn empty_paths(expr: &Expr) -> usize {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => 1,
+        Expr::Set(_) => 0,
+        Expr::Alt(branches) => branches.iter().map(empty_paths).sum::<usize>().min(2),
+        Expr::Concat(parts) => parts.iter().map(empty_paths).fold(1, |acc, n| (acc * n).min(2)),
+        Expr::Repeat { sub, min, max, .. } => match empty_paths(sub) {
+            0 => usize::from(*min == 0),
+            _ if *max == Some(0) => 1,
+            _ => 2,
+        },
+        Expr::Atomic(sub) => empty_paths(sub).min(1),
     }
 }
 

@@ -46,7 +46,7 @@
 //! NFA states are checked against the state limit ([`Operation::BuildNfa`]); DFA states
 //! against the state limit and the table's memory, and every expansion against the deadline
 //! ([`Operation::Determinize`]); the hash-consed sets are charged to the memory limit as
-//! they grow, with the deadline checked every few hundred of them.
+//! they grow (by their sizes), with the deadline checked every few hundred of them.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -317,8 +317,10 @@ const PENDING: u32 = 2;
 /// The id of the captured values of a configuration where no group holds a value.
 const NO_CAPTURES: u32 = 0;
 
-/// Bytes charged per hash-consed item (its vector and its two map entries, roughly).
+/// Bytes charged per hash-consed item besides its elements (its vector's header and its
+/// two map entries, roughly), and per element (a `u32` or a pair of them, stored twice).
 const BYTES_PER_ITEM: usize = 96;
+const BYTES_PER_ELEMENT: usize = 16;
 
 struct Determinizer<'b> {
     nfa: Compiler<'b>,
@@ -345,6 +347,8 @@ struct Determinizer<'b> {
     /// Each class's smallest character, to test labels with.
     representatives: Vec<char>,
     n_items: usize,
+    /// Bytes of the hash-consed items and memoized steps so far.
+    n_bytes: usize,
     budget: &'b Budget,
 }
 
@@ -371,19 +375,19 @@ impl<'b> Determinizer<'b> {
             classes,
             representatives,
             n_items: 0,
+            n_bytes: 0,
             budget,
         })
     }
 
-    /// Charges one more hash-consed item.
-    fn charge(&mut self) -> Result<(), BudgetError> {
+    /// Charges one more hash-consed item (or memoized step) of `n_elements` elements.
+    fn charge(&mut self, n_elements: usize) -> Result<(), BudgetError> {
         self.n_items += 1;
+        let bytes = BYTES_PER_ITEM.saturating_add(n_elements.saturating_mul(BYTES_PER_ELEMENT));
+        self.n_bytes = self.n_bytes.saturating_add(bytes);
         if self.n_items.is_multiple_of(256) {
             self.budget.check_time(Operation::Determinize)?;
-            self.budget.check_memory(
-                Operation::Determinize,
-                self.n_items.saturating_mul(BYTES_PER_ITEM),
-            )?;
+            self.budget.check_memory(Operation::Determinize, self.n_bytes)?;
         }
         Ok(())
     }
@@ -394,9 +398,10 @@ impl<'b> Determinizer<'b> {
         captures: u32,
         obligations: Box<[u32]>,
     ) -> Result<u32, BudgetError> {
+        let n_obligations = obligations.len();
         let (id, new) = self.confs.intern((state, captures, obligations));
         if new {
-            self.charge()?;
+            self.charge(n_obligations)?;
         }
         Ok(id)
     }
@@ -404,9 +409,10 @@ impl<'b> Determinizer<'b> {
     fn set(&mut self, mut confs: Vec<u32>) -> Result<u32, BudgetError> {
         confs.sort_unstable();
         confs.dedup();
+        let n_confs = confs.len();
         let (id, new) = self.sets.intern(confs.into_boxed_slice());
         if new {
-            self.charge()?;
+            self.charge(n_confs)?;
         }
         Ok(id)
     }
@@ -424,7 +430,7 @@ impl<'b> Determinizer<'b> {
             _ => {
                 let (id, new) = self.obligations.intern((negated, set));
                 if new {
-                    self.charge()?;
+                    self.charge(0)?;
                 }
                 Outcome::Pending(id)
             }
@@ -448,9 +454,10 @@ impl<'b> Determinizer<'b> {
             let at = after.partition_point(|&(held, _)| held < group);
             after.insert(at, (group, value));
         }
+        let n_values = after.len();
         let (id, new) = self.captures.intern(after.into_boxed_slice());
         if new {
-            self.charge()?;
+            self.charge(n_values)?;
         }
         Ok(Some(id))
     }
@@ -595,6 +602,7 @@ impl<'b> Determinizer<'b> {
         }
         let next = self.closure(seeds, &values)?;
         self.steps.insert((set, class, trackers), next);
+        self.charge(1)?;
         Ok(next)
     }
 
@@ -619,7 +627,7 @@ impl<'b> Determinizer<'b> {
     fn values(&mut self, values: &[u32]) -> Result<u32, BudgetError> {
         let (id, new) = self.tracker_values.intern(values.into());
         if new {
-            self.charge()?;
+            self.charge(values.len())?;
         }
         Ok(id)
     }

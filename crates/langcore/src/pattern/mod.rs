@@ -343,6 +343,16 @@ impl Expr {
         }
     }
 
+    /// The number of nodes of the expression, lookaround bodies included.
+    fn size(&self) -> usize {
+        1 + match self {
+            Expr::Empty | Expr::Set(_) | Expr::Capture(_) => 0,
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().map(Expr::size).sum(),
+            Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.size(),
+            Expr::Look(look) => look.body.size(),
+        }
+    }
+
     /// Whether the expression never consumes a character (only assertions and "").
     fn is_zero_width(&self) -> bool {
         match self {

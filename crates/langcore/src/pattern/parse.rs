@@ -577,17 +577,22 @@ impl<'p> Parser<'p> {
                     }
                     Some(Some(text.parse().unwrap_or(u32::MAX)))
                 };
+                // Spaces around the numbers: PCRE2 10.43 and here; text in the others.
+                let trims = matches!(self.dialect, Dialect::Pcre | Dialect::Rust);
+                let spaced = |text: &'p str| if trims { text.trim() } else { text };
                 let (min, max) = match inner.split_once(',') {
                     None => {
                         let exact = number(inner)??;
                         (Some(exact), Some(exact))
                     }
-                    Some((min, max)) => (number(min.trim())?, number(max.trim())?),
+                    Some((min, max)) => (number(spaced(min))?, number(spaced(max))?),
                 };
                 let min = match (min, self.dialect) {
                     (Some(min), _) => min,
                     // `{,n}`: up to n in Python, PCRE2 and here; text in JavaScript and Java.
-                    (None, Dialect::Python | Dialect::Pcre | Dialect::Rust) if max.is_some() => 0,
+                    // Python reads `{,}` as `*`.
+                    (None, Dialect::Pcre | Dialect::Rust) if max.is_some() => 0,
+                    (None, Dialect::Python) => 0,
                     _ => return None,
                 };
                 Some((min, max, close + 1))
@@ -705,13 +710,18 @@ impl<'p> Parser<'p> {
                 self.unordered.push(JAVA_EMPTY_LOOP);
                 java::loop_repeat(&expr, min, max, greedy)
             } else if expr.sets_capture() {
-                if !capture::empty(&expr).is_fail() {
+                let nullable = !capture::empty(&expr).is_fail();
+                if nullable && (!greedy || !capture::empty_last(&expr)) {
+                    // `capture::repeat` reads the body's paths that match "" after the
+                    // others, and a lazy loop's empty iteration after its last one.
                     self.unordered.push(EMPTY_ITERATION);
                 }
-                // Java's `(X)?` is no loop: it keeps the group's empty match.
+                // Java's `(X)?` is no loop: it keeps the group's empty match, and so does a
+                // possessive one (`GroupCurly`'s `match2`).
                 let group_of_empty = capture.is_some()
                     && n_quantifiers == 0
                     && (min, max) != (0, Some(1))
+                    && !possessive
                     && expr.is_zero_width();
                 self.repeat_capturing(expr, n_groups, min, max, greedy, group_of_empty)
             } else {

@@ -224,8 +224,11 @@ fn possessive_quantifiers_are_exact_or_refused() {
     check("(?:a|)*+", java, &["", "a", "aa"], &["ab"]);
     check("(?:|a)*+a", Dialect::Pcre, &["a"], &["aa", ""]);
     check("(?:a|ab|)*+b", Dialect::Python, &["ab", "aab", "b"], &["abb", "a"]);
-    // Followed by more of the group: the engines' checks of empty iterations are not read.
-    let err = refusal("(?>(?:a|ab|)*b)", Dialect::Pcre);
+    // Followed by more of the group, its paths that match "" last: they end the loop.
+    check("(?>(?:a|ab|)*b)", Dialect::Pcre, &["b", "ab", "aab"], &["abb", "abab", "bb"]);
+    check("(?>(a?)*b)\\1", Dialect::Python, &["b", "ab", "aab"], &["abb", "abab", "a"]);
+    // Its paths that match "" first: no rule orders them.
+    let err = refusal("(?>(?:|a|ab)*b)", Dialect::Pcre);
     assert!(err.contains("atomic group not supported yet: its body"), "{err}");
 }
 
@@ -846,6 +849,9 @@ fn java_empty_group_iterations_keep_inner_values() {
     check(r"(())*\1", java, &[], &[""]);
     check(r"(()){0,}\2", java, &[""], &[]);
     check(r"(((|A))\2)\3", java, &[""], &["A"]);
+    // A possessive one keeps the group's empty iteration (`GroupCurly.match2`).
+    check(r"(?<n>)*+\k<n>", java, &[""], &["a"]);
+    check(r"(()){2,3}+\1\2", java, &[""], &[]);
 }
 
 /// Atomic groups and possessive quantifiers keep the values of their first match: the
@@ -910,4 +916,13 @@ fn javascript_lookbehinds_capture_right_to_left() {
     let err = refusal(".*(?<=\\1|(a))b", js);
     assert!(err.contains("matches once where the reference stands"), "{err}");
     assert!(refusal(".*(?<=(?<=\\1)(a))b", js).contains("right of it"));
+}
+
+/// Python reads `{,}` as `*` and braces with spaces as text (CPython 3.11 to 3.13).
+#[test]
+fn python_counted_repetitions_without_numbers() {
+    let py = Dialect::Python;
+    check("a{,}", py, &["", "aaa"], &["a{,}"]);
+    check("x{ ,2}|y{1, 2}", py, &["x{ ,2}", "y{1, 2}"], &["x", "yy"]);
+    check("x{ ,2}", Dialect::Pcre, &["", "xx"], &["x{ ,2}"]);
 }

@@ -338,8 +338,9 @@ impl Parser<'_> {
     }
 
     /// Records that group `number`, inside a lookaround that the reference or conditional
-    /// at `span`, inside `looks`, is not in, is read there (first pass): a lookahead passes out the values
-    /// of its body's first match ([`Parser::lookahead`]); from a lookbehind, refused.
+    /// at `span` (inside `looks`) is not in, is read there (first pass): a lookahead passes
+    /// out the values of its body's first match ([`Parser::lookahead`]); from a lookbehind,
+    /// refused.
     fn export(
         &mut self,
         number: u32,
@@ -383,9 +384,10 @@ impl Parser<'_> {
         let first = self.atomic(body, what, span.clone(), unordered)?;
         let mut choices: Vec<Vec<(u32, Option<u32>)>> = vec![Vec::new()];
         for number in passed {
-            let n_values = match self.needs_text.contains(&number) {
-                true => self.groups[number as usize - 1].values.len() as u32,
-                false => 1,
+            let n_values = if self.needs_text.contains(&number) {
+                self.groups[number as usize - 1].values.len() as u32
+            } else {
+                1
             };
             if choices.len().saturating_mul(n_values as usize + 1) > MAX_BACKREF_CHOICES {
                 return Err(self.unsupported(
@@ -403,6 +405,14 @@ impl Parser<'_> {
                     values.clone().map(|value| [choice.as_slice(), &[(number, value)]].concat())
                 })
                 .collect();
+        }
+        // Each choice writes the body's translation again.
+        let bytes = choices.len().saturating_mul(first.size()).saturating_mul(size_of::<Expr>());
+        if let Err(err) = self.budget.check_memory(Operation::Parse, bytes) {
+            self.over_budget = Some(err);
+            return Err(
+                self.error("the memory limit ran out reading this lookahead's values", span)
+            );
         }
         let branches = choices.into_iter().map(|choice| {
             let tests = choice.iter().map(|&(number, value)| capture::test(number, value));
@@ -974,15 +984,13 @@ impl Parser<'_> {
             }
             values = known.clone();
         }
-        if strings.len() > 1 && body.has_look() {
-            // A string's paths may then differ in their assertions or values, so its first
-            // one does not stand for all of them.
-            self.unordered.push(UNORDERED_PATHS);
-        }
         let index: HashMap<&String, usize> =
             values.iter().enumerate().map(|(idx, text)| (text, idx)).collect();
         let mut branches = Vec::with_capacity(values.len());
         let mut nodes = 0;
+        // Where a string has several paths that differ in their assertions or values, its
+        // first one does not stand for all of them.
+        let mut unordered = false;
         for (idx, text) in strings.iter().filter_map(|text| Some((*index.get(text)?, text))) {
             self.budget.check_time(Operation::Parse).map_err(|err| {
                 self.over_budget = Some(err);
@@ -1000,8 +1008,12 @@ impl Parser<'_> {
                 )
             })?;
             if !matched.is_fail() {
+                unordered |= matched.has_look() && !capture::has_one_path(&matched);
                 branches.push(Expr::concat(vec![matched, capture::set(number, Some(idx as u32))]));
             }
+        }
+        if unordered && branches.len() > 1 {
+            self.unordered.push(UNORDERED_PATHS);
         }
         self.groups[number as usize - 1].values = values;
         Ok(Expr::alt(branches))
