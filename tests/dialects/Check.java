@@ -44,6 +44,21 @@ public class Check {
         if (hi != lo) out.append('-').append(Integer.toHexString(hi));
     }
 
+    /**
+     * Whether {@code pattern} matches all of {@code text}. The engine's own failures while
+     * matching (a {@code StackOverflowError} on a deep backtrack) answer no match, said on
+     * stderr, rather than end the batch.
+     */
+    static boolean matches(Pattern pattern, String text) {
+        if (pattern == null) return false;
+        try {
+            return pattern.matcher(text).matches();
+        } catch (RuntimeException | StackOverflowError err) {
+            System.err.println("Check.java: matching " + pattern + " failed: " + err);
+            return false;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         StringBuilder out = new StringBuilder();
@@ -77,7 +92,7 @@ public class Check {
                     out.append("E\n");
                 }
             } else {
-                out.append(pattern != null && pattern.matcher(text).matches() ? "1\n" : "0\n");
+                out.append(matches(pattern, text) ? "1\n" : "0\n");
             }
         }
         System.out.print(out);

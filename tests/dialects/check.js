@@ -1,6 +1,7 @@
 // Home-engine oracle for JavaScript's RegExp (no flags unless the P line names some):
 // full match as ^(?:P)$. Protocol in README.md.
 const lines = require("fs").readFileSync(0, "utf8").split("\n");
+const vm = require("vm");
 
 // The code points of `lo-hi,c,...` (hex), surrogates left out.
 function* parseRanges(text) {
@@ -30,11 +31,50 @@ function assigned() {
   return `v ${process.versions.unicode} ${formatRanges(codes)}`;
 }
 
+// The most time one pattern's strings may take together: V8 backtracks exponentially on
+// some nested quantifiers with references, and a batch must end. Past it, the pattern's
+// answer is `T` (its strings answer `0`, read by no one).
+const PATTERN_MS = 2000;
+const context = vm.createContext({ re: null, texts: [] });
+// The engine's own failures while matching (a RangeError on a deep backtrack) answer `X`.
+const answerAll = new vm.Script(
+  'texts.map((text) => { try { return re.test(text) ? "1" : "0"; } catch (err) { return "X"; } })',
+);
+
 let re = null;
+// The last pattern's answer (its index in `out`) and its strings, answered together.
+let pending = null;
 const out = [];
+
+function flush() {
+  if (pending === null) return;
+  const { at, texts } = pending;
+  pending = null;
+  if (re === null) {
+    out.push(...texts.map(() => "0"));
+    return;
+  }
+  context.re = re;
+  context.texts = texts;
+  try {
+    const answers = answerAll.runInContext(context, { timeout: PATTERN_MS });
+    if (answers.includes("X")) process.stderr.write(`check.js: matching ${re} failed\n`);
+    out.push(...answers.map((answer) => (answer === "1" ? "1" : "0")));
+  } catch (err) {
+    process.stderr.write(`check.js: ${re} took over ${PATTERN_MS} ms\n`);
+    out[at] = "T";
+    out.push(...texts.map(() => "0"));
+  }
+}
+
 for (const line of lines) {
   if (!line) continue;
   const [kind, data = "", flags = ""] = line.split(" ");
+  if (kind === "S") {
+    pending.texts.push(Buffer.from(data, "base64").toString("utf8"));
+    continue;
+  }
+  flush();
   if (kind === "A") {
     const codes = [...parseRanges(data)].filter((code) => re !== null && re.test(String.fromCodePoint(code)));
     out.push(`r ${formatRanges(codes)}`.trimEnd());
@@ -45,16 +85,14 @@ for (const line of lines) {
     continue;
   }
   const text = Buffer.from(data, "base64").toString("utf8");
-  if (kind === "P") {
-    try {
-      re = new RegExp("^(?:" + text + ")$", flags);
-      out.push("ok");
-    } catch (err) {
-      re = null;
-      out.push("E");
-    }
-  } else {
-    out.push(re !== null && re.test(text) ? "1" : "0");
+  try {
+    re = new RegExp("^(?:" + text + ")$", flags);
+    out.push("ok");
+  } catch (err) {
+    re = null;
+    out.push("E");
   }
+  pending = { at: out.length - 1, texts: [] };
 }
+flush();
 process.stdout.write(out.join("\n") + "\n");

@@ -146,10 +146,37 @@ pub(crate) fn base64(text: &str) -> String {
 
 /// The engine's answers: per pattern, `None` when it does not compile, else one answer per
 /// string. `None` overall when the engine is not installed.
+///
+/// # Panics
+/// Where the engine ran out of the checker's time on a pattern (`check.js`).
 pub(crate) fn run_engine(
     command: Command,
     batch: &[(String, Vec<String>)],
 ) -> Option<Vec<Option<Vec<bool>>>> {
+    let answers = run_engine_answers(command, batch)?;
+    let answer = |(answer, (pattern, _)): (Answer, &(String, Vec<String>))| match answer {
+        Answer::Invalid => None,
+        Answer::Matches(matches) => Some(matches),
+        Answer::TimedOut => panic!("{pattern}: the engine took past the checker's time limit"),
+    };
+    Some(answers.into_iter().zip(batch).map(answer).collect())
+}
+
+/// An engine's answer on a pattern.
+pub(crate) enum Answer {
+    /// It does not compile.
+    Invalid,
+    /// It took past the checker's time limit: no answer (`T`, `check.js`).
+    TimedOut,
+    /// Whether it fully matches each string.
+    Matches(Vec<bool>),
+}
+
+/// The engine's answer on each pattern of `batch`; `None` when the engine is not installed.
+pub(crate) fn run_engine_answers(
+    command: Command,
+    batch: &[(String, Vec<String>)],
+) -> Option<Vec<Answer>> {
     let mut input = String::new();
     for (pattern, strings) in batch {
         input.push_str(&format!("P {}\n", base64(pattern)));
@@ -161,9 +188,13 @@ pub(crate) fn run_engine(
     let mut lines = text.lines();
     let mut res = Vec::new();
     for (_, strings) in batch {
-        let compiled = lines.next() == Some("ok");
-        let answers: Vec<bool> = strings.iter().map(|_| lines.next() == Some("1")).collect();
-        res.push(compiled.then_some(answers));
+        let compiled = lines.next();
+        let matches: Vec<bool> = strings.iter().map(|_| lines.next() == Some("1")).collect();
+        res.push(match compiled {
+            Some("ok") => Answer::Matches(matches),
+            Some("T") => Answer::TimedOut,
+            _ => Answer::Invalid,
+        });
     }
     Some(res)
 }
