@@ -289,9 +289,10 @@ pub(super) fn loop_repeat(sub: &Expr, min: u32, max: Option<u32>, greedy: bool) 
 }
 
 /// Java's `GroupCurly` of capturing group `group`, `sub`, which only matches "": the
-/// iterations up to the minimum, then, if the maximum allows, one more whose groups inside
-/// keep the values it sets while `group` itself is restored (`(())*` sets group 2, not
-/// group 1).
+/// iterations up to the minimum, then, greedy and if the maximum allows, one more (tried
+/// first) whose groups inside keep the values it sets while `group` itself is restored
+/// (`(())*` sets group 2, not group 1); lazy, such an iteration fails (`(())*?\2` never
+/// matches).
 pub(super) fn group_curly_of_empty(
     sub: Expr,
     group: u32,
@@ -299,10 +300,10 @@ pub(super) fn group_curly_of_empty(
     max: Option<u32>,
     greedy: bool,
 ) -> Expr {
-    let extra = (max != Some(min)).then(|| without_set(&sub, group));
+    let extra = (greedy && max != Some(min)).then(|| without_set(&sub, group));
     let mandatory = Expr::Repeat { sub: Box::new(sub), min, max: Some(min), greedy };
     match extra {
-        Some(extra) => Expr::concat(vec![mandatory, Expr::alt(vec![Expr::Empty, extra])]),
+        Some(extra) => Expr::concat(vec![mandatory, Expr::alt(vec![extra, Expr::Empty])]),
         None => mandatory,
     }
 }

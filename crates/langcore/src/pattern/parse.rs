@@ -762,7 +762,10 @@ impl<'p> Parser<'p> {
         if group_of_empty && self.dialect == Dialect::Java {
             return java::group_curly_of_empty(sub, n_groups as u32 + 1, min, max, greedy);
         }
-        capture::repeat(sub, min, max, greedy, resets, !js, self.dialect == Dialect::Pcre)
+        // Java's lazy `Curly` (no `Loop` here) fails an iteration that matches "", as
+        // JavaScript does.
+        let keeps_empty = !js && (greedy || self.dialect != Dialect::Java);
+        capture::repeat(sub, min, max, greedy, resets, keeps_empty, self.dialect == Dialect::Pcre)
     }
 
     fn parse_atom(&mut self) -> Result<Expr, ParseError> {

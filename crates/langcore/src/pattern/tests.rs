@@ -852,6 +852,12 @@ fn java_empty_group_iterations_keep_inner_values() {
     // A possessive one keeps the group's empty iteration (`GroupCurly.match2`).
     check(r"(?<n>)*+\k<n>", java, &[""], &["a"]);
     check(r"(()){2,3}+\1\2", java, &[""], &[]);
+    // Lazy, an iteration past the minimum that matches "" fails (`Curly.match1`), and a
+    // greedy one is tried before the loop ends.
+    check(r"(?:()){0,}?\1", java, &[], &[""]);
+    check(r"(())*?\2", java, &[], &[""]);
+    check(r"(()){1,3}?\2", java, &[""], &[]);
+    check(r"((())*)?+\3", java, &[""], &[]);
 }
 
 /// Atomic groups and possessive quantifiers keep the values of their first match: the
