@@ -922,6 +922,8 @@ fn javascript_lookbehinds_capture_right_to_left() {
     let err = refusal(".*(?<=\\1|(a))b", js);
     assert!(err.contains("matches once where the reference stands"), "{err}");
     assert!(refusal(".*(?<=(?<=\\1)(a))b", js).contains("right of it"));
+    // A group whose strings hold assertions: no reading per string.
+    assert!(refusal("(?<!\\1(^))", js).contains("holds no assertion"));
 }
 
 /// Python reads `{,}` as `*` and braces with spaces as text (CPython 3.11 to 3.13).

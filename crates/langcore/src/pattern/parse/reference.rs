@@ -721,8 +721,8 @@ impl Parser<'_> {
 
     /// The JavaScript references to groups right of them inside the lookaround just read
     /// (first pass). A group in the same lookbehind must match once where the reference
-    /// stands (on its branch, under no repetition in the lookbehind): the reference is read
-    /// once per string of the group. A group that opens after the lookaround has no value
+    /// stands (on its branch, under no repetition in the lookbehind) and hold no assertion:
+    /// the reference is read once per string of the group. A group that opens after the lookaround has no value
     /// yet where no lookbehind holds both (the reference matches ""); else refused.
     pub(super) fn check_right_references(&mut self) -> Result<(), ParseError> {
         let (here, outer): (Vec<RightRef>, Vec<RightRef>) =
@@ -738,7 +738,8 @@ impl Parser<'_> {
                 let on_path = group.path.iter().all(|step| {
                     at.levels.contains(step) || self.level_branches.get(step.0) == Some(&1)
                 });
-                group.looks == at.looks && !group.varies && on_path
+                // A reading per string takes the group's strings, known without assertions.
+                group.looks == at.looks && !group.varies && on_path && group.error.is_none()
             });
             if once {
                 self.backrefs.push(at.number);
@@ -746,8 +747,8 @@ impl Parser<'_> {
             } else {
                 return Err(self.unsupported(
                     "a JavaScript reference inside a lookbehind to a group right of it is only \
-                     supported when the group is in the same lookbehind and matches once where \
-                     the reference stands (a lookbehind matches right to left)",
+                     supported when the group is in the same lookbehind, matches once where the \
+                     reference stands and holds no assertion (a lookbehind matches right to left)",
                     at.span,
                 ));
             }
