@@ -230,7 +230,10 @@ pub(super) fn repeat(
         Expr::concat(vec![before, last])
     };
     if pcre_loop && max.is_none() && min > 0 {
-        let last = Expr::alt(vec![empty(&body), Expr::concat(vec![first_non_empty, rest])]);
+        // In the engine's order: a greedy loop's iteration that matches a character first.
+        let more = Expr::concat(vec![first_non_empty, rest]);
+        let last =
+            Expr::alt(if greedy { vec![more, empty(&body)] } else { vec![empty(&body), more] });
         return Expr::concat(vec![copies(min - 1), last]);
     }
     Expr::concat(vec![copies(min), rest])

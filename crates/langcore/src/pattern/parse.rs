@@ -255,9 +255,9 @@ struct Parser<'p> {
     /// JavaScript references inside lookbehinds to groups right of them (first pass),
     /// checked as each lookbehind closes (`Parser::check_right_references`).
     right_refs: Vec<RightRef>,
-    /// The body of the last lookahead that passed out values (`Parser::lookahead`), for
-    /// the no branch of a conditional on it.
-    passing_body: Option<Expr>,
+    /// The last lookahead whose groups are read outside it (`Parser::lookahead`): negated?
+    /// and its body, for the no branch of a conditional on it.
+    passing_body: Option<(bool, Expr)>,
     /// Lookarounds under a repetition (first pass): a group inside one may keep the
     /// value an earlier iteration's lookahead passed out.
     repeated_looks: Vec<usize>,
@@ -1240,7 +1240,15 @@ impl<'p> Parser<'p> {
         let condition = self.parse_group()?;
         let otherwise = match self.passing_body.take() {
             // A lookahead that passes out values: its body as read.
-            Some(body) => Some(Expr::look(true, true, body)),
+            Some((false, body)) => Some(Expr::look(true, true, body)),
+            // Where a negative one fails, PCRE keeps the values of its body's match.
+            Some((true, _)) => {
+                return Err(self.unsupported(
+                    "a conditional on a negative lookahead whose groups are read outside it is \
+                     not supported (its no branch keeps the values of the lookahead's match)",
+                    start..self.pos,
+                ));
+            }
             None => negated_condition(&condition),
         };
         let Some(otherwise) = otherwise else {

@@ -894,6 +894,10 @@ fn lookaheads_pass_out_the_values_of_their_first_match() {
     check("(?(?=(a|ab))\\1b|c)", Dialect::Pcre, &["ab", "c"], &["abb", "a"]);
     let behind = "(?:(a)|b)+(?(?<=(?(1)a|b))x|y)";
     check(behind, Dialect::Pcre, &["ax", "bx", "aby", "bax"], &["ay", "by", "abx", "bay"]);
+    // On a negative one, the no branch would keep the values of its body's match.
+    assert!(refusal("(?(?!()))\\g{1}", Dialect::Pcre).contains("negative lookahead"));
+    // PCRE's loop `X+`: an iteration that matches a character comes first.
+    check("\\x{e9}(?>(?(1))(b?)+)", Dialect::Pcre, &["\u{e9}b", "\u{e9}"], &["b"]);
     let err = refusal("a(?<=(a))\\1", Dialect::Java);
     assert!(err.contains("inside a lookbehind from outside it"), "{err}");
 }

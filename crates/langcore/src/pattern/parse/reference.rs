@@ -376,10 +376,13 @@ impl Parser<'_> {
         let passed: Vec<u32> = inside
             .filter(|number| self.exported.contains(number) && self.tracked.contains(number))
             .collect();
-        if negated || passed.is_empty() {
+        if passed.is_empty() {
             return Ok(Expr::look(true, negated, body));
         }
-        self.passing_body = Some(body.clone());
+        self.passing_body = Some((negated, body.clone()));
+        if negated {
+            return Ok(Expr::look(true, true, body));
+        }
         let what = "a lookahead whose groups are read outside it";
         let first = self.atomic(body, what, span.clone(), unordered)?;
         let mut choices: Vec<Vec<(u32, Option<u32>)>> = vec![Vec::new()];
