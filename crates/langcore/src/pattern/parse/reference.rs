@@ -618,11 +618,8 @@ impl Parser<'_> {
         if self.dialect == Dialect::Js && number > 0 && open {
             return Ok(Expr::Empty);
         }
-        match self.bindings.get(&number) {
-            Some(Binding::Text(text)) => return Ok(self.folded(text)),
-            // A group that did not take part: JavaScript matches "", the others fail.
-            Some(Binding::Unset) => return Ok(self.unset_reference(number)),
-            Some(Binding::Set) | None => {}
+        if let Some(bound) = self.bound_reference(number) {
+            return Ok(bound);
         }
         let group = self.closed_group(number, span.clone())?;
         if let Some(why) = &group.value_error {
@@ -704,10 +701,8 @@ impl Parser<'_> {
         }
         let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
         else {
-            match self.bindings.get(&number) {
-                Some(Binding::Text(text)) => return Ok(Some(self.folded(text))),
-                Some(Binding::Unset) => return Ok(Some(self.unset_reference(number))),
-                Some(Binding::Set) | None => {}
+            if let Some(bound) = self.bound_reference(number) {
+                return Ok(Some(bound));
             }
             let (levels, looks) = (self.levels.clone(), self.looks.clone());
             self.right_refs.push(RightRef { number, span, levels, looks });
@@ -757,6 +752,16 @@ impl Parser<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A reference to group `number` in a reading that binds the group: its string, or,
+    /// where the group did not take part, "" in JavaScript and no match in the others.
+    fn bound_reference(&self, number: u32) -> Option<Expr> {
+        match self.bindings.get(&number)? {
+            Binding::Text(text) => Some(self.folded(text)),
+            Binding::Unset => Some(self.unset_reference(number)),
+            Binding::Set => None,
+        }
     }
 
     /// Python's rule for a reference or conditional inside a lookbehind: its group
