@@ -29,7 +29,10 @@
 //! - JavaScript without the `u` flag (ECMAScript `Canonicalize`): ch matches a class (or a
 //!   literal, or `\w`) when some member has the same canonical form, the full uppercase
 //!   mapping if it is one UTF-16 unit and does not take a non-ASCII character into ASCII.
-//! - Rust and PCRE: simple case folding (`regex-syntax`), escapes included.
+//! - Rust: simple case folding (`regex-syntax`), escapes and properties included.
+//! - PCRE (`pcre2pattern`: "caseless matching does not affect these escape sequences"):
+//!   characters and ranges by simple case folding; escapes and properties as they are
+//!   (its POSIX classes, which PCRE2 widens under `(?i)`, are widened in class.rs).
 //!
 //! # Weak spots
 //! The mappings are Rust's `char::to_lowercase`/`to_uppercase` (Unicode
@@ -86,7 +89,12 @@ pub(super) fn fold_items(items: &[Item], ctx: Ctx) -> CharSet {
             let canon = mapping(&JS_CANON, js_canonicalize);
             canon.preimage(&canon.image(&union(items)))
         }
-        Dialect::Rust | Dialect::Pcre => simple_case_fold(&union(items)),
+        Dialect::Rust => simple_case_fold(&union(items)),
+        Dialect::Pcre => {
+            let (sets, chars): (Vec<Item>, Vec<Item>) =
+                items.iter().cloned().partition(|item| matches!(item, Item::Set(_)));
+            simple_case_fold(&union(&chars)).union(&union(&sets))
+        }
     }
 }
 

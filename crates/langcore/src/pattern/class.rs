@@ -342,6 +342,8 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
         'r' => ch('\r'),
         'f' => ch('\x0c'),
         'b' if in_class && dialect != Dialect::Rust => ch('\x08'),
+        // PCRE2 reads `\g` in a class as the letter (its `check_escape` stops there).
+        'g' if in_class && dialect == Dialect::Pcre => ch('g'),
         'h' | 'H' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
             let horizontal = CharSet::from_ranges([
                 ('\t', '\t'),

@@ -28,7 +28,11 @@ use crate::error::Error;
 use crate::error::ParseError;
 use reference::{strings, value_strings};
 
+mod passing;
 mod reference;
+
+use passing::{Look, Otherwise};
+use reference::Named;
 
 /// Why an atomic group holding a Java loop whose body matches "" is refused.
 const JAVA_EMPTY_LOOP: &str = "it holds a Java loop whose body may match \"\", which ends the \
@@ -117,7 +121,14 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         )));
     }
     let mut parser = Parser::new(pattern, dialect, HashMap::new(), budget);
-    let parsed = parser.parse_all();
+    let mut parsed = parser.parse_all();
+    if parser.names_ahead && parsed.is_ok() {
+        // A reference named a group written after it: read again, every name known.
+        let names = parser.groups.iter().map(|group| group.name.clone()).collect();
+        parser = Parser::new(pattern, dialect, HashMap::new(), budget);
+        parser.later_names = Some(names);
+        parsed = parser.parse_all();
+    }
     if let Some(err) = parser.over_budget.take() {
         return Err(Error::Budget(err));
     }
@@ -255,9 +266,9 @@ struct Parser<'p> {
     /// JavaScript references inside lookbehinds to groups right of them (first pass),
     /// checked as each lookbehind closes (`Parser::check_right_references`).
     right_refs: Vec<RightRef>,
-    /// The last lookahead whose groups are read outside it (`Parser::lookahead`): negated?
-    /// and its body, for the no branch of a conditional on it.
-    passing_body: Option<(bool, Expr)>,
+    /// The no branch's condition of a conditional on the last lookaround whose groups are
+    /// read outside it (`passing.rs`).
+    otherwise: Option<Otherwise>,
     /// Lookarounds under a repetition (first pass): a group inside one may keep the
     /// value an earlier iteration's lookahead passed out.
     repeated_looks: Vec<usize>,
@@ -307,6 +318,12 @@ struct Parser<'p> {
     /// `tracked_capture`): an atomic group holding one is refused, as its rules read the
     /// order of paths.
     unordered: Vec<&'static str>,
+    /// Every group's name, in order, where a reference may name a group written after it
+    /// (PCRE, JavaScript) and one did: from a first reading of the whole pattern.
+    later_names: Option<Vec<Option<String>>>,
+    /// A reference named a group not read yet, and `later_names` is not known: the
+    /// pattern is read again once it is.
+    names_ahead: bool,
 }
 
 impl<'p> Parser<'p> {
@@ -346,7 +363,7 @@ impl<'p> Parser<'p> {
             tracked: Vec::new(),
             exported: Vec::new(),
             repeated_looks: Vec::new(),
-            passing_body: None,
+            otherwise: None,
             right_refs: Vec::new(),
             tracked_refs: Vec::new(),
             behind_refs: Vec::new(),
@@ -363,6 +380,8 @@ impl<'p> Parser<'p> {
             java_atom: None,
             java_pieces: Vec::new(),
             unordered: Vec::new(),
+            later_names: None,
+            names_ahead: false,
         }
     }
 
@@ -723,7 +742,16 @@ impl<'p> Parser<'p> {
                     && (min, max) != (0, Some(1))
                     && !possessive
                     && expr.is_zero_width();
-                self.repeat_capturing(expr, n_groups, min, max, greedy, group_of_empty)
+                // Java runs `X?`, `X??` and `X{0,1}?` as a branch (as it reads them), its
+                // other repetitions with a `Curly` or `Loop`.
+                let java_curly = self.dialect == Dialect::Java && (min, max) != (0, Some(1));
+                self.repeat_capturing(
+                    expr,
+                    n_groups,
+                    (min, max, greedy),
+                    group_of_empty,
+                    java_curly,
+                )
             } else {
                 Expr::Repeat { sub: Box::new(expr), min, max, greedy }
             };
@@ -740,15 +768,15 @@ impl<'p> Parser<'p> {
     /// `sub{min,max}` where `sub` (whose groups are those after the first `n_groups`)
     /// sets captured values, under the dialect's iteration rules (`capture.rs`).
     /// `group_of_empty`: `sub` is a capturing group that only matches "", which Java
-    /// repeats past the minimum without keeping its own value (its `GroupCurly`).
+    /// repeats past the minimum without keeping its own value (its `GroupCurly`);
+    /// `java_curly`: Java repeats `sub` with a `Curly` (or `Loop`), not as a branch.
     fn repeat_capturing(
         &self,
         sub: Expr,
         n_groups: usize,
-        min: u32,
-        max: Option<u32>,
-        greedy: bool,
+        (min, max, greedy): (u32, Option<u32>, bool),
         group_of_empty: bool,
+        java_curly: bool,
     ) -> Expr {
         let js = self.dialect == Dialect::Js;
         let resets = if js {
@@ -764,7 +792,7 @@ impl<'p> Parser<'p> {
         }
         // Java's lazy `Curly` (no `Loop` here) fails an iteration that matches "", as
         // JavaScript does.
-        let keeps_empty = !js && (greedy || self.dialect != Dialect::Java);
+        let keeps_empty = !js && (greedy || !java_curly);
         capture::repeat(sub, min, max, greedy, resets, keeps_empty, self.dialect == Dialect::Pcre)
     }
 
@@ -1236,16 +1264,15 @@ impl<'p> Parser<'p> {
 
     /// `(?(?=X)yes|no)` and the other lookarounds as conditions: `(?=X)yes|(?!X)no`.
     fn parse_look_conditional(&mut self, start: usize) -> Result<Expr, ParseError> {
-        self.passing_body = None;
+        self.otherwise = None;
         let condition = self.parse_group()?;
-        let otherwise = match self.passing_body.take() {
-            // A lookahead that passes out values: its body as read.
-            Some((false, body)) => Some(Expr::look(true, true, body)),
-            // Where a negative one fails, PCRE keeps the values of its body's match.
-            Some((true, _)) => {
+        let otherwise = match self.otherwise.take() {
+            Some(Otherwise::Negation(negation)) => Some(negation),
+            Some(Otherwise::Passing(look)) => Some(self.passing(look)?),
+            Some(Otherwise::Unavailable) => {
                 return Err(self.unsupported(
-                    "a conditional on a negative lookahead whose groups are read outside it is \
-                     not supported (its no branch keeps the values of the lookahead's match)",
+                    "a conditional on a lookbehind that reads values from outside it and whose \
+                     groups are read outside it is not supported",
                     start..self.pos,
                 ));
             }
@@ -1308,10 +1335,13 @@ impl<'p> Parser<'p> {
             .and_then(|body| self.expand_inside(body, body_start, flags, n_groups, n_backrefs));
         let look = body.and_then(|body| {
             if ahead {
-                return self.lookahead(body, negated, n_groups, unordered, start..self.pos);
+                let span = start..self.pos;
+                let look = Look { ahead, body, n_groups, unordered, span };
+                return self.lookaround(look, negated);
             }
             let window = self.check_behind(&body, &chain, start)?;
-            let look = self.expand_behind(body, negated, body_start, flags, n_groups, n_behind)?;
+            let body_at = (body_start, flags);
+            let look = self.expand_behind(body, negated, body_at, n_groups, n_behind, unordered)?;
             Ok(match window {
                 java::Window::After(after) => java::behind_after(look, negated, after),
                 java::Window::Never if negated => Expr::Empty,
@@ -1559,14 +1589,11 @@ impl<'p> Parser<'p> {
             if let Ok(number) = name.parse::<u32>() {
                 return Ok(GroupKind::Conditional(number));
             }
-            let mut found = self
-                .groups
-                .iter()
-                .enumerate()
-                .filter(|(_, group)| group.name.as_deref() == Some(name));
-            return match (found.next(), found.next()) {
-                (Some((idx, _)), None) => Ok(GroupKind::Conditional(idx as u32 + 1)),
-                _ => Err(self.unsupported(
+            return match self.named_group(name) {
+                Named::One(number) => Ok(GroupKind::Conditional(number)),
+                // Stands for the group until the pattern is read again.
+                Named::Ahead => Ok(GroupKind::Conditional(self.groups.len() as u32 + 1)),
+                Named::Several | Named::Unknown => Err(self.unsupported(
                     "conditionals are only supported on a group's number or name (not on \
                      lookarounds, recursion or DEFINE)",
                     start..self.pos,

@@ -239,10 +239,16 @@ fn dialect_classes_and_escapes() {
     check(r"[\w-.]+", Dialect::Js, &["a-b.c"], &["a b"]);
     // PCRE: under `(?i)` `[:lower:]` is every cased letter; unknown names are errors.
     check(r"(?i)[[:^lower:]]", Dialect::Pcre, &["1"], &["a", "A"]);
+    // PCRE2 folds characters, not escapes or properties; `\g` in a class is the letter.
+    check(r"(?i)\p{Lu}[\p{Ll}x]\w", Dialect::Pcre, &["AxK", "BXk"], &["aaa", "Ax\u{212a}"]);
+    check(r"[\g]", Dialect::Pcre, &["g"], &["\\"]);
     assert!(refusal(r"[[:wer:]]", Dialect::Pcre).contains("POSIX"));
     assert!(refusal(r"\b{1}", Dialect::Pcre).contains("bound type"));
     // Java passes over an empty operand of `&&`; `b-[a]` is no range.
     check(r"[&&b]|[a&&]", Dialect::Java, &["a", "b"], &["c"]);
+    // Java runs a group's `??` and `{0,1}?` as a branch: the empty iteration stays.
+    check(r"(?:(?<m>)??a\k<m>)?", Dialect::Java, &["a"], &["aa"]);
+    check(r"(?:(){0,1}?a\1)+", Dialect::Java, &["a", "aa"], &["ba"]);
     check(r"[^&&b]", Dialect::Java, &["a", "-"], &["b"]);
     check(r"[b-[a]]", Dialect::Java, &["a", "b", "-"], &["c"]);
     // The atom after `\s-` ends the would-be range: it starts none (Annex B).
@@ -260,6 +266,14 @@ fn dialect_classes_and_escapes() {
     check(r"\040", Dialect::Pcre, &[" "], &[]);
     check(r"a(?#comment)b", Dialect::Python, &["ab"], &[]);
     check(r"(?'n'a)\k'n'", Dialect::Pcre, &["aa"], &["a"]);
+    // A name may refer to a group written later (PCRE, JavaScript): unset before it.
+    check(r"(?:\k<n>b|(?<n>a))+", Dialect::Pcre, &["a", "aab"], &["ab"]);
+    check(r"(?:(?(n)b|a)(?<n>a))+", Dialect::Pcre, &["aa", "aaba"], &["ba"]);
+    check(r"\k<n>(?<n>a)", Dialect::Js, &["a"], &["aa"]);
+    check(r"\k<n>(?<n>a)", Dialect::Pcre, &[], &["a", "aa"]);
+    assert!(refusal(r"\k<m>(?<n>a)", Dialect::Pcre).contains("unknown group name `m`"));
+    assert!(refusal(r"(?P=n)(?P<n>a)", Dialect::Python).contains("unknown group name"));
+    assert!(refusal(r"\k<n>(?<n>a)", Dialect::Java).contains("unknown group name"));
     check(r"(?x)[ ]a # comment", Dialect::Python, &[" a"], &["a"]);
     check(r"(?i)k", Dialect::Java, &["K"], &["\u{212a}"]);
     check(r"(?i)k", Dialect::Python, &["K", "\u{212a}"], &[]);
@@ -877,8 +891,8 @@ fn atomic_groups_keep_the_values_of_their_first_match() {
 }
 
 /// A positive lookahead passes out the values of its body's first match; a negative one
-/// none; a lookbehind's are refused (checked against PCRE2 10.42, CPython 3.11, node 20
-/// and Java 17).
+/// none; a lookbehind too in Python and PCRE, refused in JavaScript and Java (checked
+/// against PCRE2 10.42, CPython 3.11, node 20 and Java 17).
 #[test]
 fn lookaheads_pass_out_the_values_of_their_first_match() {
     for dialect in [Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre] {
@@ -894,11 +908,37 @@ fn lookaheads_pass_out_the_values_of_their_first_match() {
     check("(?(?=(a|ab))\\1b|c)", Dialect::Pcre, &["ab", "c"], &["abb", "a"]);
     let behind = "(?:(a)|b)+(?(?<=(?(1)a|b))x|y)";
     check(behind, Dialect::Pcre, &["ax", "bx", "aby", "bax"], &["ay", "by", "abx", "bay"]);
-    // On a negative one, the no branch would keep the values of its body's match.
-    assert!(refusal("(?(?!()))\\g{1}", Dialect::Pcre).contains("negative lookahead"));
+    // On a negative one, the no branch keeps the values of its body's match.
+    check("(?(?!(a|b))x|.)\\1", Dialect::Pcre, &["aa", "bb"], &["x", "ab", "xa"]);
+    check(".(?(?<!(a|b))x|y)\\1", Dialect::Pcre, &["aya", "byb"], &["cx", "ayb", "ax"]);
     // PCRE's loop `X+`: an iteration that matches a character comes first.
     check("\\x{e9}(?>(?(1))(b?)+)", Dialect::Pcre, &["\u{e9}b", "\u{e9}"], &["b"]);
     let err = refusal("a(?<=(a))\\1", Dialect::Java);
+    assert!(err.contains("inside a lookbehind from outside it"), "{err}");
+}
+
+/// Python and PCRE try a lookbehind's branches in turn, each from its width back, and keep
+/// the values of the first that matches; a group its match leaves unset keeps its value.
+#[test]
+fn lookbehinds_pass_out_the_values_of_their_first_branch_that_matches() {
+    check(".(?<=(a|b))\\1", Dialect::Python, &["aa", "bb"], &["ab"]);
+    let repeated = "(?:.(?<=(a)|b))*\\1";
+    for dialect in [Dialect::Python, Dialect::Pcre] {
+        check(repeated, dialect, &["aa", "aba"], &["ab", "abab", "b", ""]);
+    }
+    // Branches of other widths: the first that matches wins, whatever its width.
+    let widths = ".*(?<=(ab)|(b))x(?:\\1|\\2)";
+    check(widths, Dialect::Pcre, &["abxab", "bxb"], &["abxb", "bxab"]);
+    let widths = ".*(?<=(b)|(ab))x(?:\\1|\\2)";
+    check(widths, Dialect::Pcre, &["abxb", "bxb"], &["abxab", "bxab"]);
+    check("(?:(?<=(a)|(b))|c)(?(1)x|y)", Dialect::Python, &["cy"], &["x", "y", "cx"]);
+    check(".(?(?<=(a))x|y)\\1", Dialect::Pcre, &["axa"], &["ay", "by", "bx"]);
+    // PCRE2 reads a reference in a lookbehind to a closed group of one length.
+    check("(?:(a)|b)+(?<=\\1)", Dialect::Pcre, &["a", "ba", "bba"], &["ab"]);
+    check(".*(?<=(a)\\1)", Dialect::Pcre, &["aa"], &["a", "ba"]);
+    let err = refusal("(a|bc)(?<=\\1)", Dialect::Pcre);
+    assert!(err.contains("whose strings have one length"), "{err}");
+    let err = refusal("a(?<=(a))\\1", Dialect::Js);
     assert!(err.contains("inside a lookbehind from outside it"), "{err}");
 }
 

@@ -274,8 +274,21 @@ fn evaluate(dialect: Dialect, patterns: &[String], universe: &Universe) -> Optio
                     Answer::Invalid => None,
                     Answer::Matches(matches) => Some(matches),
                 };
-                let outcome = compare(dialect, pattern, reading, answer, universe);
-                if dialect == Dialect::Pcre { settle_with_pcre2(pattern, outcome) } else { outcome }
+                if dialect != Dialect::Pcre {
+                    return compare(dialect, pattern, reading, answer, universe);
+                }
+                // Where Perl refuses a pattern relang reads, PCRE2 answers if it reads it.
+                let by_pcre2 = match (&reading, &answer) {
+                    (Reading::Accepted(_), None) => pcre2_answers(pattern, &universe.strings),
+                    _ => None,
+                };
+                if let Some(matches) = by_pcre2 {
+                    return match compare(dialect, pattern, reading, Some(matches), universe) {
+                        Outcome::Agreed => Outcome::PerlOnly,
+                        other => other,
+                    };
+                }
+                settle_with_pcre2(pattern, compare(dialect, pattern, reading, answer, universe))
             })
             .collect(),
     )
@@ -286,7 +299,9 @@ fn evaluate(dialect: Dialect, patterns: &[String], universe: &Universe) -> Optio
 /// `(?)*` where PCRE2 does too, ...). Where Perl and relang disagree on whether a pattern
 /// compiles, or relang reads a pattern Perl answers differently on, PCRE2 itself decides
 /// whether it compiles, and where Perl answers a string differently from relang, whether
-/// it matches: `pcre2test` (PCRE2 10.42, Debian's pcre2-utils) when installed.
+/// it matches: `pcre2test` (PCRE2 10.42, Debian's pcre2-utils) when installed. (Where
+/// Perl refuses a pattern that relang and PCRE2 read, `evaluate` compares PCRE2's answers
+/// on every string.)
 fn settle_with_pcre2(pattern: &str, outcome: Outcome) -> Outcome {
     match outcome {
         Outcome::Disagrees(Finding::AcceptsInvalid) if pcre2_compiles(pattern) == Some(true) => {
@@ -389,6 +404,13 @@ fn pcre2(pattern: &str, texts: &[&str]) -> Option<Result<Vec<Option<bool>>, Stri
         }
     }
     Some(Ok(answers))
+}
+
+/// Whether PCRE2 matches all of each of `texts` with `pattern`; `None` where it does not
+/// compile it or cannot decide a text.
+fn pcre2_answers(pattern: &str, texts: &[String]) -> Option<Vec<bool>> {
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    pcre2(pattern, &texts)?.ok()?.into_iter().collect()
 }
 
 /// Whether PCRE2 matches all of `text` with `pattern`.

@@ -28,8 +28,8 @@
 //! first match. Where a group inside a positive one is read outside it (or, under a
 //! repetition, by the next iteration), the lookahead is read once per choice of the values
 //! it passes out, each the lookahead of the body's atomic translation ending with those
-//! values, then setting them ([`Parser::lookahead`]). A group inside a lookbehind read from
-//! outside it is refused.
+//! values, then setting them (`passing.rs`); a lookbehind too in Python and PCRE, whose
+//! branches have one width each; JavaScript's and Java's are refused.
 //!
 //! Unbounded groups are refused as not regular, more than [`MAX_BACKREF_CHOICES`] strings
 //! or choices as too large.
@@ -37,7 +37,17 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Binding, Flags, Group, OpenRef, Parser, RightRef};
+use super::{Binding, Flags, Group, Look, OpenRef, Otherwise, Parser, RightRef};
+
+/// What a group name in a reference or conditional names.
+pub(super) enum Named {
+    One(u32),
+    /// A group not read yet, in a dialect that takes one: known on the pattern's next
+    /// reading.
+    Ahead,
+    Several,
+    Unknown,
+}
 use super::{capture, case, java};
 use crate::alphabet::CharSet;
 use crate::budget::Operation;
@@ -52,7 +62,8 @@ pub(super) const ONCE_ONLY: &str = "a reference to a group that may match other 
 
 /// Why a reference to a group inside a lookbehind from outside it is refused.
 const FROM_BEHIND: &str = "a reference to a group inside a lookbehind from outside it is not \
-     supported: a lookbehind keeps the values of its body's first match, which no rule orders";
+     supported in JavaScript and Java: a lookbehind keeps the values of its body's first match, \
+     and these engines try a lookbehind's widths in an order no rule here follows";
 
 /// Why a group inside an atomic group (or possessive quantifier) whose strings a reading
 /// per choice would pick is refused.
@@ -182,6 +193,7 @@ impl Parser<'_> {
                 again.tracked = tracked.to_vec();
                 again.exported = self.exported.clone();
                 again.open_values = open_values.clone();
+                again.later_names = self.later_names.clone();
                 again.capped = most_rounds.is_some_and(|most| round >= most);
                 let parsed = again.parse_all();
                 if let Some(err) = again.over_budget.take() {
@@ -338,9 +350,9 @@ impl Parser<'_> {
     }
 
     /// Records that group `number`, inside a lookaround that the reference or conditional
-    /// at `span` (inside `looks`) is not in, is read there (first pass): a lookahead passes
-    /// out the values of its body's first match ([`Parser::lookahead`]); from a lookbehind,
-    /// refused.
+    /// at `span` (inside `looks`) is not in, is read there (first pass): the lookaround
+    /// passes out the values of its body's first match (`passing.rs`); from a lookbehind,
+    /// refused in JavaScript and Java.
     fn export(
         &mut self,
         number: u32,
@@ -348,82 +360,14 @@ impl Parser<'_> {
         span: std::ops::Range<usize>,
     ) -> Result<(), ParseError> {
         let group = &self.groups[number as usize - 1];
-        if group.looks.iter().any(|look| !look.1 && !looks.contains(look)) {
+        let behind = group.looks.iter().any(|look| !look.1 && !looks.contains(look));
+        if behind && !matches!(self.dialect, Dialect::Python | Dialect::Pcre) {
             return Err(self.unsupported(FROM_BEHIND, span));
         }
         if !self.exported.contains(&number) {
             self.exported.push(number);
         }
         Ok(())
-    }
-
-    /// The lookahead `(?=body)` (`negated`: `(?!body)`) that `span` spans, its groups those
-    /// after the first `n_groups`, its parts the first `unordered` of
-    /// [`Parser::unordered`] written before it (second pass). A positive one passes out
-    /// the values of the groups that references outside it read: those of its body's first
-    /// match in the engine's order, the body's atomic translation (`atomic.rs`). It is read
-    /// once per choice of their values: the lookahead of that match ending with those
-    /// values, then setting them. A negative one passes out nothing.
-    pub(super) fn lookahead(
-        &mut self,
-        body: Expr,
-        negated: bool,
-        n_groups: usize,
-        unordered: usize,
-        span: std::ops::Range<usize>,
-    ) -> Result<Expr, ParseError> {
-        let inside = n_groups as u32 + 1..=self.groups.len() as u32;
-        let passed: Vec<u32> = inside
-            .filter(|number| self.exported.contains(number) && self.tracked.contains(number))
-            .collect();
-        if passed.is_empty() {
-            return Ok(Expr::look(true, negated, body));
-        }
-        self.passing_body = Some((negated, body.clone()));
-        if negated {
-            return Ok(Expr::look(true, true, body));
-        }
-        let what = "a lookahead whose groups are read outside it";
-        let first = self.atomic(body, what, span.clone(), unordered)?;
-        let mut choices: Vec<Vec<(u32, Option<u32>)>> = vec![Vec::new()];
-        for number in passed {
-            let n_values = if self.needs_text.contains(&number) {
-                self.groups[number as usize - 1].values.len() as u32
-            } else {
-                1
-            };
-            if choices.len().saturating_mul(n_values as usize + 1) > MAX_BACKREF_CHOICES {
-                return Err(self.unsupported(
-                    format!(
-                        "the values this lookahead passes out expand to more than \
-                         {MAX_BACKREF_CHOICES} readings: too large"
-                    ),
-                    span,
-                ));
-            }
-            let values = (0..n_values).map(Some).chain([None]);
-            choices = choices
-                .iter()
-                .flat_map(|choice| {
-                    values.clone().map(|value| [choice.as_slice(), &[(number, value)]].concat())
-                })
-                .collect();
-        }
-        // Each choice writes the body's translation again.
-        let bytes = choices.len().saturating_mul(first.size()).saturating_mul(size_of::<Expr>());
-        if let Err(err) = self.budget.check_memory(Operation::Parse, bytes) {
-            self.over_budget = Some(err);
-            return Err(
-                self.error("the memory limit ran out reading this lookahead's values", span)
-            );
-        }
-        let branches = choices.into_iter().map(|choice| {
-            let tests = choice.iter().map(|&(number, value)| capture::test(number, value));
-            let matched = Expr::concat([first.clone()].into_iter().chain(tests).collect());
-            let sets = choice.iter().map(|&(number, value)| capture::set(number, value));
-            Expr::concat([Expr::look(true, false, matched)].into_iter().chain(sets).collect())
-        });
-        Ok(Expr::alt(branches.collect()))
     }
 
     /// Whether a reference here stands inside a lookbehind that `group` is outside of: a
@@ -499,6 +443,7 @@ impl Parser<'_> {
         again.groups = self.groups[..n_groups].to_vec();
         again.needs_text = self.needs_text.clone();
         again.open_values = self.open_values.clone();
+        again.later_names = self.later_names.clone();
         again.capped = self.capped;
         let parsed = again.parse_alternation();
         if let Some(err) = again.over_budget.take() {
@@ -517,10 +462,10 @@ impl Parser<'_> {
         &mut self,
         body: Expr,
         negated: bool,
-        body_start: usize,
-        flags: Flags,
+        (body_start, flags): (usize, Flags),
         n_groups: usize,
         n_behind: usize,
+        unordered: usize,
     ) -> Result<Expr, ParseError> {
         let enclosing = &self.looks[..self.looks.len() - 1];
         let (mut local, later): (Vec<u32>, Vec<u32>) =
@@ -530,12 +475,13 @@ impl Parser<'_> {
             });
         self.behind_refs.truncate(n_behind);
         self.behind_refs.extend(later);
+        let span = body_start..self.pos;
+        let look = |body| Look { ahead: false, body, n_groups, unordered, span: span.clone() };
         if local.is_empty() {
-            return Ok(Expr::look(false, negated, body));
+            return self.lookaround(look(body), negated);
         }
         local.sort_unstable();
         local.dedup();
-        let span = body_start..self.pos;
         let mut choices = vec![(Vec::new(), self.bindings.clone())];
         for number in local {
             let mut options: Vec<(Expr, Binding)> = if self.needs_text.contains(&number) {
@@ -561,9 +507,11 @@ impl Parser<'_> {
         let mut branches = Vec::with_capacity(choices.len());
         for (tests, bindings) in choices {
             let body = self.reread(body_start, flags, n_groups, bindings)?;
-            branches.push(Expr::concat(
-                tests.into_iter().chain([Expr::look(false, negated, body)]).collect(),
-            ));
+            let look = self.lookaround(look(body), negated)?;
+            branches.push(Expr::concat(tests.into_iter().chain([look]).collect()));
+        }
+        if self.otherwise.is_some() {
+            self.otherwise = Some(Otherwise::Unavailable);
         }
         Ok(Expr::alt(branches))
     }
@@ -573,16 +521,40 @@ impl Parser<'_> {
         name: &str,
         span: std::ops::Range<usize>,
     ) -> Result<Expr, ParseError> {
-        let mut found =
-            self.groups.iter().enumerate().filter(|(_, group)| group.name.as_deref() == Some(name));
-        match (found.next(), found.next()) {
-            (Some((idx, _)), None) => self.backref(idx as u32 + 1, span),
-            (Some(_), Some(_)) => Err(self.unsupported(
+        match self.named_group(name) {
+            Named::One(number) => self.backref(number, span),
+            Named::Ahead => Ok(Expr::Empty),
+            Named::Several => Err(self.unsupported(
                 format!("a backreference to the duplicate group name `{name}` is ambiguous"),
                 span,
             )),
-            (None, _) => Err(self.error(format!("unknown group name `{name}`"), span)),
+            Named::Unknown => Err(self.error(format!("unknown group name `{name}`"), span)),
         }
+    }
+
+    /// The group `name` names: one of those read so far, else (PCRE, JavaScript) one
+    /// written later, known once the pattern has been read ([`Named::Ahead`] until then).
+    pub(super) fn named_group(&mut self, name: &str) -> Named {
+        let numbered = |names: &mut dyn Iterator<Item = Option<&str>>| {
+            let mut found = names
+                .enumerate()
+                .filter(|&(_, group)| group == Some(name))
+                .map(|(idx, _)| idx as u32 + 1);
+            match (found.next(), found.next()) {
+                (Some(number), None) => Named::One(number),
+                (Some(_), Some(_)) => Named::Several,
+                (None, _) => Named::Unknown,
+            }
+        };
+        let read = numbered(&mut self.groups.iter().map(|group| group.name.as_deref()));
+        if !matches!(read, Named::Unknown) || !matches!(self.dialect, Dialect::Pcre | Dialect::Js) {
+            return read;
+        }
+        let Some(later) = &self.later_names else {
+            self.names_ahead = true;
+            return Named::Ahead;
+        };
+        numbered(&mut later.iter().map(Option::as_deref))
     }
 
     /// A reference to group `number`: checked and recorded (first pass), or read as the
@@ -655,8 +627,9 @@ impl Parser<'_> {
     }
 
     /// The engines' limits on a reference to group `number` (`open`: not closed here)
-    /// inside a lookbehind: Java takes none, Python only to a closed group whose strings
-    /// have one length; PCRE2 takes such ones but Perl none, so PCRE's are not read.
+    /// inside a lookbehind: Java takes none, Python and PCRE2 10.42 one to a group whose
+    /// strings have one length, Python only to a closed group; PCRE's others are not read
+    /// (PCRE2 10.43 reads more, Perl none).
     pub(super) fn check_reference_behind(
         &self,
         number: u32,
@@ -675,10 +648,12 @@ impl Parser<'_> {
                 span,
             ));
         }
-        if self.dialect == Dialect::Pcre {
+        if self.dialect == Dialect::Pcre
+            && (open || self.groups[number as usize - 1].width.is_none())
+        {
             return Err(self.unsupported(
-                "a backreference in a lookbehind is not supported in PCRE (PCRE2 takes one to \
-                 a group of one length, Perl none)",
+                "a backreference in a lookbehind is only supported in PCRE to a group closed \
+                 before it whose strings have one length (as PCRE2 10.42 reads it)",
                 span,
             ));
         }

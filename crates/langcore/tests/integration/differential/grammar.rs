@@ -275,8 +275,7 @@ impl Generator {
             self.note("lookahead");
             let negated = self.rng.percent(40);
             format!("(?{}{})", if negated { "!" } else { "=" }, self.sequence(inner.min(1)))
-        } else if !self.names.is_empty() && self.rng.percent(30) {
-            let name = *self.rng.pick(&self.names.clone());
+        } else if let Some(name) = self.some_name(30) {
             match self.dialect {
                 Dialect::Pcre | Dialect::Rust if self.rng.percent(50) => format!("(<{name}>)"),
                 _ => format!("({name})"),
@@ -342,10 +341,21 @@ impl Generator {
         format!("\\{number}")
     }
 
+    /// A group name for a reference, `percent` of the time there are named groups before:
+    /// mostly one of those, else any (a group written later, or none: a name ahead).
+    fn some_name(&mut self, percent: u64) -> Option<&'static str> {
+        let ahead = self.rng.percent(if self.names.is_empty() { 5 } else { 15 });
+        if ahead {
+            self.note("name-ahead");
+            return Some(*self.rng.pick(&["n", "m"]));
+        }
+        (!self.names.is_empty() && self.rng.percent(percent))
+            .then(|| *self.rng.pick(&self.names.clone()))
+    }
+
     fn reference(&mut self) -> String {
-        if !self.names.is_empty() && self.rng.percent(40) {
+        if let Some(name) = self.some_name(40) {
             self.note("named-backref");
-            let name = *self.rng.pick(&self.names.clone());
             let spellings: &[&str] = match self.dialect {
                 Dialect::Python => &["(?P={})"],
                 Dialect::Js | Dialect::Java => &["\\k<{}>"],

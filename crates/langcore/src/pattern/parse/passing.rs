@@ -1,0 +1,183 @@
+//! Values passed out of lookarounds: a group inside a positive lookaround that a reference
+//! outside it reads holds the value of the lookaround body's first match, in the engine's
+//! order.
+//!
+//! # Algorithm
+//! The body's first match is its atomic translation (`atomic.rs`). The lookaround is read
+//! once per choice of the values it passes out: the lookaround of that match ending with
+//! those values (tests on the automaton's state, `capture.rs`), then setting them.
+//!
+//! - A lookahead starts its match here; its sub-automaton starts with the values carried
+//!   here, so a choice's value is the one the group holds after the match.
+//! - A lookbehind in Python and PCRE: each top-level branch of the body has one width w
+//!   (the engines' rule) and is tried in turn, matching forward from w characters back;
+//!   the first branch that matches keeps the values of its first match. So it is read once
+//!   per branch and choice: no earlier branch matches here, and the branch's first match
+//!   starts w characters back (a lookahead there, inside the lookbehind). A lookbehind's
+//!   tracker starts with no values: a group its match leaves unset keeps the value it had.
+//!   JavaScript's lookbehinds match right to left and Java's try their widths shortest
+//!   first: refused (`reference.rs`).
+//!
+//! A negative lookaround passes out nothing.
+
+use super::reference::MAX_BACKREF_CHOICES;
+use super::{Parser, fixed_width};
+use crate::alphabet::CharSet;
+use crate::budget::Operation;
+use crate::error::ParseError;
+use crate::pattern::{Expr, capture};
+
+/// A choice of values for the groups a lookaround passes out: the group and the index of
+/// its value, `None` for no value.
+type Choice = Vec<(u32, Option<u32>)>;
+
+/// A lookaround as read (second pass): its body, its groups those after the first
+/// `n_groups`, its parts the first `unordered` of [`Parser::unordered`] written before it.
+pub(super) struct Look {
+    pub(super) ahead: bool,
+    pub(super) body: Expr,
+    pub(super) n_groups: usize,
+    pub(super) unordered: usize,
+    pub(super) span: std::ops::Range<usize>,
+}
+
+/// The no branch's condition of a conditional on the last lookaround whose groups are read
+/// outside it.
+pub(super) enum Otherwise {
+    /// A positive one: its negation, which passes out nothing.
+    Negation(Expr),
+    /// A negative one: where it fails, PCRE keeps the values of its body's match, so the
+    /// positive lookaround that passes them out.
+    Passing(Look),
+    /// A lookbehind read once per value it reads from outside: not read.
+    Unavailable,
+}
+
+impl Parser<'_> {
+    /// `look`, `negated` or not. Where it passes out values, the no branch of a
+    /// conditional on it is kept in [`Parser::otherwise`].
+    pub(super) fn lookaround(&mut self, look: Look, negated: bool) -> Result<Expr, ParseError> {
+        if self.passed_out(look.n_groups).is_empty() {
+            self.otherwise = None;
+            return Ok(Expr::look(look.ahead, negated, look.body));
+        }
+        let negation = Expr::look(look.ahead, true, look.body.clone());
+        if negated {
+            self.otherwise = Some(Otherwise::Passing(look));
+            return Ok(negation);
+        }
+        self.otherwise = Some(Otherwise::Negation(negation));
+        self.passing(look)
+    }
+
+    /// The positive `look`, which passes out values: once per choice of them.
+    pub(super) fn passing(&mut self, look: Look) -> Result<Expr, ParseError> {
+        let passed = self.passed_out(look.n_groups);
+        let kind = if look.ahead { "lookahead" } else { "lookbehind" };
+        let what = format!("a {kind} whose groups are read outside it");
+        let choices = self.value_choices(&passed, kind, look.span.clone())?;
+        if look.ahead {
+            let first = self.atomic(look.body, &what, look.span.clone(), look.unordered)?;
+            self.charge_readings(choices.len(), &first, look.span)?;
+            let branches = choices.iter().map(|choice| {
+                let sets = choice.iter().map(|&(number, value)| capture::set(number, value));
+                let look = Expr::look(true, false, ending_with(&first, choice));
+                Expr::concat([look].into_iter().chain(sets).collect())
+            });
+            return Ok(Expr::alt(branches.collect()));
+        }
+        let branches = match look.body {
+            Expr::Alt(branches) => branches,
+            body => vec![body],
+        };
+        let mut readings = Vec::new();
+        let mut earlier = Vec::new();
+        for branch in branches {
+            let Some(width) = fixed_width(&branch) else {
+                return Err(self.unsupported(
+                    format!("{what} is only supported where each of its branches has one width"),
+                    look.span,
+                ));
+            };
+            let first = self.atomic(branch.clone(), &what, look.span.clone(), look.unordered)?;
+            self.charge_readings(choices.len(), &first, look.span.clone())?;
+            let back = vec![Expr::set(CharSet::full()); width as usize];
+            for choice in &choices {
+                let from_back = Expr::look(true, false, ending_with(&first, choice));
+                let from_back = [from_back].into_iter().chain(back.iter().cloned());
+                let look = Expr::look(false, false, Expr::concat(from_back.collect()));
+                let sets = choice.iter().filter(|(_, value)| value.is_some());
+                let sets = sets.map(|&(number, value)| capture::set(number, value));
+                let reading = earlier.iter().cloned().chain([look]).chain(sets);
+                readings.push(Expr::concat(reading.collect()));
+            }
+            earlier.push(Expr::look(false, true, branch));
+        }
+        Ok(Expr::alt(readings))
+    }
+
+    /// The groups after the first `n_groups` whose values a lookaround passes out: those
+    /// that references outside it read from the automaton's state.
+    fn passed_out(&self, n_groups: usize) -> Vec<u32> {
+        (n_groups as u32 + 1..=self.groups.len() as u32)
+            .filter(|number| self.exported.contains(number) && self.tracked.contains(number))
+            .collect()
+    }
+
+    /// Every choice of values for the groups `passed` (at most [`MAX_BACKREF_CHOICES`]).
+    fn value_choices(
+        &self,
+        passed: &[u32],
+        look: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<Vec<Choice>, ParseError> {
+        let mut choices: Vec<Choice> = vec![Vec::new()];
+        for &number in passed {
+            let n_values = if self.needs_text.contains(&number) {
+                self.groups[number as usize - 1].values.len() as u32
+            } else {
+                1
+            };
+            if choices.len().saturating_mul(n_values as usize + 1) > MAX_BACKREF_CHOICES {
+                return Err(self.unsupported(
+                    format!(
+                        "the values this {look} passes out expand to more than \
+                         {MAX_BACKREF_CHOICES} readings: too large"
+                    ),
+                    span,
+                ));
+            }
+            let values = (0..n_values).map(Some).chain([None]);
+            choices = choices
+                .iter()
+                .flat_map(|choice| {
+                    values.clone().map(|value| [choice.as_slice(), &[(number, value)]].concat())
+                })
+                .collect();
+        }
+        Ok(choices)
+    }
+
+    /// Charges `readings` copies of `first` to the memory limit.
+    fn charge_readings(
+        &mut self,
+        readings: usize,
+        first: &Expr,
+        span: std::ops::Range<usize>,
+    ) -> Result<(), ParseError> {
+        let bytes = readings.saturating_mul(first.size()).saturating_mul(size_of::<Expr>());
+        if let Err(err) = self.budget.check_memory(Operation::Parse, bytes) {
+            self.over_budget = Some(err);
+            return Err(
+                self.error("the memory limit ran out reading this lookaround's values", span)
+            );
+        }
+        Ok(())
+    }
+}
+
+/// `first`, then tests that the groups of `choice` hold its values.
+fn ending_with(first: &Expr, choice: &Choice) -> Expr {
+    let tests = choice.iter().map(|&(number, value)| capture::test(number, value));
+    Expr::concat([first.clone()].into_iter().chain(tests).collect())
+}
