@@ -31,9 +31,31 @@ fn fail() -> Expr {
     Expr::Set(CharSet::empty())
 }
 
-/// The paths of `expr` that match exactly `text`, with their assertions and steps on
-/// captured values; `None` past [`MAX_NODES`] (counted in `nodes`).
-pub(super) fn restrict(expr: &Expr, text: &[char], nodes: &mut usize) -> Option<Expr> {
+/// One position of the text [`restrict`] keeps the paths of: a character, or any one.
+pub(super) trait Slot: Clone {
+    /// What a step on `set` may match here, if anything.
+    fn keep(&self, set: &CharSet) -> Option<CharSet>;
+}
+
+impl Slot for char {
+    fn keep(&self, set: &CharSet) -> Option<CharSet> {
+        set.contains(*self).then(|| CharSet::singleton(*self))
+    }
+}
+
+/// Any one character: restricting to `n` of them keeps the paths of `n` characters.
+#[derive(Clone, Copy)]
+pub(super) struct AnyChar;
+
+impl Slot for AnyChar {
+    fn keep(&self, set: &CharSet) -> Option<CharSet> {
+        (!set.is_empty()).then(|| set.clone())
+    }
+}
+
+/// The paths of `expr` that match exactly `text` (in their order), with their assertions
+/// and steps on captured values; `None` past [`MAX_NODES`] (counted in `nodes`).
+pub(super) fn restrict<S: Slot>(expr: &Expr, text: &[S], nodes: &mut usize) -> Option<Expr> {
     *nodes += 1;
     if *nodes > MAX_NODES {
         return None;
@@ -47,7 +69,7 @@ pub(super) fn restrict(expr: &Expr, text: &[char], nodes: &mut usize) -> Option<
             }
         }
         Expr::Set(set) => match text {
-            [only] if set.contains(*only) => Expr::Set(CharSet::singleton(*only)),
+            [only] => only.keep(set).map_or_else(fail, Expr::Set),
             _ => fail(),
         },
         Expr::Alt(branches) => {
@@ -111,7 +133,7 @@ pub(super) fn has_one_path(expr: &Expr) -> bool {
 }
 
 /// The ways to have matched `text[..0]` before anything: "" at position 0.
-fn start(text: &[char]) -> Vec<Option<Expr>> {
+fn start<S>(text: &[S]) -> Vec<Option<Expr>> {
     let mut reach = vec![None; text.len() + 1];
     reach[0] = Some(Expr::Empty);
     reach
@@ -120,12 +142,12 @@ fn start(text: &[char]) -> Vec<Option<Expr>> {
 /// The ways to reach each position of `text` after one more piece, from `reach` (the
 /// ways to reach each position before it), where `piece` gives the paths of the piece
 /// that match a slice, of a length within `widths` (the piece's [`widths`]).
-fn advance(
+fn advance<S>(
     reach: &[Option<Expr>],
-    text: &[char],
+    text: &[S],
     (least, most): (usize, Option<usize>),
     nodes: &mut usize,
-    mut piece: impl FnMut(&[char], &mut usize) -> Option<Expr>,
+    mut piece: impl FnMut(&[S], &mut usize) -> Option<Expr>,
 ) -> Option<Vec<Option<Expr>>> {
     let mut next: Vec<Vec<Expr>> = vec![Vec::new(); text.len() + 1];
     for (from, before) in reach.iter().enumerate() {
@@ -145,7 +167,7 @@ fn advance(
 /// The fewest and the most characters `expr` matches (`None`: unbounded), which bound
 /// the slices [`advance`] tries: restricting a part to a slice it cannot match is work
 /// that multiplies with the nesting.
-fn widths(expr: &Expr) -> (usize, Option<usize>) {
+pub(super) fn widths(expr: &Expr) -> (usize, Option<usize>) {
     match expr {
         Expr::Empty | Expr::Look(_) | Expr::Capture(_) => (0, Some(0)),
         Expr::Set(set) if set.is_empty() => (usize::MAX, Some(0)),

@@ -1342,6 +1342,13 @@ impl<'p> Parser<'p> {
             let window = self.check_behind(&body, &chain, start)?;
             let body_at = (body_start, flags);
             let look = self.expand_behind(body, negated, body_at, n_groups, n_behind, unordered)?;
+            if window != java::Window::Whole && self.otherwise.is_some() {
+                return Err(self.unsupported(
+                    "a Java lookbehind whose groups are read outside it is only supported where \
+                     Java tries every width of its body",
+                    start..self.pos,
+                ));
+            }
             Ok(match window {
                 java::Window::After(after) => java::behind_after(look, negated, after),
                 java::Window::Never if negated => Expr::Empty,
@@ -1391,14 +1398,20 @@ impl<'p> Parser<'p> {
             }
             return Ok(window);
         }
-        if self.dialect == Dialect::Pcre && max_width(body).is_none_or(|width| width > 255) {
+        // The first pass measured the body as written; the second one's tracked groups
+        // are rewritten (`capture.rs`), with branches that match nothing.
+        let written = self.tracked.is_empty();
+        if written
+            && self.dialect == Dialect::Pcre
+            && max_width(body).is_none_or(|width| width > 255)
+        {
             return Err(self.error(
                 "lookbehind assertion is not fixed length: PCRE's lookbehind body must match \
                  strings of at most 255 characters",
                 start..self.pos,
             ));
         }
-        if self.dialect == Dialect::Python && fixed_width(body).is_none() {
+        if written && self.dialect == Dialect::Python && fixed_width(body).is_none() {
             return Err(self.error(
                 "look-behind requires fixed-width pattern: Python's lookbehind body \
                      must match strings of one length",

@@ -15,17 +15,22 @@
 //!   per branch and choice: no earlier branch matches here, and the branch's first match
 //!   starts w characters back (a lookahead there, inside the lookbehind). A lookbehind's
 //!   tracker starts with no values: a group its match leaves unset keeps the value it had.
-//!   JavaScript's lookbehinds match right to left and Java's try their widths shortest
-//!   first: refused (`reference.rs`).
+//!   Java tries each width w of the body, shortest first, and at each the first path of w
+//!   characters: the same reading, the body restricted to each width (`capture::restrict`)
+//!   standing for the branches. JavaScript's lookbehinds match right to left: refused
+//!   (`reference.rs`).
 //!
-//! A negative lookaround passes out nothing.
+//! A negative lookaround passes out nothing; where a PCRE conditional on one takes its no
+//! branch, the values of the body's match stay ([`Otherwise`]).
 
+use super::Parser;
 use super::reference::MAX_BACKREF_CHOICES;
-use super::{Parser, fixed_width};
 use crate::alphabet::CharSet;
 use crate::budget::Operation;
+use crate::dialect::Dialect;
 use crate::error::ParseError;
-use crate::pattern::{Expr, capture};
+use crate::pattern::Expr;
+use crate::pattern::capture::{self, AnyChar};
 
 /// A choice of values for the groups a lookaround passes out: the group and the index of
 /// its value, `None` for no value.
@@ -86,19 +91,9 @@ impl Parser<'_> {
             });
             return Ok(Expr::alt(branches.collect()));
         }
-        let branches = match look.body {
-            Expr::Alt(branches) => branches,
-            body => vec![body],
-        };
         let mut readings = Vec::new();
         let mut earlier = Vec::new();
-        for branch in branches {
-            let Some(width) = fixed_width(&branch) else {
-                return Err(self.unsupported(
-                    format!("{what} is only supported where each of its branches has one width"),
-                    look.span,
-                ));
-            };
+        for (branch, width) in self.tries(look.body, &what, look.span.clone())? {
             let first = self.atomic(branch.clone(), &what, look.span.clone(), look.unordered)?;
             self.charge_readings(choices.len(), &first, look.span.clone())?;
             let back = vec![Expr::set(CharSet::full()); width as usize];
@@ -114,6 +109,57 @@ impl Parser<'_> {
             earlier.push(Expr::look(false, true, branch));
         }
         Ok(Expr::alt(readings))
+    }
+
+    /// The parts of a lookbehind's `body` that the engine tries in turn, each with its
+    /// width: Python's and PCRE's top-level branches, which have one each; Java's body
+    /// restricted to each width, shortest first.
+    fn tries(
+        &self,
+        body: Expr,
+        what: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<Vec<(Expr, u32)>, ParseError> {
+        if self.dialect == Dialect::Java {
+            let (least, most) = capture::widths(&body);
+            let most = most.unwrap_or(usize::MAX);
+            let mut nodes = 0;
+            let mut tries = Vec::new();
+            for width in least..=most {
+                let restricted = capture::restrict(&body, &vec![AnyChar; width], &mut nodes)
+                    .ok_or_else(|| {
+                        self.unsupported(
+                            format!("{what}: its widths take too many nodes"),
+                            span.clone(),
+                        )
+                    })?;
+                if !restricted.is_fail() {
+                    tries.push((restricted, width as u32));
+                }
+            }
+            return Ok(tries);
+        }
+        let branches = match body {
+            Expr::Alt(branches) => branches,
+            body => vec![body],
+        };
+        let mut tries = Vec::new();
+        for branch in branches {
+            match capture::widths(&branch) {
+                (least, Some(most)) if least == most => tries.push((branch, most as u32)),
+                // A branch that matches nothing (a rewritten group's).
+                (least, Some(most)) if least > most => {}
+                _ => {
+                    return Err(self.unsupported(
+                        format!(
+                            "{what} is only supported where each of its branches has one width"
+                        ),
+                        span,
+                    ));
+                }
+            }
+        }
+        Ok(tries)
     }
 
     /// The groups after the first `n_groups` whose values a lookaround passes out: those

@@ -28,8 +28,8 @@
 //! first match. Where a group inside a positive one is read outside it (or, under a
 //! repetition, by the next iteration), the lookahead is read once per choice of the values
 //! it passes out, each the lookahead of the body's atomic translation ending with those
-//! values, then setting them (`passing.rs`); a lookbehind too in Python and PCRE, whose
-//! branches have one width each; JavaScript's and Java's are refused.
+//! values, then setting them (`passing.rs`); a lookbehind too, but in JavaScript (which
+//! matches it right to left).
 //!
 //! Unbounded groups are refused as not regular, more than [`MAX_BACKREF_CHOICES`] strings
 //! or choices as too large.
@@ -62,8 +62,8 @@ pub(super) const ONCE_ONLY: &str = "a reference to a group that may match other 
 
 /// Why a reference to a group inside a lookbehind from outside it is refused.
 const FROM_BEHIND: &str = "a reference to a group inside a lookbehind from outside it is not \
-     supported in JavaScript and Java: a lookbehind keeps the values of its body's first match, \
-     and these engines try a lookbehind's widths in an order no rule here follows";
+     supported in JavaScript: a lookbehind keeps the values of its body's first match, which \
+     JavaScript finds right to left";
 
 /// Why a group inside an atomic group (or possessive quantifier) whose strings a reading
 /// per choice would pick is refused.
@@ -352,7 +352,7 @@ impl Parser<'_> {
     /// Records that group `number`, inside a lookaround that the reference or conditional
     /// at `span` (inside `looks`) is not in, is read there (first pass): the lookaround
     /// passes out the values of its body's first match (`passing.rs`); from a lookbehind,
-    /// refused in JavaScript and Java.
+    /// refused in JavaScript.
     fn export(
         &mut self,
         number: u32,
@@ -361,7 +361,7 @@ impl Parser<'_> {
     ) -> Result<(), ParseError> {
         let group = &self.groups[number as usize - 1];
         let behind = group.looks.iter().any(|look| !look.1 && !looks.contains(look));
-        if behind && !matches!(self.dialect, Dialect::Python | Dialect::Pcre) {
+        if behind && self.dialect == Dialect::Js {
             return Err(self.unsupported(FROM_BEHIND, span));
         }
         if !self.exported.contains(&number) {
