@@ -460,10 +460,16 @@ impl<'p> Parser<'p> {
     /// Also skips `(?#...)` comments in the dialects that have them: they stand between a
     /// quantifier and its atom unseen (`a(?#c)*` is `a*` in Python and Perl).
     fn skip_verbose(&mut self) {
+        self.skip_verbose_under(self.flags.verbose);
+    }
+
+    /// [`Parser::skip_verbose`] where `verbose` says whether `(?x)` is on (Java's flags
+    /// group reads its own as it goes: `(?x i)`).
+    fn skip_verbose_under(&mut self, verbose: bool) {
         loop {
             match self.peek() {
-                Some(c) if c.is_whitespace() && self.flags.verbose => self.pos += c.len_utf8(),
-                Some('#') if self.flags.verbose => {
+                Some(c) if c.is_whitespace() && verbose => self.pos += c.len_utf8(),
+                Some('#') if verbose => {
                     self.pos =
                         self.rest().find('\n').map_or(self.pattern.len(), |end| self.pos + end + 1);
                 }
@@ -1288,6 +1294,10 @@ impl<'p> Parser<'p> {
     fn parse_group(&mut self) -> Result<Expr, ParseError> {
         let start = self.pos;
         self.pos += 1;
+        // Java reads a group's `?` past whitespace and comments under `(?x)` (`( ?:a)`).
+        if self.dialect == Dialect::Java {
+            self.skip_verbose();
+        }
         if self.depth >= NEST_LIMIT {
             return Err(self.error(
                 "nest limit exceeded: the pattern nests groups too deeply",
@@ -1632,6 +1642,9 @@ impl<'p> Parser<'p> {
         let mut flags = self.flags;
         let mut on = true;
         loop {
+            if dialect == Dialect::Java {
+                self.skip_verbose_under(flags.verbose);
+            }
             let Some(c) = self.peek() else {
                 return Err(self.error("unclosed group", start..start + 1));
             };

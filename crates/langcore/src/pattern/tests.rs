@@ -246,6 +246,9 @@ fn dialect_classes_and_escapes() {
     assert!(refusal(r"\b{1}", Dialect::Pcre).contains("bound type"));
     // Java passes over an empty operand of `&&`; `b-[a]` is no range.
     check(r"[&&b]|[a&&]", Dialect::Java, &["a", "b"], &["c"]);
+    // Java reads a group's `?` and its flags past whitespace under `(?x)`, as they go.
+    check("(?x)( ? i :a)( ?)", Dialect::Java, &["a", "A"], &["", "aa"]);
+    assert!(refusal("(?x)(?-x )a", Dialect::Java).contains("unknown group flag"));
     // Java runs a group's `??` and `{0,1}?` as a branch: the empty iteration stays.
     check(r"(?:(?<m>)??a\k<m>)?", Dialect::Java, &["a"], &["aa"]);
     check(r"(?:(){0,1}?a\1)+", Dialect::Java, &["a", "aa"], &["ba"]);
@@ -916,7 +919,7 @@ fn lookaheads_pass_out_the_values_of_their_first_match() {
 
 /// Python and PCRE try a lookbehind's branches in turn, each from its width back, and keep
 /// the values of the first that matches; a group its match leaves unset keeps its value.
-/// Java tries the body's widths shortest first; JavaScript's (right to left) are refused.
+/// Java tries the body's widths shortest first; JavaScript matches the body right to left.
 #[test]
 fn lookbehinds_pass_out_the_values_of_their_first_branch_that_matches() {
     check(".(?<=(a|b))\\1", Dialect::Python, &["aa", "bb"], &["ab"]);
@@ -942,8 +945,12 @@ fn lookbehinds_pass_out_the_values_of_their_first_branch_that_matches() {
     let shortest = ".*(?<=(ab|b)(?=x))x\\1";
     check(shortest, Dialect::Java, &["abxb", "bxb"], &["abxab", "bxab"]);
     check("..(?<=(a|ab)(b?))\\2", Dialect::Java, &["aa", "abb"], &["ab"]);
-    let err = refusal("a(?<=(a))\\1", Dialect::Js);
-    assert!(err.contains("inside a lookbehind from outside it"), "{err}");
+    // JavaScript matches right to left: the last iteration in time is the leftmost.
+    check(".*(?<=(ab|b))x\\1", Dialect::Js, &["abxab", "bxb"], &["abxb"]);
+    check(".*(?<=(?:(a)|b)*)x\\1", Dialect::Js, &["axa", "abxa", "x"], &["baxb"]);
+    check(".*(?<=(a|b)?)x\\1", Dialect::Js, &["axa", "abxb", "x"], &["abxa"]);
+    let err = refusal(".*(?<=(?=(a))a.)x\\1", Dialect::Js);
+    assert!(err.contains("its body reads captured values"), "{err}");
 }
 
 /// PCRE2 10.42 measures `(?(1)W)` in a lookbehind as one character, so `(?<=(?(1)W))` fails

@@ -17,8 +17,14 @@
 //!   tracker starts with no values: a group its match leaves unset keeps the value it had.
 //!   Java tries each width w of the body, shortest first, and at each the first path of w
 //!   characters: the same reading, the body restricted to each width (`capture::restrict`)
-//!   standing for the branches. JavaScript's lookbehinds match right to left: refused
-//!   (`reference.rs`).
+//!   standing for the branches.
+//! - JavaScript matches a lookbehind's body right to left, from here: its first match is
+//!   the atomic translation of the body reversed (as it is stepped through in time: an
+//!   iteration's clearing of groups first), mirrored back into the text. A group's value
+//!   is then the one set last in time, the first set reading left to right, which a
+//!   shadow group records ([`SHADOW`]); the readings test the shadows. A body that reads
+//!   captured values (a reference, a lookaround passing values out) is refused: mirrored,
+//!   it would read them before they are set.
 //!
 //! A negative lookaround passes out nothing; where a PCRE conditional on one takes its no
 //! branch, the values of the body's match stay ([`Otherwise`]).
@@ -29,8 +35,8 @@ use crate::alphabet::CharSet;
 use crate::budget::Operation;
 use crate::dialect::Dialect;
 use crate::error::ParseError;
-use crate::pattern::Expr;
 use crate::pattern::capture::{self, AnyChar};
+use crate::pattern::{Capture, Expr};
 
 /// A choice of values for the groups a lookaround passes out: the group and the index of
 /// its value, `None` for no value.
@@ -91,6 +97,9 @@ impl Parser<'_> {
             });
             return Ok(Expr::alt(branches.collect()));
         }
+        if self.dialect == Dialect::Js {
+            return self.passing_right_to_left(look, &passed, &what, &choices);
+        }
         let mut readings = Vec::new();
         let mut earlier = Vec::new();
         for (branch, width) in self.tries(look.body, &what, look.span.clone())? {
@@ -109,6 +118,71 @@ impl Parser<'_> {
             earlier.push(Expr::look(false, true, branch));
         }
         Ok(Expr::alt(readings))
+    }
+
+    /// JavaScript's positive lookbehind `look`, which passes out the groups `passed`: read
+    /// once per choice of their values, each of `choices` split where a group is left
+    /// without one into "cleared by the body" and "untouched".
+    fn passing_right_to_left(
+        &mut self,
+        look: Look,
+        passed: &[u32],
+        what: &str,
+        choices: &[Choice],
+    ) -> Result<Expr, ParseError> {
+        let span = look.span.clone();
+        let refused = |parser: &Self, why: &str| {
+            parser.unsupported(format!("{what} not supported yet: {why}"), span.clone())
+        };
+        if reads_values(&look.body, false) {
+            return Err(refused(self, "its body reads captured values"));
+        }
+        let first = self.atomic(reversed(&look.body, true), what, span.clone(), look.unordered)?;
+        if reads_values(&first, true) {
+            return Err(refused(self, "its first match reads captured values in lookarounds"));
+        }
+        let n_values: Vec<u32> = passed.iter().map(|&number| self.n_values(number)).collect();
+        let first = first_events(&reversed(&first, false), passed, &n_values);
+        let mut shadowed: Vec<Vec<(u32, Option<Option<u32>>)>> = Vec::new();
+        for choice in choices {
+            let mut split = vec![Vec::new()];
+            for &(number, value) in choice {
+                let outcomes = match value {
+                    Some(value) => vec![Some(Some(value))],
+                    None => vec![Some(None), None],
+                };
+                split = split
+                    .iter()
+                    .flat_map(|done| {
+                        outcomes
+                            .iter()
+                            .map(|&outcome| [done.as_slice(), &[(number, outcome)]].concat())
+                    })
+                    .collect();
+            }
+            shadowed.extend(split);
+            if shadowed.len() > MAX_BACKREF_CHOICES {
+                return Err(self.unsupported(
+                    format!(
+                        "the values this lookbehind passes out expand to more than \
+                         {MAX_BACKREF_CHOICES} readings: too large"
+                    ),
+                    span,
+                ));
+            }
+        }
+        self.charge_readings(shadowed.len(), &first, span)?;
+        let readings = shadowed.iter().map(|choice| {
+            let tests = choice.iter().map(|&(number, outcome)| {
+                capture::test(SHADOW + number, outcome.map(|value| value.map_or(0, |v| v + 1)))
+            });
+            let body = Expr::concat([first.clone()].into_iter().chain(tests).collect());
+            let sets = choice
+                .iter()
+                .filter_map(|&(number, outcome)| outcome.map(|value| capture::set(number, value)));
+            Expr::concat([Expr::look(false, false, body)].into_iter().chain(sets).collect())
+        });
+        Ok(Expr::alt(readings.collect()))
     }
 
     /// The parts of a lookbehind's `body` that the engine tries in turn, each with its
@@ -179,11 +253,7 @@ impl Parser<'_> {
     ) -> Result<Vec<Choice>, ParseError> {
         let mut choices: Vec<Choice> = vec![Vec::new()];
         for &number in passed {
-            let n_values = if self.needs_text.contains(&number) {
-                self.groups[number as usize - 1].values.len() as u32
-            } else {
-                1
-            };
+            let n_values = self.n_values(number);
             if choices.len().saturating_mul(n_values as usize + 1) > MAX_BACKREF_CHOICES {
                 return Err(self.unsupported(
                     format!(
@@ -202,6 +272,16 @@ impl Parser<'_> {
                 .collect();
         }
         Ok(choices)
+    }
+
+    /// How many values group `number` has: its strings, or one ("set") where no
+    /// reference reads its text.
+    fn n_values(&self, number: u32) -> u32 {
+        if self.needs_text.contains(&number) {
+            self.groups[number as usize - 1].values.len() as u32
+        } else {
+            1
+        }
     }
 
     /// Charges `readings` copies of `first` to the memory limit.
@@ -226,4 +306,76 @@ impl Parser<'_> {
 fn ending_with(first: &Expr, choice: &Choice) -> Expr {
     let tests = choice.iter().map(|&(number, value)| capture::test(number, value));
     Expr::concat([first.clone()].into_iter().chain(tests).collect())
+}
+
+/// The group that records, for group `number` of a JavaScript lookbehind read left to
+/// right, the first value set (the last of a right-to-left match): its value plus one, 0
+/// for "cleared"; none while none is set.
+const SHADOW: u32 = 1 << 30;
+
+/// `expr` matched the other way: its concatenations reversed, lookaheads and lookbehinds
+/// swapped (a lookahead of the reversed text is a lookbehind of the text). `in_time`: as
+/// an engine matching right to left steps through it, where the clearing of groups that
+/// starts a JavaScript iteration (`capture::repeat`) still comes first; else its mirror
+/// image, each step where it stands in the text.
+fn reversed(expr: &Expr, in_time: bool) -> Expr {
+    let recurse = |expr: &Expr| reversed(expr, in_time);
+    match expr {
+        Expr::Concat(parts) => {
+            let resets = parts
+                .iter()
+                .take_while(|part| matches!(part, Expr::Capture(Capture::Set { value: None, .. })))
+                .count();
+            let resets = if in_time { resets } else { 0 };
+            let rest = parts[resets..].iter().rev().map(recurse);
+            Expr::concat(parts[..resets].iter().cloned().chain(rest).collect())
+        }
+        Expr::Alt(branches) => Expr::alt(branches.iter().map(recurse).collect()),
+        Expr::Repeat { sub, min, max, greedy } => {
+            Expr::Repeat { sub: Box::new(recurse(sub)), min: *min, max: *max, greedy: *greedy }
+        }
+        Expr::Atomic(sub) => Expr::Atomic(Box::new(recurse(sub))),
+        Expr::Look(look) => Expr::look(!look.ahead, look.negated, recurse(&look.body)),
+        Expr::Empty | Expr::Set(_) | Expr::Capture(_) => expr.clone(),
+    }
+}
+
+/// Whether `expr` tests captured values (`in_looks`: inside its lookarounds only).
+fn reads_values(expr: &Expr, in_looks: bool) -> bool {
+    match expr {
+        Expr::Capture(Capture::Test { .. }) => !in_looks,
+        Expr::Empty | Expr::Set(_) | Expr::Capture(_) => false,
+        Expr::Concat(parts) | Expr::Alt(parts) => {
+            parts.iter().any(|part| reads_values(part, in_looks))
+        }
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => reads_values(sub, in_looks),
+        Expr::Look(look) => reads_values(&look.body, false),
+    }
+}
+
+/// `expr` where each setting of a group of `passed` (with `n_values` values each) also
+/// records the value in the group's [`SHADOW`] if none is recorded yet.
+fn first_events(expr: &Expr, passed: &[u32], n_values: &[u32]) -> Expr {
+    let recurse = |expr: &Expr| first_events(expr, passed, n_values);
+    match expr {
+        Expr::Capture(Capture::Set { group, value }) => {
+            let Some(at) = passed.iter().position(|number| number == group) else {
+                return expr.clone();
+            };
+            let shadow = SHADOW + group;
+            let record = capture::set(shadow, Some(value.map_or(0, |value| value + 1)));
+            let first = Expr::concat(vec![capture::test(shadow, None), record, expr.clone()]);
+            let later = (0..=n_values[at]).map(|recorded| {
+                Expr::concat(vec![capture::test(shadow, Some(recorded)), expr.clone()])
+            });
+            Expr::alt([first].into_iter().chain(later).collect())
+        }
+        Expr::Concat(parts) => Expr::concat(parts.iter().map(recurse).collect()),
+        Expr::Alt(branches) => Expr::alt(branches.iter().map(recurse).collect()),
+        Expr::Repeat { sub, min, max, greedy } => {
+            Expr::Repeat { sub: Box::new(recurse(sub)), min: *min, max: *max, greedy: *greedy }
+        }
+        Expr::Atomic(sub) => Expr::Atomic(Box::new(recurse(sub))),
+        Expr::Empty | Expr::Set(_) | Expr::Capture(_) | Expr::Look(_) => expr.clone(),
+    }
 }

@@ -60,11 +60,6 @@ use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE};
 pub(super) const ONCE_ONLY: &str = "a reference to a group that may match other than once is \
      only supported where the group's value is carried";
 
-/// Why a reference to a group inside a lookbehind from outside it is refused.
-const FROM_BEHIND: &str = "a reference to a group inside a lookbehind from outside it is not \
-     supported in JavaScript: a lookbehind keeps the values of its body's first match, which \
-     JavaScript finds right to left";
-
 /// Why a group inside an atomic group (or possessive quantifier) whose strings a reading
 /// per choice would pick is refused.
 pub(super) const IN_ATOMIC: &str = "a reference from outside a lookaround to a group inside an atomic \
@@ -310,7 +305,7 @@ impl Parser<'_> {
                 continue;
             }
             if group.looks.iter().any(|look| !open.looks.contains(look)) {
-                self.export(number, &open.looks, span.clone())?;
+                self.export(number);
             }
             let group = &self.groups[number as usize - 1];
             if let Some(why) = &group.value_error {
@@ -349,25 +344,13 @@ impl Parser<'_> {
         group.looks.iter().any(|look| !self.looks.contains(look))
     }
 
-    /// Records that group `number`, inside a lookaround that the reference or conditional
-    /// at `span` (inside `looks`) is not in, is read there (first pass): the lookaround
-    /// passes out the values of its body's first match (`passing.rs`); from a lookbehind,
-    /// refused in JavaScript.
-    fn export(
-        &mut self,
-        number: u32,
-        looks: &[(usize, bool)],
-        span: std::ops::Range<usize>,
-    ) -> Result<(), ParseError> {
-        let group = &self.groups[number as usize - 1];
-        let behind = group.looks.iter().any(|look| !look.1 && !looks.contains(look));
-        if behind && self.dialect == Dialect::Js {
-            return Err(self.unsupported(FROM_BEHIND, span));
-        }
+    /// Records that group `number`, inside a lookaround that a reference or conditional is
+    /// not in, is read there (first pass): the lookaround passes out the values of its
+    /// body's first match (`passing.rs`).
+    fn export(&mut self, number: u32) {
         if !self.exported.contains(&number) {
             self.exported.push(number);
         }
-        Ok(())
     }
 
     /// Whether a reference here stands inside a lookbehind that `group` is outside of: a
@@ -618,7 +601,7 @@ impl Parser<'_> {
             None => Ok(()),
         });
         if self.reads_from_outside(group) {
-            self.export(number, &self.looks.clone(), span)?;
+            self.export(number);
         }
         self.tracked_refs.push((number, once.err()));
         self.needs_text.push(number);
@@ -891,7 +874,7 @@ impl Parser<'_> {
         if binding.is_none() && !tracked {
             let once = self.matches_once(group, span.clone());
             if self.reads_from_outside(group) {
-                self.export(number, &self.looks.clone(), span)?;
+                self.export(number);
             }
             self.tracked_refs.push((number, once.err()));
             self.mark_enclosing_groups();
