@@ -748,16 +748,7 @@ impl<'p> Parser<'p> {
                     && (min, max) != (0, Some(1))
                     && !possessive
                     && expr.is_zero_width();
-                // Java runs `X?`, `X??` and `X{0,1}?` as a branch (as it reads them), its
-                // other repetitions with a `Curly` or `Loop`.
-                let java_curly = self.dialect == Dialect::Java && (min, max) != (0, Some(1));
-                self.repeat_capturing(
-                    expr,
-                    n_groups,
-                    (min, max, greedy),
-                    group_of_empty,
-                    java_curly,
-                )
+                self.repeat_capturing(expr, n_groups, min, max, greedy, group_of_empty)
             } else {
                 Expr::Repeat { sub: Box::new(expr), min, max, greedy }
             };
@@ -774,15 +765,15 @@ impl<'p> Parser<'p> {
     /// `sub{min,max}` where `sub` (whose groups are those after the first `n_groups`)
     /// sets captured values, under the dialect's iteration rules (`capture.rs`).
     /// `group_of_empty`: `sub` is a capturing group that only matches "", which Java
-    /// repeats past the minimum without keeping its own value (its `GroupCurly`);
-    /// `java_curly`: Java repeats `sub` with a `Curly` (or `Loop`), not as a branch.
+    /// repeats past the minimum without keeping its own value (its `GroupCurly`).
     fn repeat_capturing(
         &self,
         sub: Expr,
         n_groups: usize,
-        (min, max, greedy): (u32, Option<u32>, bool),
+        min: u32,
+        max: Option<u32>,
+        greedy: bool,
         group_of_empty: bool,
-        java_curly: bool,
     ) -> Expr {
         let js = self.dialect == Dialect::Js;
         let resets = if js {
@@ -797,7 +788,8 @@ impl<'p> Parser<'p> {
             return java::group_curly_of_empty(sub, n_groups as u32 + 1, min, max, greedy);
         }
         // Java's lazy `Curly` (no `Loop` here) fails an iteration that matches "", as
-        // JavaScript does.
+        // JavaScript does; Java runs `X??` and `X{0,1}?` as a branch, which keeps it.
+        let java_curly = self.dialect == Dialect::Java && (min, max) != (0, Some(1));
         let keeps_empty = !js && (greedy || !java_curly);
         capture::repeat(sub, min, max, greedy, resets, keeps_empty, self.dialect == Dialect::Pcre)
     }

@@ -100,13 +100,24 @@ impl Parser<'_> {
         if self.dialect == Dialect::Js {
             return self.passing_right_to_left(look, &passed, &what, &choices);
         }
+        self.passing_in_turn(look, &what, &choices)
+    }
+
+    /// Python's, PCRE's and Java's positive lookbehind `look`: once per part the engine
+    /// tries in turn ([`Parser::tries`]) and each of `choices`.
+    fn passing_in_turn(
+        &mut self,
+        look: Look,
+        what: &str,
+        choices: &[Choice],
+    ) -> Result<Expr, ParseError> {
         let mut readings = Vec::new();
         let mut earlier = Vec::new();
-        for (branch, width) in self.tries(look.body, &what, look.span.clone())? {
-            let first = self.atomic(branch.clone(), &what, look.span.clone(), look.unordered)?;
+        for (branch, width) in self.tries(look.body, what, look.span.clone())? {
+            let first = self.atomic(branch.clone(), what, look.span.clone(), look.unordered)?;
             self.charge_readings(choices.len(), &first, look.span.clone())?;
             let back = vec![Expr::set(CharSet::full()); width as usize];
-            for choice in &choices {
+            for choice in choices {
                 let from_back = Expr::look(true, false, ending_with(&first, choice));
                 let from_back = [from_back].into_iter().chain(back.iter().cloned());
                 let look = Expr::look(false, false, Expr::concat(from_back.collect()));
@@ -131,15 +142,10 @@ impl Parser<'_> {
         choices: &[Choice],
     ) -> Result<Expr, ParseError> {
         let span = look.span.clone();
-        let refused = |parser: &Self, why: &str| {
-            parser.unsupported(format!("{what} not supported yet: {why}"), span.clone())
-        };
-        if reads_values(&look.body, false) {
-            return Err(refused(self, "its body reads captured values"));
-        }
         let first = self.atomic(reversed(&look.body, true), what, span.clone(), look.unordered)?;
-        if reads_values(&first, true) {
-            return Err(refused(self, "its first match reads captured values in lookarounds"));
+        if reads_values(&first) {
+            let why = format!("{what} not supported yet: its body reads captured values");
+            return Err(self.unsupported(why, span));
         }
         let n_values: Vec<u32> = passed.iter().map(|&number| self.n_values(number)).collect();
         let first = first_events(&reversed(&first, false), passed, &n_values);
@@ -340,16 +346,14 @@ fn reversed(expr: &Expr, in_time: bool) -> Expr {
     }
 }
 
-/// Whether `expr` tests captured values (`in_looks`: inside its lookarounds only).
-fn reads_values(expr: &Expr, in_looks: bool) -> bool {
+/// Whether `expr` tests captured values.
+fn reads_values(expr: &Expr) -> bool {
     match expr {
-        Expr::Capture(Capture::Test { .. }) => !in_looks,
-        Expr::Empty | Expr::Set(_) | Expr::Capture(_) => false,
-        Expr::Concat(parts) | Expr::Alt(parts) => {
-            parts.iter().any(|part| reads_values(part, in_looks))
-        }
-        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => reads_values(sub, in_looks),
-        Expr::Look(look) => reads_values(&look.body, false),
+        Expr::Capture(capture) => matches!(capture, Capture::Test { .. }),
+        Expr::Empty | Expr::Set(_) => false,
+        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(reads_values),
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => reads_values(sub),
+        Expr::Look(look) => reads_values(&look.body),
     }
 }
 
