@@ -266,6 +266,9 @@ struct Parser<'p> {
     /// JavaScript references inside lookbehinds to groups right of them (first pass),
     /// checked as each lookbehind closes (`Parser::check_right_references`).
     right_refs: Vec<RightRef>,
+    /// Where those references stand whose group opens after their lookbehind (first
+    /// pass): they match "" in every reading, even where a reading binds the group.
+    unset_right_refs: Vec<usize>,
     /// The no branch's condition of a conditional on the last lookaround whose groups are
     /// read outside it (`passing.rs`).
     otherwise: Option<Otherwise>,
@@ -365,6 +368,7 @@ impl<'p> Parser<'p> {
             repeated_looks: Vec::new(),
             otherwise: None,
             right_refs: Vec::new(),
+            unset_right_refs: Vec::new(),
             tracked_refs: Vec::new(),
             behind_refs: Vec::new(),
             open_refs: Vec::new(),

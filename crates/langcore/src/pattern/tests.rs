@@ -973,6 +973,10 @@ fn javascript_lookbehinds_capture_right_to_left() {
     check(".*(?<=\\1(a|b)?)b", js, &["aab", "ab", "b"], &[]);
     check(".*(?<=(?:\\1|c)(a|b))b", js, &["aab", "cab"], &["bab"]);
     check(".*(?<=(a\\1))b", js, &["ab", "aab"], &["b", "bb"]);
+    // A group after the lookbehind has no value there, even where a reference after it
+    // reads the group once per string.
+    check("(?<!\\1)(a|b)\\1", js, &[], &["aa", "bb", "ab"]);
+    check("(?<=\\1)(a)\\1", js, &["aa"], &["a"]);
     // A group in another branch, or one in a lookbehind around this one: refused.
     let err = refusal(".*(?<=\\1|(a))b", js);
     assert!(err.contains("matches once where the reference stands"), "{err}");

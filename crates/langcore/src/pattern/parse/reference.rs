@@ -185,6 +185,7 @@ impl Parser<'_> {
                 let mut again =
                     Parser::new(self.pattern, self.dialect, choice.clone(), self.budget);
                 again.needs_text = self.needs_text.clone();
+                again.unset_right_refs = self.unset_right_refs.clone();
                 again.tracked = tracked.to_vec();
                 again.exported = self.exported.clone();
                 again.open_values = open_values.clone();
@@ -425,6 +426,7 @@ impl Parser<'_> {
         again.exported = self.exported.clone();
         again.groups = self.groups[..n_groups].to_vec();
         again.needs_text = self.needs_text.clone();
+        again.unset_right_refs = self.unset_right_refs.clone();
         again.open_values = self.open_values.clone();
         again.later_names = self.later_names.clone();
         again.capped = self.capped;
@@ -659,6 +661,9 @@ impl Parser<'_> {
         }
         let Some(group) = (number as usize).checked_sub(1).and_then(|idx| self.groups.get(idx))
         else {
+            if self.unset_right_refs.contains(&span.start) {
+                return Ok(Some(Expr::Empty));
+            }
             if let Some(bound) = self.bound_reference(number) {
                 return Ok(Some(bound));
             }
@@ -688,6 +693,7 @@ impl Parser<'_> {
             let group = self.groups.get(at.number as usize - 1);
             let outer_behind = at.looks[..at.looks.len() - 1].iter().any(|look| !look.1);
             if group.is_none() && !outer_behind {
+                self.unset_right_refs.push(at.span.start);
                 continue;
             }
             let once = group.is_some_and(|group| {
