@@ -259,9 +259,9 @@ struct Parser<'p> {
     /// Groups read with their values carried in the automaton's state (see the module
     /// docs), found by the first pass.
     tracked: Vec<u32>,
-    /// Groups inside lookaheads that references or conditionals outside them read (first
-    /// pass): such a lookahead passes out the values of its body's first match
-    /// (`Parser::lookahead`).
+    /// Groups inside lookarounds that references or conditionals outside them read (first
+    /// pass): such a lookaround passes out the values of its body's first match
+    /// (`passing.rs`).
     exported: Vec<u32>,
     /// JavaScript references inside lookbehinds to groups right of them (first pass),
     /// checked as each lookbehind closes (`Parser::check_right_references`).

@@ -28,8 +28,8 @@
 //! first match. Where a group inside a positive one is read outside it (or, under a
 //! repetition, by the next iteration), the lookahead is read once per choice of the values
 //! it passes out, each the lookahead of the body's atomic translation ending with those
-//! values, then setting them (`passing.rs`); a lookbehind too, but in JavaScript (which
-//! matches it right to left).
+//! values, then setting them; a lookbehind too, tried as each engine tries it
+//! (`passing.rs`).
 //!
 //! Unbounded groups are refused as not regular, more than [`MAX_BACKREF_CHOICES`] strings
 //! or choices as too large.
@@ -38,6 +38,12 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Binding, Flags, Group, Look, OpenRef, Otherwise, Parser, RightRef};
+use super::{capture, case, java};
+use crate::alphabet::CharSet;
+use crate::budget::Operation;
+use crate::dialect::Dialect;
+use crate::error::{Error, ParseError};
+use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE};
 
 /// What a group name in a reference or conditional names.
 pub(super) enum Named {
@@ -48,12 +54,6 @@ pub(super) enum Named {
     Several,
     Unknown,
 }
-use super::{capture, case, java};
-use crate::alphabet::CharSet;
-use crate::budget::Operation;
-use crate::dialect::Dialect;
-use crate::error::{Error, ParseError};
-use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE};
 
 /// Why a group read once per choice of its strings is refused where it may match other
 /// than once (the groups read so are checked to match once before).
