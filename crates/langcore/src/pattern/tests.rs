@@ -977,8 +977,11 @@ fn javascript_lookbehinds_capture_right_to_left() {
     // reads the group once per string.
     check("(?<!\\1)(a|b)\\1", js, &[], &["aa", "bb", "ab"]);
     check("(?<=\\1)(a)\\1", js, &["aa"], &["a"]);
-    // A group in another branch, or one in a lookbehind around this one: refused.
-    let err = refusal(".*(?<=\\1|(a))b", js);
+    // A group in another branch has no value there; a repeated one, or one in a
+    // lookbehind around this one: refused.
+    check(".*(?<=\\1|(a))b", js, &["b", "ab", "xb"], &["a"]);
+    check("(?:.(?<=\\1a|(a)))+", js, &["a", "aa"], &["b"]);
+    let err = refusal(".*(?<=\\1(a)*)b", js);
     assert!(err.contains("matches once where the reference stands"), "{err}");
     assert!(refusal(".*(?<=(?<=\\1)(a))b", js).contains("right of it"));
     // A group whose strings hold assertions: no reading per string.

@@ -683,8 +683,9 @@ impl Parser<'_> {
     /// The JavaScript references to groups right of them inside the lookaround just read
     /// (first pass). A group in the same lookbehind must match once where the reference
     /// stands (on its branch, under no repetition in the lookbehind) and hold no assertion:
-    /// the reference is read once per string of the group. A group that opens after the lookaround has no value
-    /// yet where no lookbehind holds both (the reference matches ""); else refused.
+    /// the reference is read once per string of the group. A group that opens after the
+    /// lookaround where no lookbehind holds both, or in another branch of an alternation
+    /// holding the reference, has no value there (the reference matches ""); else refused.
     pub(super) fn check_right_references(&mut self) -> Result<(), ParseError> {
         let (here, outer): (Vec<RightRef>, Vec<RightRef>) =
             std::mem::take(&mut self.right_refs).into_iter().partition(|at| at.looks == self.looks);
@@ -692,7 +693,17 @@ impl Parser<'_> {
         for at in here {
             let group = self.groups.get(at.number as usize - 1);
             let outer_behind = at.looks[..at.looks.len() - 1].iter().any(|look| !look.1);
-            if group.is_none() && !outer_behind {
+            // A group in another branch of an alternation that holds the reference has no
+            // value there: a repetition around both clears it at each iteration.
+            let other_branch = group.is_some_and(|group| {
+                group.looks == at.looks
+                    && group.path.iter().any(|&(level, branch)| {
+                        at.levels
+                            .iter()
+                            .any(|&(at_level, at_branch)| at_level == level && at_branch != branch)
+                    })
+            });
+            if group.is_none() && !outer_behind || other_branch {
                 self.unset_right_refs.push(at.span.start);
                 continue;
             }
