@@ -17,8 +17,8 @@
 //! ends the loop at once, even short of the minimum ([`loop_repeat`]), so `(?:^|a){2}`
 //! matches "" and "aa" but not "a".
 
-use super::capture::{empty, non_empty};
-use super::{Capture, Expr};
+use super::capture::{self, empty, non_empty};
+use super::Expr;
 use crate::alphabet::CharSet;
 
 /// Java's bound for an unbounded repetition (`Pattern.MAX_REPS`).
@@ -300,32 +300,15 @@ pub(super) fn group_curly_of_empty(
     max: Option<u32>,
     greedy: bool,
 ) -> Expr {
-    let extra = (greedy && max != Some(min)).then(|| without_set(&sub, group));
+    let extra = (greedy && max != Some(min)).then(|| {
+        sub.map_sets(&|set, value| {
+            if set == group { Expr::Empty } else { capture::set(set, value) }
+        })
+    });
     let mandatory = Expr::Repeat { sub: Box::new(sub), min, max: Some(min), greedy };
     match extra {
         Some(extra) => Expr::concat(vec![mandatory, Expr::alt(vec![extra, Expr::Empty])]),
         None => mandatory,
-    }
-}
-
-/// `expr` without its steps setting `group`.
-fn without_set(expr: &Expr, group: u32) -> Expr {
-    match expr {
-        Expr::Capture(Capture::Set { group: set, .. }) if *set == group => Expr::Empty,
-        Expr::Concat(parts) => {
-            Expr::concat(parts.iter().map(|part| without_set(part, group)).collect())
-        }
-        Expr::Alt(branches) => {
-            Expr::alt(branches.iter().map(|branch| without_set(branch, group)).collect())
-        }
-        Expr::Repeat { sub, min, max, greedy } => Expr::Repeat {
-            sub: Box::new(without_set(sub, group)),
-            min: *min,
-            max: *max,
-            greedy: *greedy,
-        },
-        Expr::Atomic(sub) => Expr::Atomic(Box::new(without_set(sub, group))),
-        other => other.clone(),
     }
 }
 

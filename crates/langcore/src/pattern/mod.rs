@@ -202,6 +202,39 @@ impl Expr {
         }
     }
 
+    /// Whether the expression tests a captured value (see [`Capture`]).
+    fn reads_capture(&self) -> bool {
+        match self {
+            Expr::Empty | Expr::Set(_) | Expr::Capture(Capture::Set { .. }) => false,
+            Expr::Capture(Capture::Test { .. }) => true,
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::reads_capture),
+            Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.reads_capture(),
+            Expr::Look(look) => look.body.reads_capture(),
+        }
+    }
+
+    /// The expression with each step setting a captured value, outside its lookarounds,
+    /// replaced by what `replace` makes of it (group, value).
+    fn map_sets(&self, replace: &impl Fn(u32, Option<u32>) -> Expr) -> Expr {
+        match self {
+            Expr::Capture(Capture::Set { group, value }) => replace(*group, *value),
+            Expr::Concat(parts) => {
+                Expr::concat(parts.iter().map(|part| part.map_sets(replace)).collect())
+            }
+            Expr::Alt(branches) => {
+                Expr::alt(branches.iter().map(|branch| branch.map_sets(replace)).collect())
+            }
+            Expr::Repeat { sub, min, max, greedy } => Expr::Repeat {
+                sub: Box::new(sub.map_sets(replace)),
+                min: *min,
+                max: *max,
+                greedy: *greedy,
+            },
+            Expr::Atomic(sub) => Expr::Atomic(Box::new(sub.map_sets(replace))),
+            Expr::Empty | Expr::Set(_) | Expr::Capture(_) | Expr::Look(_) => self.clone(),
+        }
+    }
+
     /// Whether the expression matches "" at the end of the string (`ahead`) or at its
     /// start: there the assertions looking the same way see "" and are decided too;
     /// `None` when one looking the other way leaves it open.

@@ -143,7 +143,7 @@ impl Parser<'_> {
     ) -> Result<Expr, ParseError> {
         let span = look.span.clone();
         let first = self.atomic(reversed(&look.body, true), what, span.clone(), look.unordered)?;
-        if reads_values(&first) {
+        if first.reads_capture() {
             let why = format!("{what} not supported yet: its body reads captured values");
             return Err(self.unsupported(why, span));
         }
@@ -346,40 +346,19 @@ fn reversed(expr: &Expr, in_time: bool) -> Expr {
     }
 }
 
-/// Whether `expr` tests captured values.
-fn reads_values(expr: &Expr) -> bool {
-    match expr {
-        Expr::Capture(capture) => matches!(capture, Capture::Test { .. }),
-        Expr::Empty | Expr::Set(_) => false,
-        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(reads_values),
-        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => reads_values(sub),
-        Expr::Look(look) => reads_values(&look.body),
-    }
-}
-
 /// `expr` where each setting of a group of `passed` (with `n_values` values each) also
 /// records the value in the group's [`SHADOW`] if none is recorded yet.
 fn first_events(expr: &Expr, passed: &[u32], n_values: &[u32]) -> Expr {
-    let recurse = |expr: &Expr| first_events(expr, passed, n_values);
-    match expr {
-        Expr::Capture(Capture::Set { group, value }) => {
-            let Some(at) = passed.iter().position(|number| number == group) else {
-                return expr.clone();
-            };
-            let shadow = SHADOW + group;
-            let record = capture::set(shadow, Some(value.map_or(0, |value| value + 1)));
-            let first = Expr::concat(vec![capture::test(shadow, None), record, expr.clone()]);
-            let later = (0..=n_values[at]).map(|recorded| {
-                Expr::concat(vec![capture::test(shadow, Some(recorded)), expr.clone()])
-            });
-            Expr::alt([first].into_iter().chain(later).collect())
-        }
-        Expr::Concat(parts) => Expr::concat(parts.iter().map(recurse).collect()),
-        Expr::Alt(branches) => Expr::alt(branches.iter().map(recurse).collect()),
-        Expr::Repeat { sub, min, max, greedy } => {
-            Expr::Repeat { sub: Box::new(recurse(sub)), min: *min, max: *max, greedy: *greedy }
-        }
-        Expr::Atomic(sub) => Expr::Atomic(Box::new(recurse(sub))),
-        Expr::Empty | Expr::Set(_) | Expr::Capture(_) | Expr::Look(_) => expr.clone(),
-    }
+    expr.map_sets(&|group, value| {
+        let set = capture::set(group, value);
+        let Some(at) = passed.iter().position(|&number| number == group) else {
+            return set;
+        };
+        let shadow = SHADOW + group;
+        let record = capture::set(shadow, Some(value.map_or(0, |value| value + 1)));
+        let first = Expr::concat(vec![capture::test(shadow, None), record, set.clone()]);
+        let later = (0..=n_values[at])
+            .map(|recorded| Expr::concat(vec![capture::test(shadow, Some(recorded)), set.clone()]));
+        Expr::alt([first].into_iter().chain(later).collect())
+    })
 }
