@@ -17,8 +17,8 @@
 //! ends the loop at once, even short of the minimum ([`loop_repeat`]), so `(?:^|a){2}`
 //! matches "" and "aa" but not "a".
 
-use super::capture::{self, empty, non_empty};
 use super::Expr;
+use super::capture::{self, empty, non_empty};
 use crate::alphabet::CharSet;
 
 /// Java's bound for an unbounded repetition (`Pattern.MAX_REPS`).
