@@ -45,7 +45,7 @@ impl Slot for char {
 
 /// Any one character: restricting to `n` of them keeps the paths of `n` characters.
 #[derive(Clone, Copy)]
-pub(super) struct AnyChar;
+struct AnyChar;
 
 impl Slot for AnyChar {
     fn keep(&self, set: &CharSet) -> Option<CharSet> {
@@ -162,6 +162,23 @@ fn advance<S>(
         }
     }
     Some(next.into_iter().map(|ways| (!ways.is_empty()).then(|| Expr::alt(ways))).collect())
+}
+
+/// The paths of `expr` of each width up to `most` characters, shortest first, with the
+/// width (a width it has no path of left out); `None` past [`MAX_NODES`].
+pub(super) fn by_width(expr: &Expr, most: usize) -> Option<Vec<(Expr, usize)>> {
+    let (least, upper) = widths(expr);
+    let most = upper.map_or(most, |upper| upper.min(most));
+    let mut nodes = 0;
+    let mut res = Vec::new();
+    for width in least..=most {
+        // `AnyChar` takes no room: a text of `width` of them costs nothing.
+        let paths = restrict(expr, &vec![AnyChar; width], &mut nodes)?;
+        if !paths.is_fail() {
+            res.push((paths, width));
+        }
+    }
+    Some(res)
 }
 
 /// The fewest and the most characters `expr` matches (`None`: unbounded), which bound

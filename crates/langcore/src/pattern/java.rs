@@ -258,6 +258,17 @@ pub(super) fn window(study: &Study, body_max: Option<u32>) -> Window {
     }
 }
 
+/// The paths of lookbehind body `body` that Java tries in a window of at most `max`
+/// characters ([`Window::Shorter`]); `None` where they take too many nodes.
+pub(super) fn within(body: &Expr, max: u32) -> Option<Expr> {
+    let paths = capture::by_width(body, max as usize)?;
+    Some(if paths.is_empty() {
+        Expr::set(CharSet::empty())
+    } else {
+        Expr::alt(paths.into_iter().map(|(paths, _)| paths).collect())
+    })
+}
+
 /// The lookbehind `look` (its reading, `negated` or not) where Java tries it from
 /// `after` characters on only.
 pub(super) fn behind_after(look: Expr, negated: bool, after: u32) -> Expr {

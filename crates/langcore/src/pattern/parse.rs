@@ -1346,12 +1346,23 @@ impl<'p> Parser<'p> {
                 return self.lookaround(look, negated);
             }
             let window = self.check_behind(&body, &chain, start)?;
+            let body = match window {
+                java::Window::Shorter(max) => java::within(&body, max).ok_or_else(|| {
+                    self.unsupported(
+                        "the paths of a Java lookbehind within its window take too many nodes: \
+                         too large",
+                        start..self.pos,
+                    )
+                })?,
+                _ => body,
+            };
             let body_at = (body_start, flags);
             let look = self.expand_behind(body, negated, body_at, n_groups, n_behind, unordered)?;
-            if window != java::Window::Whole && self.otherwise.is_some() {
+            let every_start = matches!(window, java::Window::Whole | java::Window::Shorter(_));
+            if !every_start && self.otherwise.is_some() {
                 return Err(self.unsupported(
                     "a Java lookbehind whose groups are read outside it is only supported where \
-                     Java tries every width of its body",
+                     Java tries it at every position",
                     start..self.pos,
                 ));
             }
@@ -1392,17 +1403,7 @@ impl<'p> Parser<'p> {
                     start..self.pos,
                 ));
             }
-            let window = java::window(&study, max_width(body));
-            if let java::Window::Shorter(max) = window {
-                return Err(self.unsupported(
-                    format!(
-                        "a Java lookbehind that tries only its body's strings of at most {max} \
-                         characters (Java's maximum wrapped around 2^31) is not supported"
-                    ),
-                    start..self.pos,
-                ));
-            }
-            return Ok(window);
+            return Ok(java::window(&study, max_width(body)));
         }
         // The first pass measured the body as written; the second one's tracked groups
         // are rewritten (`capture.rs`), with branches that match nothing.

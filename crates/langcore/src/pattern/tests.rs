@@ -676,7 +676,8 @@ fn java_lookbehinds_are_bounded_and_missing_groups_never_match() {
 
 /// Java studies a lookbehind's lengths in 32-bit arithmetic that wraps (`java.rs`): two
 /// unbounded classes make the maximum -2, and the lookbehind is never tried; three
-/// characters after one make it tried from two characters on. Checked with Java 17.
+/// characters after one make it tried from two characters on; a maximum that wraps to a
+/// small number leaves the longer paths out. Checked with Java 17.
 #[test]
 fn java_lookbehinds_are_tried_where_javas_arithmetic_says() {
     let java = Dialect::Java;
@@ -686,7 +687,12 @@ fn java_lookbehinds_are_tried_where_javas_arithmetic_says() {
     check(r".*(?<=a+?)x", java, &["ax", "aax"], &["x"]);
     check(r".*(?<=(?>a|b)+)x", java, &["abx"], &["x"]);
     check(".*(?<=(\u{e9}n-)+)x", java, &["\u{e9}n-x", "\u{e9}n-\u{e9}n-x"], &["x"]);
-    assert!(refusal(r".*(?<=(?:a+b+|c))d", java).contains("wrapped"));
+    // A maximum that wraps to a small positive number: only the body's paths of at most
+    // that many characters are tried (here 2, and 1), the values they set too.
+    check(r".*(?<=a+b+|cd?)", java, &["ab", "c", "acd", "aab"], &["abb", "aabb"]);
+    check(r".*(?<=(?:a+b+|c))d", java, &["cd", "acd"], &["abd"]);
+    check(r".*(?<!a+b+|c)x", java, &["abx", "x", "dx"], &["cx"]);
+    check(r".*(?<=(?:a+b+|c)(d?))x\1", java, &["cx", "cdxd", "abx"], &["abdxd", "cdx"]);
 }
 
 /// Java's `Loop` (a group whose body has choices, repeated) ends at an iteration that

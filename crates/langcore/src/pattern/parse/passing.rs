@@ -35,7 +35,7 @@ use crate::alphabet::CharSet;
 use crate::budget::Operation;
 use crate::dialect::Dialect;
 use crate::error::ParseError;
-use crate::pattern::capture::{self, AnyChar};
+use crate::pattern::capture;
 use crate::pattern::{Capture, Expr};
 
 /// A choice of values for the groups a lookaround passes out: the group and the index of
@@ -201,23 +201,10 @@ impl Parser<'_> {
         span: std::ops::Range<usize>,
     ) -> Result<Vec<(Expr, u32)>, ParseError> {
         if self.dialect == Dialect::Java {
-            let (least, most) = capture::widths(&body);
-            let most = most.unwrap_or(usize::MAX);
-            let mut nodes = 0;
-            let mut tries = Vec::new();
-            for width in least..=most {
-                let restricted = capture::restrict(&body, &vec![AnyChar; width], &mut nodes)
-                    .ok_or_else(|| {
-                        self.unsupported(
-                            format!("{what}: its widths take too many nodes"),
-                            span.clone(),
-                        )
-                    })?;
-                if !restricted.is_fail() {
-                    tries.push((restricted, width as u32));
-                }
-            }
-            return Ok(tries);
+            let tries = capture::by_width(&body, usize::MAX).ok_or_else(|| {
+                self.unsupported(format!("{what}: its widths take too many nodes"), span)
+            })?;
+            return Ok(tries.into_iter().map(|(paths, width)| (paths, width as u32)).collect());
         }
         let branches = match body {
             Expr::Alt(branches) => branches,
