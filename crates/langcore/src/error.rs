@@ -139,8 +139,8 @@ impl ParseError {
     /// ```
     /// use langcore::{Error, Language};
     ///
-    /// let Err(Error::Parse(err)) = Language::from_regex("(a+)\\1") else { panic!() };
-    /// assert!(err.message().ends_with("is not regular"));
+    /// let Err(Error::Parse(err)) = Language::from_regex("([ab]+)\\1") else { panic!() };
+    /// assert!(err.message().ends_with("not regular in general"));
     /// ```
     pub fn message(&self) -> &str {
         &self.message

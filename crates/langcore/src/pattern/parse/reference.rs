@@ -1004,6 +1004,11 @@ impl Parser<'_> {
     }
 }
 
+/// Why a reference to a group with infinitely many strings is refused: `([ab]+)\1` matches
+/// the squares ww, which no finite automaton does (`(a+)\1`, aa repeated, is regular, but
+/// telling such cases apart is not attempted).
+const INFINITE_GROUP: &str = "a backreference to a group with infinitely many strings is not supported: not regular in general";
+
 /// The values that references to `group` before it closes read in the first round
 /// (`parse`): its strings, known from the first pass when it holds no reference and has no
 /// assertion; else none, and the rounds find them (its closing judges its strings).
@@ -1015,7 +1020,7 @@ fn first_values(group: &Group) -> Vec<String> {
 /// [`MAX_BACKREF_CHOICES`]; otherwise why not.
 pub(super) fn strings(expr: &Expr) -> Result<Vec<String>, String> {
     if is_infinite(expr) {
-        return Err("a backreference to a group with infinitely many strings is not regular".into());
+        return Err(INFINITE_GROUP.into());
     }
     finite_strings(expr, false)
 }
@@ -1025,7 +1030,7 @@ pub(super) fn strings(expr: &Expr) -> Result<Vec<String>, String> {
 /// and at most [`MAX_BACKREF_CHOICES`]; otherwise why not.
 pub(super) fn value_strings(expr: &Expr) -> Result<Vec<String>, String> {
     if is_infinite(expr) {
-        return Err("a backreference to a group with infinitely many strings is not regular".into());
+        return Err(INFINITE_GROUP.into());
     }
     finite_strings(expr, true)
 }
@@ -1091,9 +1096,7 @@ pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<Strin
                 return Ok(vec![String::new()]);
             }
             let Some(max) = *max else {
-                return Err(
-                    "a backreference to a group with infinitely many strings is not regular".into(),
-                );
+                return Err(INFINITE_GROUP.into());
             };
             // The optional iterations, from the last one back.
             let mut optional = vec![String::new()];
