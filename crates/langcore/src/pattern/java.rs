@@ -285,18 +285,52 @@ pub(super) fn behind_after(look: Expr, negated: bool, after: u32) -> Expr {
     if negated { Expr::alt(vec![room, look]) } else { Expr::concat(vec![room, look]) }
 }
 
+/// The most iterations below the minimum [`loop_repeat`] writes out one by one.
+const MAX_ORDERED_MIN: u32 = 64;
+
 /// Java's `Loop` of `sub{min,max}`, `sub` able to match "": iterations that match a
-/// character or more, then, short of the maximum, possibly one that matches "" and ends
-/// the loop whatever the count.
-pub(super) fn loop_repeat(sub: &Expr, min: u32, max: Option<u32>, greedy: bool) -> Expr {
-    let non_empty = non_empty(sub);
-    let full = Expr::Repeat { sub: Box::new(non_empty.clone()), min, max, greedy };
-    if max == Some(0) {
-        return full;
+/// character or more, where one that matches "" ends the loop whatever the count; and
+/// whether its paths come in Java's order, as atomic groups read them (`atomic.rs`).
+///
+/// They do where the body's paths that match "" come after the others
+/// (`capture::empty_last`): below the minimum, each iteration either matches a character
+/// and goes on, or matches "" and ends the loop; from the minimum on, the iterations
+/// that match a character, most first (fewest, lazy), and then, short of the maximum, one
+/// more, one that matches "", or none (`(?:a|)+` is `(?:a(?:a*(?:a||))|)`).
+pub(super) fn loop_repeat(sub: &Expr, min: u32, max: Option<u32>, greedy: bool) -> (Expr, bool) {
+    let (non_empty, empty) = (non_empty(sub), empty(sub));
+    let more = max.map(|max| max - min);
+    let ordered = capture::empty_last(sub) && min <= MAX_ORDERED_MIN;
+    if !ordered {
+        let full = Expr::Repeat { sub: Box::new(non_empty.clone()), min, max, greedy };
+        if max == Some(0) {
+            return (full, true);
+        }
+        let short =
+            Expr::Repeat { sub: Box::new(non_empty), min: 0, max: max.map(|max| max - 1), greedy };
+        return (Expr::alt(vec![full, Expr::concat(vec![short, empty])]), false);
     }
-    let short =
-        Expr::Repeat { sub: Box::new(non_empty), min: 0, max: max.map(|max| max - 1), greedy };
-    Expr::alt(vec![full, Expr::concat(vec![short, empty(sub)])])
+    let mut res = if more == Some(0) {
+        Expr::Empty
+    } else {
+        let before = Expr::Repeat {
+            sub: Box::new(non_empty.clone()),
+            min: 0,
+            max: more.map(|more| more - 1),
+            greedy,
+        };
+        let last = [non_empty.clone(), empty.clone()];
+        let last = if greedy {
+            [last.as_slice(), &[Expr::Empty]].concat()
+        } else {
+            [&[Expr::Empty], last.as_slice()].concat()
+        };
+        Expr::concat(vec![before, Expr::alt(last)])
+    };
+    for _ in 0..min {
+        res = Expr::alt(vec![Expr::concat(vec![non_empty.clone(), res]), empty.clone()]);
+    }
+    (res, true)
 }
 
 /// Java's `GroupCurly` of capturing group `group`, `sub`, which only matches "": the

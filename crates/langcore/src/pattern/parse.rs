@@ -35,8 +35,8 @@ use passing::{Look, Otherwise};
 use reference::Named;
 
 /// Why an atomic group holding a Java loop whose body matches "" is refused.
-const JAVA_EMPTY_LOOP: &str = "it holds a Java loop whose body may match \"\", which ends the \
-     loop (no rule orders such a loop's matches)";
+const JAVA_EMPTY_LOOP: &str = "it holds a Java loop whose body may match \"\" before it matches \
+     a character, which ends the loop (no rule orders such a loop's matches)";
 
 /// Why an atomic group holding a repetition of a body that sets values and may match ""
 /// is refused.
@@ -736,8 +736,11 @@ impl<'p> Parser<'p> {
                 expr = self.atomic(expr, "possessive quantifier", start..self.pos, unordered)?;
             }
             let repeat = if java_loop && !capture::empty(&expr).is_fail() {
-                self.unordered.push(JAVA_EMPTY_LOOP);
-                java::loop_repeat(&expr, min, max, greedy)
+                let (repeat, ordered) = java::loop_repeat(&expr, min, max, greedy);
+                if !ordered {
+                    self.unordered.push(JAVA_EMPTY_LOOP);
+                }
+                repeat
             } else if expr.sets_capture() {
                 let nullable = !capture::empty(&expr).is_fail();
                 if nullable && (!greedy || !capture::empty_last(&expr)) {

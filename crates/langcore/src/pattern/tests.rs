@@ -708,7 +708,12 @@ fn java_loops_end_at_an_iteration_that_matches_nothing() {
     check(r"a{1}{0}", java, &["a"], &["", "aa"]);
     check(r"{1}{0}", java, &[""], &["a"]);
     check(r"a*{2}", java, &["", "a", "aaa"], &["b"]);
-    // Which match comes first in such a loop is not ordered by any rule of `atomic.rs`.
+    // In an atomic group, such a loop's matches come in Java's order where its body's paths
+    // that match "" come after the others; elsewhere no rule of `atomic.rs` orders them.
+    check(r"(?>(?:a|)+a)", java, &["a", "aa", "aaa"], &["", "ab"]);
+    check(r"(?>(?:(a)|(b)|){1,3}b)\1\2", java, &["abbab"], &["abab", "bb"]);
+    check(r"(?>(?:a(?=-)|a|){1,2}-)", java, &["-", "a-", "aa-"], &["aaa-", "-a"]);
+    check(r"(?>(a?)*?b)\1", java, &["aba", "aaba"], &["b", "ab", "aabaa"]);
     assert!(refusal(r"(?>(|-)+)", java).contains("Java loop"));
     check(r"(?>(?:a|b)+)", java, &["ab"], &[""]);
 }
