@@ -362,6 +362,31 @@ pub(super) fn empty_last(expr: &Expr) -> bool {
     }
 }
 
+/// Whether the paths of `expr` that match "" all come before those that match a character
+/// in the engine's order: true of `(?:|a)`, a lazy `a*?` and `(?:\b|a)`, not of `a?`.
+pub(super) fn empty_first(expr: &Expr) -> bool {
+    if expr.is_zero_width() || empty(expr).is_fail() {
+        return true;
+    }
+    match expr {
+        Expr::Alt(branches) => {
+            // The last branch that may match "" is the first that may match a character.
+            let nullable = branches.iter().rposition(|branch| !empty(branch).is_fail());
+            nullable.is_none_or(|last| {
+                empty_first(&branches[last]) && branches[..last].iter().all(Expr::is_zero_width)
+            })
+        }
+        // A part with two paths that match "" would interleave the rest's paths.
+        Expr::Concat(parts) => {
+            let init = &parts[..parts.len().saturating_sub(1)];
+            parts.iter().all(empty_first) && init.iter().all(|part| empty_paths(part) <= 1)
+        }
+        Expr::Repeat { sub, min, greedy, .. } => empty(sub).is_fail() && !*greedy && *min == 0,
+        Expr::Atomic(_) => true,
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) | Expr::Set(_) => true,
+    }
+}
+
 /// How many paths of `expr` match "", up to 2.
 fn empty_paths(expr: &Expr) -> usize {
     match expr {

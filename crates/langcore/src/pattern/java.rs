@@ -292,16 +292,33 @@ const MAX_ORDERED_MIN: u32 = 64;
 /// character or more, where one that matches "" ends the loop whatever the count; and
 /// whether its paths come in Java's order, as atomic groups read them (`atomic.rs`).
 ///
-/// They do where the body's paths that match "" come after the others
-/// (`capture::empty_last`): below the minimum, each iteration either matches a character
-/// and goes on, or matches "" and ends the loop; from the minimum on, the iterations
-/// that match a character, most first (fewest, lazy), and then, short of the maximum, one
-/// more, one that matches "", or none (`(?:a|)+` is `(?:a(?:a*(?:a||))|)`).
+/// They do where the body's paths that match "", E, come all after or all before those
+/// that match a character, N (`capture::empty_last`, `capture::empty_first`). Below the
+/// minimum each iteration either matches a character and goes on or matches "" and ends
+/// the loop, in the body's order. From the minimum on, with r more iterations allowed
+/// (`Loop` tries the body before what follows, `LazyLoop` after):
+///
+/// | Loop | E after N | E before N |
+/// |---|---|---|
+/// | greedy | `N{0,r-1} (?:N\|E\|)` | `N{0,r-1}? E \| N{0,r}` |
+/// | lazy | `N{0,r}? \| N{0,r-1} E` | `N{0,r-1}? (?:\|E) \| N{r}` |
+///
+/// The forms other than greedy with E after N put one kind of ending first at every
+/// count, which is Java's order where N has one path (`capture::has_one_path`); the lazy
+/// one with E first also where r is unbounded.
 pub(super) fn loop_repeat(sub: &Expr, min: u32, max: Option<u32>, greedy: bool) -> (Expr, bool) {
     let (non_empty, empty) = (non_empty(sub), empty(sub));
     let more = max.map(|max| max - min);
-    let ordered = capture::empty_last(sub) && min <= MAX_ORDERED_MIN;
-    if !ordered {
+    let order = if capture::empty_last(sub) {
+        Some(true)
+    } else {
+        capture::empty_first(sub).then_some(false)
+    };
+    let ordered = order.filter(|_| min <= MAX_ORDERED_MIN).and_then(|empty_last| {
+        let free = ordered_loop(&non_empty, &empty, more, greedy, empty_last)?;
+        Some((free, empty_last))
+    });
+    let Some((mut res, empty_last)) = ordered else {
         let full = Expr::Repeat { sub: Box::new(non_empty.clone()), min, max, greedy };
         if max == Some(0) {
             return (full, true);
@@ -309,28 +326,63 @@ pub(super) fn loop_repeat(sub: &Expr, min: u32, max: Option<u32>, greedy: bool) 
         let short =
             Expr::Repeat { sub: Box::new(non_empty), min: 0, max: max.map(|max| max - 1), greedy };
         return (Expr::alt(vec![full, Expr::concat(vec![short, empty])]), false);
-    }
-    let mut res = if more == Some(0) {
-        Expr::Empty
-    } else {
-        let before = Expr::Repeat {
-            sub: Box::new(non_empty.clone()),
-            min: 0,
-            max: more.map(|more| more - 1),
-            greedy,
-        };
-        let last = [non_empty.clone(), empty.clone()];
-        let last = if greedy {
-            [last.as_slice(), &[Expr::Empty]].concat()
-        } else {
-            [&[Expr::Empty], last.as_slice()].concat()
-        };
-        Expr::concat(vec![before, Expr::alt(last)])
     };
     for _ in 0..min {
-        res = Expr::alt(vec![Expr::concat(vec![non_empty.clone(), res]), empty.clone()]);
+        let go_on = Expr::concat(vec![non_empty.clone(), res]);
+        res = Expr::alt(if empty_last {
+            vec![go_on, empty.clone()]
+        } else {
+            vec![empty.clone(), go_on]
+        });
     }
     (res, true)
+}
+
+/// The iterations of a Java loop from its minimum on (the table of [`loop_repeat`]), `more`
+/// of them at most, where their order is Java's: `None` where it is not. `empty_last`:
+/// the body's paths that match "" (`empty`) come after the others (`non_empty`), else
+/// before them.
+fn ordered_loop(
+    non_empty: &Expr,
+    empty: &Expr,
+    more: Option<u32>,
+    greedy: bool,
+    empty_last: bool,
+) -> Option<Expr> {
+    if more == Some(0) {
+        return Some(Expr::Empty);
+    }
+    let repeat = |min: u32, max: Option<u32>, greedy: bool| Expr::Repeat {
+        sub: Box::new(non_empty.clone()),
+        min,
+        max,
+        greedy,
+    };
+    let fewer = more.map(|more| more - 1);
+    let one_path = capture::has_one_path(non_empty);
+    Some(match (greedy, empty_last) {
+        (true, true) => {
+            let last = vec![non_empty.clone(), empty.clone(), Expr::Empty];
+            Expr::concat(vec![repeat(0, fewer, true), Expr::alt(last)])
+        }
+        (true, false) if one_path => Expr::alt(vec![
+            Expr::concat(vec![repeat(0, fewer, false), empty.clone()]),
+            repeat(0, more, true),
+        ]),
+        (false, true) if one_path => Expr::alt(vec![
+            repeat(0, more, false),
+            Expr::concat(vec![repeat(0, fewer, true), empty.clone()]),
+        ]),
+        (false, false) if one_path || more.is_none() => {
+            let last = Expr::alt(vec![Expr::Empty, empty.clone()]);
+            let ended = Expr::concat(vec![repeat(0, fewer, false), last]);
+            match more {
+                Some(more) => Expr::alt(vec![ended, repeat(more, Some(more), true)]),
+                None => ended,
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// Java's `GroupCurly` of capturing group `group`, `sub`, which only matches "": the

@@ -35,8 +35,9 @@ use passing::{Look, Otherwise};
 use reference::Named;
 
 /// Why an atomic group holding a Java loop whose body matches "" is refused.
-const JAVA_EMPTY_LOOP: &str = "it holds a Java loop whose body may match \"\" before it matches \
-     a character, which ends the loop (no rule orders such a loop's matches)";
+const JAVA_EMPTY_LOOP: &str = "it holds a Java loop whose body may match \"\", which ends the \
+     loop, where no rule orders its matches (its paths that match \"\" come between its others, \
+     or several of those are tried first at each count)";
 
 /// Why an atomic group holding a repetition of a body that sets values and may match ""
 /// is refused.

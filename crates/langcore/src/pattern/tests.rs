@@ -709,12 +709,20 @@ fn java_loops_end_at_an_iteration_that_matches_nothing() {
     check(r"{1}{0}", java, &[""], &["a"]);
     check(r"a*{2}", java, &["", "a", "aaa"], &["b"]);
     // In an atomic group, such a loop's matches come in Java's order where its body's paths
-    // that match "" come after the others; elsewhere no rule of `atomic.rs` orders them.
+    // that match "" come after the others or before them (`java::loop_repeat`); where they
+    // come between them no rule orders them.
     check(r"(?>(?:a|)+a)", java, &["a", "aa", "aaa"], &["", "ab"]);
     check(r"(?>(?:(a)|(b)|){1,3}b)\1\2", java, &["abbab"], &["abab", "bb"]);
     check(r"(?>(?:a(?=-)|a|){1,2}-)", java, &["-", "a-", "aa-"], &["aaa-", "-a"]);
     check(r"(?>(a?)*?b)\1", java, &["aba", "aaba"], &["b", "ab", "aabaa"]);
-    assert!(refusal(r"(?>(|-)+)", java).contains("Java loop"));
+    // Lazy, the iterations that match a character come first, fewest first, then one that
+    // matches "" after the most of them; with the body's empty paths first, the reverse.
+    check(r"(?>(?:a|())*?\1)", java, &["", "a", "aa"], &["b"]);
+    check(r"(?>(?:a|())*?\1)a", java, &[], &["a", "aa"]);
+    check(r"(?>(|-)+-)", java, &["-"], &["", "--"]);
+    check(r"(?>(?:(?=b)|(a))+\1b)", java, &["aab", "aaab"], &["ab", "b"]);
+    check(r"(?>(()|a){1,2}?\2a)a?", java, &["a", "aa"], &["aaa"]);
+    assert!(refusal(r"(?>(|a|\b)+a)", java).contains("Java loop"));
     check(r"(?>(?:a|b)+)", java, &["ab"], &[""]);
 }
 
