@@ -155,6 +155,8 @@ struct OpenRef {
     /// it), and the lookarounds it is inside.
     enclosing: Vec<u32>,
     looks: Vec<(usize, bool)>,
+    /// The groups opened before it.
+    n_groups: usize,
 }
 
 /// A JavaScript reference inside a lookbehind to a group right of it, not read yet (first

@@ -856,12 +856,16 @@ fn python_possessive_repetitions_keep_each_iteration() {
 /// its start past the end of the value before, so it reads as unset (`(?:(.(?(1)a|c)|)-)+`
 /// does not match `-aa-`), and an end mark left by a failed attempt makes it read as set
 /// (`(?P<n>()((?(1). ??|)(?:))*?)b?\u{301}` matches `a\u{301}`): relang refuses such a
-/// conditional. Python also measures a lookbehind's atomic groups before rewriting them.
+/// conditional where the group repeats or a group opens inside it before the conditional.
+/// Elsewhere CPython sees no mark past the group's start and takes the no branch. Python
+/// also measures a lookbehind's atomic groups before rewriting them.
 #[test]
-fn python_conditionals_inside_their_group_are_refused() {
+fn python_conditionals_inside_their_group_are_refused_where_marks_decide() {
     let py = Dialect::Python;
     assert!(refusal(r"(?:(.(?(1)a|c)|)-)+", py).contains("marks"));
-    assert!(refusal(r"(a(?(1)b|c))", py).contains("marks"));
+    assert!(refusal(r"((x)(?(1)a|b))", py).contains("marks"));
+    check(r"(a(?(1)b|c))", py, &["ac"], &["ab"]);
+    check(r"(x?)((?(2)a|b))c", py, &["bc", "xbc"], &["ac", "xac"]);
     check(r"(?:(.(?(1)a|c)|)-)+", Dialect::Pcre, &["-aa-"], &[]);
     for pattern in [r"(?<=(?>a|ab))x", r"(?<=(?>A{0,}?))x"] {
         assert!(refusal(pattern, py).contains("fixed-width"), "{pattern}");

@@ -292,11 +292,20 @@ impl Parser<'_> {
                 ));
             };
             if open.conditional {
-                if self.dialect == Dialect::Python && open.enclosing.contains(&number) {
+                // CPython tests the group's marks: its start, set on entering it, and its end,
+                // left from an earlier iteration or attempt, which backtracking does not clear;
+                // but it takes neither as set while no mark past the group's start is, as where
+                // the group is entered once and no group opens inside it before the test.
+                let marks_past_start = group.varies || open.n_groups > number as usize;
+                if self.dialect == Dialect::Python
+                    && open.enclosing.contains(&number)
+                    && marks_past_start
+                {
                     return Err(self.unsupported(
-                        "a conditional inside its own group is not supported in Python: CPython \
-                         tests the group's marks, which a new iteration moves and backtracking \
-                         does not restore",
+                        "a conditional inside its own group is only supported in Python where \
+                         the group is not repeated and no group opens inside it before the \
+                         conditional: CPython tests the group's marks, which a new iteration \
+                         moves and backtracking does not restore",
                         span,
                     ));
                 }
@@ -337,7 +346,8 @@ impl Parser<'_> {
             .filter(|&open| !self.groups[open as usize - 1].closed)
             .collect();
         let looks = self.looks.clone();
-        self.open_refs.push(OpenRef { number, span, conditional, enclosing, looks });
+        let n_groups = self.groups.len();
+        self.open_refs.push(OpenRef { number, span, conditional, enclosing, looks, n_groups });
     }
 
     /// Whether a reference here reads `group` from outside a lookaround that holds it.
