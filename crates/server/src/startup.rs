@@ -144,7 +144,7 @@ impl Application {
     }
 
     /// Serves requests until the server is stopped: SIGTERM drains it, then stops it
-    /// gracefully, SIGINT stops it gracefully at once ([`crate::drain`]); SIGHUP reloads
+    /// gracefully, SIGINT stops it gracefully at once (`drain.rs`); SIGHUP reloads
     /// the tokens file.
     ///
     /// # Errors
