@@ -11,7 +11,8 @@
 //!    in flight finish within what is left of the grace (`--shutdown-grace-secs`), after
 //!    which actix drops them and the process exits.
 //!
-//! SIGINT (Ctrl-C) does the same without the drain delay.
+//! SIGINT (Ctrl-C) does the same without the drain delay. A second SIGTERM or SIGINT stops
+//! the servers at once, cutting off requests in flight.
 //!
 //! # Invariants
 //! Readiness fails before the listener closes, and a connection that was used during the
@@ -68,6 +69,21 @@ pub(crate) async fn stop_on_signals(
         drain_delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
         "stopping: /readyz answers 503; serving until the drain delay ends"
     );
+    let again = tokio::select! {
+        () = drain_then_stop(&servers, delay) => false,
+        _ = signals.terminate.recv() => true,
+        _ = signals.interrupt.recv() => true,
+    };
+    if again {
+        tracing::warn!("a second stop signal: stopping now, requests in flight are cut off");
+        for server in &servers {
+            server.stop(false).await;
+        }
+    }
+}
+
+/// Serves for `delay`, then stops `servers`, letting requests in flight finish.
+async fn drain_then_stop(servers: &[ServerHandle], delay: Duration) {
     actix_web::rt::time::sleep(delay).await;
     tracing::info!("stopping: the listener closes; requests in flight finish");
     for server in servers {

@@ -128,3 +128,21 @@ fn a_replica_restarted_under_load_fails_no_request() {
     assert!(took < Duration::from_secs(GRACE_SECS), "{took:?}");
     assert!(!old.wait_for_log("stopping: the listener closes").is_empty());
 }
+
+/// A second stop signal does not wait for the drain delay: an operator's second Ctrl-C, or
+/// an orchestrator's impatience, stops the process at once.
+#[test]
+fn a_second_signal_stops_at_once() {
+    let mut server =
+        RunningServer::start(&["--drain-delay-secs", "60", "--shutdown-grace-secs", "90"]);
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    server.wait_for_log("stopping: /readyz answers 503");
+    assert_eq!(server.get("/readyz").status, 503);
+    // Far below the 60 s drain delay.
+    assert!(server.terminate() < Duration::from_secs(15));
+    server.wait_for_log("a second stop signal");
+}
