@@ -60,6 +60,8 @@ const BUILD_INFO: &str = "relang_build_info";
 pub(crate) struct Exporter {
     handle: PrometheusHandle,
     process: metrics_process::Collector,
+    /// `http_server_active_requests` by method (as [`METHODS`]), looked up once.
+    active: [Gauge; METHODS.len()],
 }
 
 impl Exporter {
@@ -101,7 +103,9 @@ impl Exporter {
             describe();
             let process = metrics_process::Collector::default();
             process.describe();
-            Exporter { handle, process }
+            let active =
+                METHODS.map(|method| gauge!(ACTIVE_REQUESTS, "http_request_method" => method));
+            Exporter { handle, process, active }
         })
     }
 
@@ -148,10 +152,10 @@ pub(crate) async fn track_request(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let started = Instant::now();
-    let method = method_label(req.method());
+    let method = method_index(req.method());
     // Matched against the route table now: an error returned below carries no request.
     let route = req.match_pattern().unwrap_or_else(|| "unmatched".to_owned());
-    let active = Active::start(method);
+    let active = Active::start(&Exporter::install().active[method]);
     let res = next.call(req).await;
     drop(active);
     let status = match &res {
@@ -160,7 +164,7 @@ pub(crate) async fn track_request(
     };
     histogram!(
         REQUEST_DURATION,
-        "http_request_method" => method,
+        "http_request_method" => METHODS[method],
         "http_route" => route,
         "http_response_status_code" => status.as_str().to_owned(),
     )
@@ -170,24 +174,28 @@ pub(crate) async fn track_request(
 
 /// One request counted in `http_server_active_requests` until dropped (answered, or
 /// dropped with its connection).
-struct Active(Gauge);
+struct Active<'a>(&'a Gauge);
 
-impl Active {
-    fn start(method: &'static str) -> Active {
-        let gauge = gauge!(ACTIVE_REQUESTS, "http_request_method" => method);
+impl Active<'_> {
+    fn start(gauge: &Gauge) -> Active<'_> {
         gauge.increment(1.0);
         Active(gauge)
     }
 }
 
-impl Drop for Active {
+impl Drop for Active<'_> {
     fn drop(&mut self) {
         self.0.decrement(1.0);
     }
 }
 
-/// OpenTelemetry's `http.request.method`: the standard methods, `_OTHER` for the rest.
-fn method_label(method: &Method) -> &'static str {
+/// OpenTelemetry's `http.request.method` values: the standard methods, then `_OTHER` for
+/// the rest.
+const METHODS: [&str; 10] =
+    ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "_OTHER"];
+
+/// The index in [`METHODS`] of `method`'s label.
+fn method_index(method: &Method) -> usize {
     const KNOWN: [Method; 9] = [
         Method::GET,
         Method::HEAD,
@@ -199,9 +207,7 @@ fn method_label(method: &Method) -> &'static str {
         Method::TRACE,
         Method::PATCH,
     ];
-    const LABELS: [&str; 9] =
-        ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
-    KNOWN.iter().position(|known| known == method).map_or("_OTHER", |idx| LABELS[idx])
+    KNOWN.iter().position(|known| known == method).unwrap_or(KNOWN.len())
 }
 
 /// A request answered with an exhausted budget: its `limit` (`time`, `states`, `memory`,
@@ -283,8 +289,9 @@ mod tests {
 
     #[test]
     fn only_standard_methods_are_labels() {
-        assert_eq!(method_label(&Method::GET), "GET");
-        assert_eq!(method_label(&Method::PATCH), "PATCH");
-        assert_eq!(method_label(&Method::from_bytes(b"BREW").unwrap()), "_OTHER");
+        let label = |method: &Method| METHODS[method_index(method)];
+        assert_eq!(label(&Method::GET), "GET");
+        assert_eq!(label(&Method::PATCH), "PATCH");
+        assert_eq!(label(&Method::from_bytes(b"BREW").unwrap()), "_OTHER");
     }
 }
