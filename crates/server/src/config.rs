@@ -126,6 +126,31 @@ pub struct Config {
     #[arg(long, env = "RELANG_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
 
+    /// With --redis-url, the rate limit (maxRequestsRate) is one across replicas, counted in
+    /// Redis; while Redis is unreachable it is `local` (each replica limits on its own, as
+    /// without Redis), `open` (every request admitted) or `closed` (refused with 503).
+    #[arg(long, env = "RELANG_RATE_LIMIT_REDIS_OUTAGE", value_enum,
+          default_value_t = OutagePolicy::Local)]
+    pub rate_limit_redis_outage: OutagePolicy,
+
+    /// Serve `GET /metrics` on this address only (for example `0.0.0.0:9090`), not on --bind.
+    /// Without it, /metrics is served on --bind beside the API.
+    #[arg(long, env = "RELANG_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+
+    /// After SIGTERM, how long to go on serving while /readyz answers 503, so that load
+    /// balancers stop sending requests, before the listener closes, in seconds. SIGINT (Ctrl-C)
+    /// does not wait.
+    #[arg(long, env = "RELANG_DRAIN_DELAY_SECS", default_value_t = 5)]
+    pub drain_delay_secs: u64,
+
+    /// After SIGTERM, the time within which the process exits, in seconds: the drain delay,
+    /// then requests in flight finish; any still running near the end are cut off. Keep it
+    /// below the orchestrator's own (Kubernetes' terminationGracePeriodSeconds).
+    #[arg(long, env = "RELANG_SHUTDOWN_GRACE_SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(2..))]
+    pub shutdown_grace_secs: u64,
+
     /// How log lines are written: `json` (one object per line) or `text` (`key="value"`).
     #[arg(long, env = "RELANG_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -173,6 +198,13 @@ impl Config {
                 self.default_timeout_ms, self.max_timeout_ms
             ));
         }
+        if self.drain_delay_secs.saturating_add(2) > self.shutdown_grace_secs {
+            return Err(format!(
+                "the drain delay ({} s) leaves requests in flight less than 2 s of the shutdown \
+                 grace ({} s)",
+                self.drain_delay_secs, self.shutdown_grace_secs
+            ));
+        }
         if self.redis_url.is_some() && self.tokens_file.is_none() {
             return Err("a Redis URL is set but no tokens file: without tokens there are no \
                         quotas to count"
@@ -212,6 +244,14 @@ impl Config {
         (self.max_memory_mb << 20).saturating_mul(3) / 2 + (64 << 20)
     }
 
+    /// After SIGTERM: how long to serve while not ready, then how long requests in flight
+    /// have to finish (the grace less the delay, less a second to exit).
+    pub(crate) fn drain(&self) -> (Duration, Duration) {
+        let delay = Duration::from_secs(self.drain_delay_secs);
+        let grace = self.shutdown_grace_secs.saturating_sub(self.drain_delay_secs);
+        (delay, Duration::from_secs(grace.saturating_sub(1)))
+    }
+
     /// The largest response body, in bytes.
     pub(crate) fn response_limit(&self) -> usize {
         usize::try_from(self.response_limit).unwrap_or(usize::MAX)
@@ -247,6 +287,28 @@ const PARKED_BOUNDS: u64 = 2;
 /// requests, and the HTTP workers then wait for the kernel to preempt it (issue 18).
 fn default_engine_threads(cores: usize) -> usize {
     cores.saturating_sub(1).max(1)
+}
+
+/// What the shared rate limit does while its Redis is unreachable (`auth/shared_rate.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutagePolicy {
+    /// Each replica applies the token's rate on its own, in memory.
+    Local,
+    /// Every request is admitted.
+    Open,
+    /// Every request of a rate-limited token is refused with 503 `Overloaded`.
+    Closed,
+}
+
+impl OutagePolicy {
+    /// The policy as the flag writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutagePolicy::Local => "local",
+            OutagePolicy::Open => "open",
+            OutagePolicy::Closed => "closed",
+        }
+    }
 }
 
 /// How long a token's `maxRequestsCount` lasts before it renews.
@@ -300,6 +362,20 @@ mod tests {
         assert_eq!(config.scheduler().queue_depth, 128);
         assert_eq!(config.scheduler().slice, Duration::from_millis(1));
         assert_eq!(config.scheduler().park_below, 512 << 20);
+        assert_eq!(config.metrics_addr, None);
+        assert_eq!(config.rate_limit_redis_outage, OutagePolicy::Local);
+        assert_eq!(config.drain(), (Duration::from_secs(5), Duration::from_secs(24)));
+    }
+
+    #[test]
+    fn the_drain_delay_leaves_time_to_finish() {
+        let config = |delay: &str, grace: &str| {
+            let args = ["--drain-delay-secs", delay, "--shutdown-grace-secs", grace];
+            Config::try_parse_from(["relang-server"].iter().chain(&args)).unwrap()
+        };
+        assert_eq!(config("0", "2").drain(), (Duration::ZERO, Duration::from_secs(1)));
+        assert_eq!(config("8", "10").check(), Ok(()));
+        assert!(config("9", "10").check().unwrap_err().contains("less than 2 s"));
     }
 
     #[test]

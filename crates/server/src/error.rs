@@ -4,20 +4,32 @@ use std::fmt;
 use std::time::Duration;
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{RETRY_AFTER, WWW_AUTHENTICATE};
+use actix_web::http::header::{HeaderName, RETRY_AFTER, WWW_AUTHENTICATE};
 use actix_web::{HttpResponse, ResponseError};
 use api_types::{ApiError, ErrorCode};
 use langcore::Operation;
 
 /// A failed request, as actix sees it: an [`ApiError`] with its status and envelope, for 429
-/// and 503 the `Retry-After` header, and for 401 the `WWW-Authenticate` challenge of RFC 6750.
+/// and 503 the `Retry-After` header, for a rate limit's 429 the `RateLimit` and
+/// `RateLimit-Policy` headers (IETF draft-ietf-httpapi-ratelimit-headers), and for 401 the
+/// `WWW-Authenticate` challenge of RFC 6750.
 #[derive(Debug)]
 pub(crate) struct HttpError {
     error: ApiError,
     /// Whole seconds, at least 1.
     retry_after: Option<u64>,
-    /// For `TimeoutExceeded`: the operation that ran out of time, when one is known.
-    ran_out: Option<Option<Operation>>,
+    /// The budget limit the request ran out of, when it did.
+    exhausted: Option<Exhausted>,
+    /// The rate (requests per second, also the burst) a 429 `RateLimited` enforced.
+    rate_limit: Option<u32>,
+}
+
+/// A budget limit a request ran out of (`time`, `states`, `memory`, `depth`), and the
+/// operation that was running when it is known.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Exhausted {
+    pub(crate) limit: &'static str,
+    pub(crate) op: Option<Operation>,
 }
 
 impl HttpError {
@@ -29,12 +41,13 @@ impl HttpError {
     /// before its answer was ready when the operation is not known.
     pub(crate) fn timeout(during: Option<Operation>) -> HttpError {
         let message = timeout_message(None, during);
-        HttpError { ran_out: Some(during), ..HttpError::new(ErrorCode::TimeoutExceeded, message) }
+        let exhausted = Some(Exhausted { limit: "time", op: during });
+        HttpError { exhausted, ..HttpError::new(ErrorCode::TimeoutExceeded, message) }
     }
 
     /// The same error, a timeout's message saying how long the time `budget` was.
     pub(crate) fn with_time_budget(self, budget: Duration) -> HttpError {
-        let Some(during) = self.ran_out else { return self };
+        let Some(Exhausted { limit: "time", op: during }) = self.exhausted else { return self };
         let message = timeout_message(Some(budget), during);
         HttpError { error: ApiError::new(ErrorCode::TimeoutExceeded, message), ..self }
     }
@@ -42,6 +55,17 @@ impl HttpError {
     /// The same error, telling the client to wait `seconds` (at least 1) before retrying.
     pub(crate) fn with_retry_after(self, seconds: u64) -> HttpError {
         HttpError { retry_after: Some(seconds.max(1)), ..self }
+    }
+
+    /// The same error, a 429 of a rate of `per_second` requests a second (and as many at
+    /// once), whose `RateLimit` headers say so.
+    pub(crate) fn with_rate_limit(self, per_second: u32) -> HttpError {
+        HttpError { rate_limit: Some(per_second), ..self }
+    }
+
+    /// The budget limit the request ran out of, if it did.
+    pub(crate) fn exhausted(&self) -> Option<Exhausted> {
+        self.exhausted
     }
 
     pub(crate) fn code(&self) -> ErrorCode {
@@ -56,7 +80,7 @@ impl HttpError {
 
 impl From<ApiError> for HttpError {
     fn from(error: ApiError) -> HttpError {
-        HttpError { error, retry_after: None, ran_out: None }
+        HttpError { error, retry_after: None, exhausted: None, rate_limit: None }
     }
 }
 
@@ -85,6 +109,13 @@ impl ResponseError for HttpError {
         let mut response = HttpResponse::build(self.status_code());
         if let Some(seconds) = self.retry_after {
             response.insert_header((RETRY_AFTER, seconds));
+            if let Some(per_second) = self.rate_limit {
+                // One policy, "rate": `per_second` requests in a window of one second; none
+                // left now (`r=0`), and more in `t` seconds.
+                let policy = format!("\"rate\";q={per_second};w=1");
+                response.insert_header((RATE_LIMIT_POLICY, policy));
+                response.insert_header((RATE_LIMIT, format!("\"rate\";r=0;t={seconds}")));
+            }
         }
         if let Some(challenge) = bearer_challenge(self.error.code()) {
             response.insert_header((WWW_AUTHENTICATE, challenge));
@@ -103,6 +134,10 @@ fn bearer_challenge(code: ErrorCode) -> Option<&'static str> {
     }
 }
 
+/// The rate-limit headers of IETF draft-ietf-httpapi-ratelimit-headers (version 9).
+const RATE_LIMIT: HeaderName = HeaderName::from_static("ratelimit");
+const RATE_LIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
+
 /// Engine failures: the pattern's fault, or the budget's.
 impl From<langcore::Error> for HttpError {
     fn from(err: langcore::Error) -> HttpError {
@@ -120,7 +155,13 @@ impl From<langcore::BudgetError> for HttpError {
     fn from(err: langcore::BudgetError) -> HttpError {
         match err {
             langcore::BudgetError::Timeout { op } => HttpError::timeout(Some(op)),
-            _ => HttpError::new(ErrorCode::AutomatonTooManyStates, err.to_string()),
+            _ => HttpError {
+                exhausted: Some(Exhausted {
+                    limit: crate::metrics::budget_limit(&err),
+                    op: Some(err.operation()),
+                }),
+                ..HttpError::new(ErrorCode::AutomatonTooManyStates, err.to_string())
+            },
         }
     }
 }

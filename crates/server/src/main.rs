@@ -42,7 +42,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
     // Held until the server stops, so that its last lines are written out.
     let _log = server::init_logging(config.log_format);
     let app = Application::build(&config)?;
-    let (address, playground) = (app.local_addr(), app.playground_url());
-    tracing::info!(%address, %playground, "relang-server listening");
+    let (address, playground, metrics) =
+        (app.local_addr(), app.playground_url(), app.metrics_url());
+    tracing::info!(%address, %playground, %metrics, "relang-server listening");
     Ok(app.run().await?)
 }

@@ -269,6 +269,11 @@ where
         }
         answer
     };
-    let answer = answer.await.map_err(|err| err.with_time_budget(time_budget))?;
+    let answer = answer.await.map_err(|err| {
+        if let Some(exhausted) = err.exhausted() {
+            crate::metrics::budget_exhausted(exhausted.limit, exhausted.op);
+        }
+        err.with_time_budget(time_budget)
+    })?;
     state.respond(answer)
 }

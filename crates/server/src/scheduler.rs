@@ -207,8 +207,12 @@ impl Scheduler {
         F: Fn(&Budget) -> Result<T, HttpError> + Send + Sync + 'static,
     {
         let cores = Arc::clone(&self.cores);
+        let entered = Instant::now();
         let work = move || {
-            cores.run(attained, &budget, || run_caught(&job, &budget.with_pause(cores::take_turn)))
+            cores.run(attained, &budget, || {
+                crate::metrics::engine_queue_waited(entered.elapsed());
+                run_caught(&job, &budget.with_pause(cores::take_turn))
+            })
         };
         self.lane.run(work).await??
     }
@@ -309,11 +313,13 @@ impl Lane {
             .with_retry_after(RETRY_AFTER_SECONDS)
         })?;
         self.spawn_up_to(self.capacity - self.admitted.available_permits());
+        crate::metrics::engine_queue_moved(1.0);
         let (sender, receiver) = oneshot::channel();
         let task: Task = Box::new(move || {
             let res = work();
             // The place is free before the answer is: a request sent after it finds it free.
             drop(admitted);
+            crate::metrics::engine_queue_moved(-1.0);
             let _ = sender.send(res);
         });
         let shut_down = || HttpError::new(ErrorCode::InternalError, "the server is shutting down");

@@ -1,4 +1,5 @@
-//! Building and running the HTTP server, and reloading the tokens file on SIGHUP.
+//! Building and running the HTTP server (and `--metrics-addr`'s), reloading the tokens file
+//! on SIGHUP, draining on SIGTERM ([`crate::drain`]).
 
 use std::future::ready;
 use std::io::ErrorKind;
@@ -10,6 +11,7 @@ use actix_http::{HttpService, Request};
 use actix_service::{
     IntoServiceFactory, Service, ServiceFactoryExt, apply_fn_factory, fn_service, map_config,
 };
+use actix_web::HttpServer;
 use actix_web::dev::{AppConfig, Server};
 use actix_web::error::JsonPayloadError;
 use actix_web::middleware::from_fn;
@@ -20,7 +22,9 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use crate::config::{Config, ConfigError};
 use crate::connection::{Enveloped, detach_headers};
+use crate::drain::{StopSignals, close_connections_while_draining, stop_on_signals};
 use crate::error::HttpError;
+use crate::metrics::track_request;
 use crate::request_log::log_request;
 use crate::routes;
 use crate::state::AppState;
@@ -34,9 +38,15 @@ const CLIENT_DISCONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 pub struct Application {
     server: Server,
     local_addr: SocketAddr,
+    /// `--metrics-addr`'s server and address, when it is set.
+    metrics: Option<(Server, SocketAddr)>,
     state: web::Data<AppState>,
     /// Registered while building, so a SIGHUP never kills a server that logged its address.
     hangups: Signal,
+    /// Registered while building too, so a SIGTERM right after the address is logged
+    /// drains.
+    stop_signals: StopSignals,
+    drain_delay: Duration,
 }
 
 impl Application {
@@ -54,7 +64,7 @@ impl Application {
             );
         }
         let listener =
-            TcpListener::bind(config.bind).map_err(|err| bind_error(config.bind, err))?;
+            TcpListener::bind(config.bind).map_err(|err| bind_error("--bind", config.bind, err))?;
         let local_addr = listener.local_addr()?;
         let service = configure_with(state.clone(), config.body_limit);
         let head_timeout = config.client_request_timeout();
@@ -69,11 +79,19 @@ impl Application {
         let builder = Server::build();
         // So that idle kept-alive connections close at once when the server stops.
         let shutdown = builder.graceful_shutdown_signal();
+        let (drain_delay, finish) = config.drain();
         let server = builder
+            // Stop signals are ours (`drain.rs`): readiness fails before the listener closes.
+            .disable_signals()
+            .shutdown_timeout(finish.as_secs())
             .workers(workers)
             .max_concurrent_connections(max_connections.div_ceil(workers).max(1))
             .listen("relang", listener, move || {
-                let app = App::new().wrap(from_fn(log_request)).configure(service.clone());
+                let app = App::new()
+                    .wrap(from_fn(log_request))
+                    .wrap(from_fn(track_request))
+                    .wrap(from_fn(close_connections_while_draining))
+                    .configure(service.clone());
                 let app = app.into_factory().map_err(|err| err.error_response());
                 let shutdown = shutdown.clone();
                 let http = HttpService::build()
@@ -99,8 +117,13 @@ impl Application {
                 .and_then(http)
             })?
             .run();
+        let metrics = config.metrics_addr.map(metrics_server).transpose()?;
         let hangups = signal(SignalKind::hangup())?;
-        Ok(Application { server, local_addr, state, hangups })
+        let stop_signals = StopSignals {
+            terminate: signal(SignalKind::terminate())?,
+            interrupt: signal(SignalKind::interrupt())?,
+        };
+        Ok(Application { server, local_addr, metrics, state, hangups, stop_signals, drain_delay })
     }
 
     /// The address the server listens on.
@@ -114,17 +137,54 @@ impl Application {
         playground_url(self.local_addr)
     }
 
-    /// Serves requests until the server is stopped (SIGTERM and SIGINT stop it gracefully);
-    /// SIGHUP reloads the tokens file.
+    /// Where `GET /metrics` is served: on `--metrics-addr` when set, else beside the API.
+    pub fn metrics_url(&self) -> String {
+        let address = self.metrics.as_ref().map_or(self.local_addr, |(_, address)| *address);
+        format!("{}metrics", playground_url(address))
+    }
+
+    /// Serves requests until the server is stopped: SIGTERM drains it, then stops it
+    /// gracefully, SIGINT stops it gracefully at once (`drain.rs`); SIGHUP reloads
+    /// the tokens file.
     ///
     /// # Errors
     /// When the server fails while running.
     pub async fn run(self) -> std::io::Result<()> {
-        let reloader = actix_web::rt::spawn(reload_tokens_on_hangup(self.state, self.hangups));
+        let reloader =
+            actix_web::rt::spawn(reload_tokens_on_hangup(self.state.clone(), self.hangups));
+        // A server starts when first polled: this one on a task of its own.
+        let metrics =
+            self.metrics.map(|(server, _)| (server.handle(), actix_web::rt::spawn(server)));
+        let mut handles = vec![self.server.handle()];
+        handles.extend(metrics.as_ref().map(|(handle, _)| handle.clone()));
+        let stopper = actix_web::rt::spawn(stop_on_signals(
+            self.stop_signals,
+            self.state,
+            self.drain_delay,
+            handles,
+        ));
         let result = self.server.await;
+        if let Some((handle, task)) = metrics {
+            handle.stop(false).await;
+            task.await.map_err(std::io::Error::other)??;
+        }
         reloader.abort();
+        stopper.abort();
         result
     }
+}
+
+/// `--metrics-addr`'s server: `GET /metrics` only, on one worker.
+fn metrics_server(address: SocketAddr) -> std::io::Result<(Server, SocketAddr)> {
+    let listener =
+        TcpListener::bind(address).map_err(|err| bind_error("--metrics-addr", address, err))?;
+    let local_addr = listener.local_addr()?;
+    let server = HttpServer::new(|| App::new().configure(routes::metrics::configure))
+        .workers(1)
+        .disable_signals()
+        .listen(listener)?
+        .run();
+    Ok((server, local_addr))
 }
 
 fn playground_url(mut address: SocketAddr) -> String {
@@ -137,21 +197,24 @@ fn playground_url(mut address: SocketAddr) -> String {
     format!("http://{address}/")
 }
 
-/// The address in the error, and what to do about the common causes.
-fn bind_error(address: SocketAddr, err: std::io::Error) -> std::io::Error {
+/// The address in the error, and what to do about the common causes with `flag`.
+fn bind_error(flag: &str, address: SocketAddr, err: std::io::Error) -> std::io::Error {
     let hint = match err.kind() {
-        ErrorKind::AddrInUse => {
-            ": another process listens there; choose another port with --bind ADDRESS:PORT \
-             (or RELANG_BIND)"
-        }
-        ErrorKind::AddrNotAvailable => {
-            ": this machine has no such address; choose one of its own with --bind (0.0.0.0 \
+        ErrorKind::AddrInUse => format!(
+            ": another process listens there; choose another port with {flag} ADDRESS:PORT \
+             (or RELANG_{})",
+            flag.trim_start_matches("--").replace('-', "_").to_uppercase()
+        ),
+        ErrorKind::AddrNotAvailable => format!(
+            ": this machine has no such address; choose one of its own with {flag} (0.0.0.0 \
              for every interface)"
-        }
+        ),
         ErrorKind::PermissionDenied => {
-            ": ports below 1024 need privileges; choose a higher one with --bind ADDRESS:PORT"
+            format!(
+                ": ports below 1024 need privileges; choose a higher one with {flag} ADDRESS:PORT"
+            )
         }
-        _ => "",
+        _ => String::new(),
     };
     std::io::Error::new(err.kind(), format!("cannot listen on {address} ({err}){hint}"))
 }
@@ -191,8 +254,13 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
         .limit(body_limit)
         .content_type_required(false)
         .error_handler(json_error);
+    let metrics_beside_api = state.metrics_beside_api;
     cfg.app_data(state.auth.clone()).app_data(state).app_data(json);
     routes::health::configure(cfg);
+    routes::probes::configure(cfg);
+    if metrics_beside_api {
+        routes::metrics::configure(cfg);
+    }
     routes::account::configure(cfg);
     routes::analyze::configure(cfg);
     routes::compute::configure(cfg);

@@ -1,5 +1,5 @@
-//! What every handler shares: the scheduler, the FAIR codec, the cache of compiled terms
-//! and authentication.
+//! What every handler shares: the scheduler, the FAIR codec, the cache of compiled terms,
+//! authentication, the Redis link and whether the replica drains.
 
 use std::sync::Arc;
 
@@ -9,7 +9,10 @@ use langcore::graph::GraphLimits;
 
 use crate::auth::Auth;
 use crate::config::{Config, ConfigError};
+use crate::drain::Drain;
 use crate::error::HttpError;
+use crate::metrics::Exporter;
+use crate::redis_link::RedisLink;
 use crate::scheduler::Scheduler;
 use crate::term_cache::TermCache;
 
@@ -27,6 +30,12 @@ pub(crate) struct AppState {
     pub(crate) response_limit: usize,
     /// How long a request body may take to arrive ([`crate::transport::guard_body`]).
     pub(crate) body_timeout: std::time::Duration,
+    /// `--redis-url`'s link, which quotas, the rate limit and `/readyz` use.
+    pub(crate) redis: Option<Arc<RedisLink>>,
+    /// Set on SIGTERM ([`crate::drain`]).
+    pub(crate) drain: Drain,
+    /// Whether `/metrics` is served beside the API (no `--metrics-addr`).
+    pub(crate) metrics_beside_api: bool,
 }
 
 impl AppState {
@@ -48,13 +57,21 @@ impl AppState {
         let fair_limits = DecodeLimits::default()
             .with_graph_limits(GraphLimits::default().with_max_states(max_states));
         let keyring = config.keyring().map_err(ConfigError::new)?;
+        Exporter::install();
+        let redis = match &config.redis_url {
+            Some(url) => Some(Arc::new(RedisLink::open(url).map_err(ConfigError::new)?)),
+            None => None,
+        };
         Ok(AppState {
             scheduler: Scheduler::new(config.scheduler()),
             codec: Arc::new(FairCodec::new(keyring).with_limits(fair_limits)),
-            auth: web::Data::new(Auth::new(config)?),
+            auth: web::Data::new(Auth::new(config, redis.as_ref())?),
             terms: TermCache::new(config.term_cache, config.max_memory_bytes()),
             response_limit: config.response_limit(),
             body_timeout: config.client_request_timeout(),
+            redis,
+            drain: Drain::default(),
+            metrics_beside_api: config.metrics_addr.is_none(),
         })
     }
 }

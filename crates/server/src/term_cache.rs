@@ -150,7 +150,9 @@ impl TermCache {
     pub(crate) fn get(&self, key: &TermKey) -> Option<Language> {
         let (shard, hash) = self.shard(key)?;
         let shard = shard.read().unwrap_or_else(PoisonError::into_inner);
-        let entry = shard.get(hash, key)?;
+        let entry = shard.get(hash, key);
+        crate::metrics::term_cache_lookup(entry.is_some());
+        let entry = entry?;
         if !entry.referenced.load(Ordering::Relaxed) {
             entry.referenced.store(true, Ordering::Relaxed);
         }

@@ -16,7 +16,8 @@
 //!    `MissingOrMalformedToken`;
 //! 2. the token's digest is in the table, else 401 `InvalidToken`;
 //! 3. the token's rate (`maxRequestsRate` per second) has room, else 429 `RateLimited` with
-//!    `Retry-After`;
+//!    `Retry-After` and `RateLimit`: in this replica's memory, or with `--redis-url` in Redis
+//!    for all replicas ([`SharedRate`]);
 //! 4. (`Caller` only) the request fits in the token's quota for the period, else 403
 //!    `QuotaExceeded`.
 //!
@@ -28,6 +29,7 @@
 
 mod limits;
 mod quota;
+mod shared_rate;
 mod tokens;
 
 use std::future::{Future, Ready, ready};
@@ -49,10 +51,12 @@ use langcore::Budget;
 
 pub(crate) use self::limits::CallerLimits;
 use self::quota::QuotaCounter;
+use self::shared_rate::SharedRate;
 pub(crate) use self::tokens::TokensError;
 use self::tokens::{TokenDigest, TokenTable};
 use crate::config::{Config, ConfigError};
 use crate::error::HttpError;
+use crate::redis_link::RedisLink;
 
 /// Authentication and accounting shared by all requests.
 pub(crate) struct Auth {
@@ -60,11 +64,13 @@ pub(crate) struct Auth {
     tokens: Option<Tokens>,
 }
 
-/// Auth on: the tokens file, its table and the quota counters.
+/// Auth on: the tokens file, its table, the quota counters and, with Redis, the rate limit
+/// shared by the replicas.
 struct Tokens {
     path: PathBuf,
     table: ArcSwap<TokenTable>,
     quota: QuotaCounter,
+    shared_rate: Option<SharedRate>,
 }
 
 /// Whether admitting a request counts against the token's quota.
@@ -75,27 +81,33 @@ enum Metering {
 }
 
 impl Auth {
-    /// Auth as `config` sets it up: off without a tokens file, on with one.
+    /// Auth as `config` sets it up: off without a tokens file, on with one, counting in
+    /// `redis` when there is one.
     ///
     /// # Errors
-    /// When the tokens file cannot be used or the Redis URL is not one.
-    pub(crate) fn new(config: &Config) -> Result<Auth, ConfigError> {
+    /// When the tokens file cannot be used.
+    pub(crate) fn new(
+        config: &Config,
+        redis: Option<&Arc<RedisLink>>,
+    ) -> Result<Auth, ConfigError> {
         let server = Arc::new(CallerLimits::server(config));
         let Some(path) = &config.tokens_file else { return Ok(Auth { server, tokens: None }) };
         let table = TokenTable::load(path, &server, None).map_err(ConfigError::new)?;
-        let quota = match &config.redis_url {
-            Some(url) => {
-                QuotaCounter::in_redis(config.quota_period, url).map_err(ConfigError::new)?
-            }
+        let quota = match redis {
+            Some(link) => QuotaCounter::in_redis(config.quota_period, Arc::clone(link)),
             None => QuotaCounter::in_memory(config.quota_period),
         };
+        let shared_rate =
+            redis.map(|link| SharedRate::new(Arc::clone(link), config.rate_limit_redis_outage));
         tracing::info!(
             tokens = table.len(),
             quota_period = %config.quota_period,
-            quota_store = if config.redis_url.is_some() { "redis" } else { "memory" },
+            quota_store = if redis.is_some() { "redis" } else { "memory" },
+            rate_limit_redis_outage = config.rate_limit_redis_outage.as_str(),
             "auth on"
         );
-        let tokens = Tokens { path: path.clone(), table: ArcSwap::from_pointee(table), quota };
+        let table = ArcSwap::from_pointee(table);
+        let tokens = Tokens { path: path.clone(), table, quota, shared_rate };
         Ok(Auth { server, tokens: Some(tokens) })
     }
 
@@ -123,7 +135,10 @@ impl Auth {
         let entry = tokens.table.load().find(&digest).ok_or_else(|| {
             HttpError::new(ErrorCode::InvalidToken, "the bearer token is not known to this server")
         })?;
-        entry.check_rate()?;
+        match &tokens.shared_rate {
+            Some(shared) => shared.check(&entry).await?,
+            None => entry.check_rate()?,
+        }
         if metering == Metering::Counted {
             tokens.quota.charge(&entry.digest, entry.limits.report().max_requests_count).await?;
         }

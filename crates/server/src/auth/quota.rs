@@ -19,25 +19,24 @@
 //! A window's Redis key names the period and the window (`relang:quota:month:24322:<digest>`),
 //! so a changed period never reuses an old count, and it expires an hour after its window
 //! ends. Nothing here retries: when Redis cannot answer, the request fails (fail closed).
-//! Tokens are never seen here, only their digests.
+//! Tokens are never seen here, only their digests. Every decision is counted
+//! (`relang_quota_decisions_total`).
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use api_types::ErrorCode;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use tokio::sync::OnceCell;
+use redis::aio::ConnectionManager;
 
 use crate::auth::tokens::TokenDigest;
 use crate::calendar::{SECONDS_PER_DAY, civil_from_days, days_from_civil, to_rfc3339, unix_now};
 use crate::config::QuotaPeriod;
 use crate::error::HttpError;
+use crate::metrics::quota_decision;
+use crate::redis_link::RedisLink;
 
 /// How long a Redis counter outlives its window (clock skew between replicas).
 const KEY_GRACE_SECS: u64 = 3_600;
-/// How long a request waits for Redis before failing.
-const REDIS_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// One period: the window a moment falls in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +78,7 @@ enum Store {
     /// Per process: counts start again when the process does.
     Memory(Mutex<HashMap<TokenDigest, Tally>>),
     /// Shared by every replica using the same Redis, and kept across restarts.
-    Redis(RedisStore),
+    Redis(Arc<RedisLink>),
 }
 
 /// A token's count in one window.
@@ -88,29 +87,15 @@ struct Tally {
     used: u64,
 }
 
-struct RedisStore {
-    client: redis::Client,
-    /// Connected on first use, on the runtime of the worker that first needs it; the manager
-    /// reconnects by itself afterwards.
-    connection: OnceCell<ConnectionManager>,
-}
-
 impl QuotaCounter {
     /// Counters in this process's memory.
     pub(crate) fn in_memory(period: QuotaPeriod) -> QuotaCounter {
         QuotaCounter { period, store: Store::Memory(Mutex::default()) }
     }
 
-    /// Counters in the Redis at `url`; nothing is connected until the first request.
-    ///
-    /// # Errors
-    /// When `url` is not a Redis URL (the message does not repeat it: it may hold a password).
-    pub(crate) fn in_redis(period: QuotaPeriod, url: &str) -> Result<QuotaCounter, String> {
-        let client = redis::Client::open(url).map_err(|err| format!("invalid Redis URL: {err}"))?;
-        Ok(QuotaCounter {
-            period,
-            store: Store::Redis(RedisStore { client, connection: OnceCell::new() }),
-        })
+    /// Counters in the Redis of `link`.
+    pub(crate) fn in_redis(period: QuotaPeriod, link: Arc<RedisLink>) -> QuotaCounter {
+        QuotaCounter { period, store: Store::Redis(link) }
     }
 
     /// Counts one request of the token with `digest`, allowed `max_requests` per period.
@@ -126,15 +111,17 @@ impl QuotaCounter {
         let window = self.period.window(unix_now());
         let used = match &self.store {
             Store::Memory(tallies) => count_in_memory(tallies, digest, window),
-            Store::Redis(redis) => redis.count(&self.key(digest, window), window).await?,
+            Store::Redis(redis) => count(redis, &self.key(digest, window), window).await?,
         };
         if used <= max_requests {
+            quota_decision("allowed");
             return Ok(());
         }
         match &self.store {
             Store::Memory(tallies) => refund_in_memory(tallies, digest, window),
-            Store::Redis(redis) => redis.refund(&self.key(digest, window)).await?,
+            Store::Redis(redis) => refund(redis, &self.key(digest, window)).await?,
         }
+        quota_decision("exceeded");
         Err(HttpError::new(
             ErrorCode::QuotaExceeded,
             format!(
@@ -184,47 +171,34 @@ fn refund_in_memory(
     }
 }
 
-impl RedisStore {
-    /// `DECR key`: takes back the increment of a refused request.
-    async fn refund(&self, key: &str) -> Result<(), HttpError> {
-        let mut connection = self.connection().await?;
-        let _: i64 =
-            redis::cmd("DECR").arg(key).query_async(&mut connection).await.map_err(unavailable)?;
-        Ok(())
-    }
+/// `DECR key`: takes back the increment of a refused request.
+async fn refund(redis: &RedisLink, key: &str) -> Result<(), HttpError> {
+    let decrement = async |connection: &mut ConnectionManager| {
+        redis::cmd("DECR").arg(key).query_async::<i64>(connection).await
+    };
+    redis.call("quota_refund", decrement).await.map_err(unavailable)?;
+    Ok(())
+}
 
-    /// `INCR key` and `EXPIREAT key` in one transaction; the new count.
-    async fn count(&self, key: &str, window: Window) -> Result<u64, HttpError> {
-        let expires_at = i64::try_from(window.ends_at + KEY_GRACE_SECS).unwrap_or(i64::MAX);
-        let mut connection = self.connection().await?;
-        let (used,): (u64,) = redis::pipe()
+/// `INCR key` and `EXPIREAT key` in one transaction; the new count.
+async fn count(redis: &RedisLink, key: &str, window: Window) -> Result<u64, HttpError> {
+    let expires_at = i64::try_from(window.ends_at + KEY_GRACE_SECS).unwrap_or(i64::MAX);
+    let increment = async |connection: &mut ConnectionManager| {
+        redis::pipe()
             .atomic()
             .incr(key, 1)
             .expire_at(key, expires_at)
             .ignore()
-            .query_async(&mut connection)
+            .query_async::<(u64,)>(connection)
             .await
-            .map_err(unavailable)?;
-        Ok(used)
-    }
-
-    async fn connection(&self) -> Result<ConnectionManager, HttpError> {
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(REDIS_TIMEOUT))
-            .set_response_timeout(Some(REDIS_TIMEOUT))
-            .set_number_of_retries(1)
-            .set_max_delay(REDIS_TIMEOUT);
-        let connection = self
-            .connection
-            .get_or_try_init(|| ConnectionManager::new_with_config(self.client.clone(), config))
-            .await
-            .map_err(unavailable)?;
-        Ok(connection.clone())
-    }
+    };
+    let (used,) = redis.call("quota", increment).await.map_err(unavailable)?;
+    Ok(used)
 }
 
 /// Redis failed: the request is refused, and the operator finds the cause in the log.
 fn unavailable(err: redis::RedisError) -> HttpError {
+    quota_decision("error");
     tracing::error!(%err, "the quota store (Redis) did not answer; refusing the request");
     HttpError::new(
         ErrorCode::InternalError,

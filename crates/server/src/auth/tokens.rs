@@ -30,6 +30,7 @@ use std::fmt;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use api_types::ErrorCode;
 use governor::clock::Clock;
@@ -40,6 +41,7 @@ use subtle::{ConditionallySelectable, ConstantTimeEq};
 
 use crate::auth::limits::{CallerLimits, TokenLimits};
 use crate::error::HttpError;
+use crate::metrics::rate_limit_decision;
 
 /// The SHA-256 digest of a bearer token.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,19 +92,32 @@ impl TokenEntry {
     /// 429 `RateLimited` with `Retry-After`: the whole seconds until the next request fits.
     pub(crate) fn check_rate(&self) -> Result<(), HttpError> {
         let Some(limiter) = &self.rate else { return Ok(()) };
-        limiter.check().map_err(|not_until| {
-            let wait = not_until.wait_time_from(limiter.clock().now());
-            let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
-            HttpError::new(
-                ErrorCode::RateLimited,
-                format!(
-                    "over the token's rate of {} requests per second; retry in {seconds} s",
-                    self.limits.report().max_requests_rate
-                ),
-            )
-            .with_retry_after(seconds)
-        })
+        match limiter.check() {
+            Ok(()) => {
+                rate_limit_decision("allowed");
+                Ok(())
+            }
+            Err(not_until) => {
+                rate_limit_decision("limited");
+                let rate = u32::try_from(self.limits.report().max_requests_rate);
+                let wait = not_until.wait_time_from(limiter.clock().now());
+                Err(rate_limited(rate.unwrap_or(u32::MAX), wait))
+            }
+        }
     }
+}
+
+/// 429 `RateLimited` for a token over its rate of `rate` requests per second, which has to
+/// wait `wait`: `Retry-After` in whole seconds (rounded up, at least 1) and the `RateLimit`
+/// headers.
+pub(crate) fn rate_limited(rate: u32, wait: Duration) -> HttpError {
+    let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+    HttpError::new(
+        ErrorCode::RateLimited,
+        format!("over the token's rate of {rate} requests per second; retry in {seconds} s"),
+    )
+    .with_retry_after(seconds)
+    .with_rate_limit(rate)
 }
 
 /// Every token of the file, checked.

@@ -8,8 +8,10 @@ pub(crate) mod analyze;
 pub(crate) mod compute;
 pub(crate) mod generate;
 pub(crate) mod health;
+pub(crate) mod metrics;
 pub(crate) mod not_found;
 pub(crate) mod playground;
+pub(crate) mod probes;
 
 use actix_web::dev::Service;
 use actix_web::{HttpRequest, web};

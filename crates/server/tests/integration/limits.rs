@@ -177,7 +177,8 @@ fn r17_transport_errors_get_the_envelope() {
 /// waiting for their keep-alive to run out.
 #[test]
 fn r17_a_stopped_server_closes_idle_connections_at_once() {
-    let mut server = RunningServer::start(&[]);
+    // Without a drain delay: stopping, not draining, is under test.
+    let mut server = RunningServer::start(&["--drain-delay-secs", "0"]);
     let mut stream = TcpStream::connect(server.addr()).unwrap();
     stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
     let mut answer = [0_u8; 12];

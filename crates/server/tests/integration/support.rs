@@ -2,12 +2,12 @@
 //! write tokens files.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header;
@@ -337,6 +337,19 @@ impl RunningServer {
         (status, serde_json::from_str(body).unwrap_or_else(|err| panic!("{err}: {body}")))
     }
 
+    /// `GET path` on a connection of its own: the whole answer, whatever its body.
+    pub(crate) fn get(&self, path: &str) -> Answer {
+        let mut connection = KeptAlive::connect(self.addr).expect("connect");
+        connection.exchange("GET", path, "", "").expect("an answer")
+    }
+
+    /// Where the server serves `/metrics`, as its start-up line says.
+    pub(crate) fn metrics_addr(&self) -> SocketAddr {
+        let line = self.log_lines("relang-server listening").remove(0);
+        let (_, rest) = line.split_once("metrics=\"http://").expect("a metrics URL");
+        rest.split('/').next().and_then(|address| address.parse().ok()).expect("an address")
+    }
+
     /// Posts `body` as the Python client does: JSON with its content type.
     pub(crate) fn post(&self, path: &str, body: &str) -> (u16, Value) {
         self.post_as(None, path, body)
@@ -350,6 +363,148 @@ impl RunningServer {
             auth.unwrap_or_default()
         );
         self.send("POST", path, &headers, body)
+    }
+}
+
+/// An answer read off a connection: status, headers (names in lower case) and body.
+#[derive(Debug)]
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: String,
+}
+
+impl Answer {
+    /// The value of the header `name` (lower case), if the answer has it.
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+
+    /// Whether the server closes the connection after this answer.
+    pub(crate) fn closes(&self) -> bool {
+        self.header("connection").is_some_and(|value| value.eq_ignore_ascii_case("close"))
+    }
+}
+
+/// An HTTP/1.1 connection kept alive from one request to the next, as a pooling client or a
+/// load balancer keeps it.
+pub(crate) struct KeptAlive {
+    reader: BufReader<TcpStream>,
+    addr: SocketAddr,
+}
+
+impl KeptAlive {
+    /// Connects to `addr`.
+    pub(crate) fn connect(addr: SocketAddr) -> std::io::Result<KeptAlive> {
+        let stream = TcpStream::connect(addr)?;
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        Ok(KeptAlive { reader: BufReader::new(stream), addr })
+    }
+
+    /// Sends a request and reads its answer (which must have a `Content-Length`). An error is
+    /// what a client sees of a reset or closed connection.
+    pub(crate) fn exchange(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &str,
+        body: &str,
+    ) -> std::io::Result<Answer> {
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        self.reader.get_mut().write_all(request.as_bytes())?;
+        let mut status_line = String::new();
+        if self.reader.read_line(&mut status_line)? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        let status = status_line.split_whitespace().nth(1).and_then(|code| code.parse().ok());
+        let status = status.ok_or_else(|| std::io::Error::other(status_line.clone()))?;
+        let mut headers = Vec::new();
+        loop {
+            let mut line = String::new();
+            self.reader.read_line(&mut line)?;
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            let (name, value) = line.split_once(':').unwrap_or((line, ""));
+            headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
+        }
+        let length = headers.iter().find(|(name, _)| name == "content-length");
+        let length = length.and_then(|(_, value)| value.parse().ok()).unwrap_or(0);
+        let mut body = vec![0; length];
+        self.reader.read_exact(&mut body)?;
+        let body = String::from_utf8(body).map_err(std::io::Error::other)?;
+        Ok(Answer { status, headers, body })
+    }
+}
+
+/// `redis-server` on a free port, without persistence; killed on drop.
+pub(crate) struct RedisServer {
+    child: Child,
+    port: u16,
+}
+
+impl RedisServer {
+    /// `None` (printed) when `redis-server` is not installed; `what` says what is then not
+    /// tested.
+    pub(crate) fn start(dir: &TempDir, what: &str) -> Option<RedisServer> {
+        if Command::new("redis-server").arg("--version").output().is_err() {
+            skip(&format!(
+                "redis-server is not installed (apt-get install redis-server), so {what} was \
+                 not tested"
+            ));
+            return None;
+        }
+        // Ask the OS for a free port; Redis needs it as a number.
+        let port = TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        let redis = RedisServer { child, port };
+        redis.wait_until_ready();
+        Some(redis)
+    }
+
+    fn wait_until_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) {
+                let mut reply = [0; 5];
+                if stream.write_all(b"PING\r\n").is_ok()
+                    && stream.read_exact(&mut reply).is_ok()
+                    && &reply == b"+PONG"
+                {
+                    return;
+                }
+            }
+            assert!(Instant::now() < deadline, "redis-server did not answer PING");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub(crate) fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills the server (SIGKILL) and waits for it to be gone.
+    pub(crate) fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 
