@@ -162,7 +162,7 @@ fn revision(root: &Path) -> String {
 /// When podman cannot run or the build fails.
 pub fn build(context: &Path, tag: &str, revision: &str) -> anyhow::Result<()> {
     run(Command::new("podman")
-        .args(["build", "--quiet"])
+        .args(["build", "--quiet", "--layers=false"])
         .arg("--file")
         .arg(context.join("Containerfile"))
         .args(["--tag", tag])
