@@ -374,12 +374,21 @@ fn the_monitoring_objects_scrape_and_alert_on_the_service() {
     }
 }
 
-/// The base runs the image `cargo xtask image` builds: its name and this version.
+/// The base runs the image `cargo xtask image` builds, of this version; the production
+/// overlay the same version from a registry.
 #[test]
-fn the_base_runs_the_image_of_this_version() {
-    let Some(yaml) = render("base") else { return };
-    let tag = format!("image: localhost/relang-server:{}", env!("CARGO_PKG_VERSION"));
-    assert!(yaml.contains(&tag), "the base's image is not {tag}");
+fn the_kustomizations_run_the_image_of_this_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let Some(base) = render("base") else { return };
+    let local = format!("image: localhost/relang-server:{version}");
+    assert!(base.contains(&local), "the base's image is not {local}");
+    let Some(production) = render("overlays/production") else { return };
+    let images: Vec<&str> =
+        production.lines().filter_map(|line| line.trim().strip_prefix("image: ")).collect();
+    assert_eq!(images.len(), 1, "{images:?}");
+    let (name, tag) = images[0].rsplit_once(':').expect("a tagged image");
+    assert!(!name.starts_with("localhost/"), "production runs {name}, a local image");
+    assert!(name.ends_with("/relang-server") && tag == version, "production runs {}", images[0]);
 }
 
 /// podman builds the recipe from `scratch` with no registry, and the image's configuration
