@@ -207,7 +207,7 @@ fn the_kustomizations_validate_strictly_in_every_supported_version() {
     }
 }
 
-/// The numbers of the container in a rendered kustomization.
+/// The Deployment of a rendered kustomization and its one container.
 struct Pod<'a> {
     deployment: &'a Value,
     container: &'a Value,
