@@ -4,6 +4,7 @@
 //! - [`openapi`]: `docs/openapi.json` from the api-types, and `docs/api.html` from it
 //!   ([`api_html`]); a test fails when the committed files are stale.
 //! - [`release`]: the release tarball and its checksum under `target/dist/`.
+//! - [`image`]: the container image of the release server, built by podman and checked.
 //! - [`bench`](mod@bench): runs the benchmark suites and rewrites the tables of `docs/benchmarks.md`.
 
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use anyhow::{Context, bail};
 
 pub mod api_html;
 pub mod bench;
+pub mod image;
 pub mod openapi;
 pub mod release;
 

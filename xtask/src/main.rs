@@ -1,7 +1,7 @@
 //! `cargo xtask`: project automation that would otherwise live in shell scripts.
 
 use clap::Parser;
-use xtask::{bench, cargo, openapi, release, repo_root, run};
+use xtask::{bench, cargo, image, openapi, release, repo_root, run};
 
 /// Project tasks.
 #[derive(Parser)]
@@ -14,6 +14,9 @@ enum Task {
     /// Builds the release server and packs it with README and licences into
     /// target/dist/relang-<version>-<target>.tar.gz, with a .sha256 beside it.
     Release,
+    /// Builds the container image of the release server with podman (deploy/image/Containerfile)
+    /// and checks its user, entrypoint, port, labels and size.
+    Image(image::Args),
     /// Runs the benchmark suites and prints their tables (--write: into docs/benchmarks.md).
     Bench(bench::Args),
 }
@@ -27,6 +30,7 @@ fn main() -> anyhow::Result<()> {
             .env("RUSTDOCFLAGS", "-D warnings")),
         Task::Openapi => openapi::write(&root),
         Task::Release => release::release(&root),
+        Task::Image(args) => image::image(&root, &args),
         Task::Bench(args) => bench::bench(&root, &args),
     }
 }

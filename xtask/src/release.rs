@@ -51,18 +51,27 @@ pub struct Artifacts {
 /// # Errors
 /// When the build, `rustc -vV`, `tar` or a file operation fails.
 pub fn release(root: &Path) -> anyhow::Result<()> {
+    let binary = build_binary(root)?;
+    let name = format!("relang-{}-{}", env!("CARGO_PKG_VERSION"), host_triple()?);
+    let files = manifest(root, &binary);
+    let artifacts = package(&name, &files, &target_dir(root).join("dist"))?;
+    println!("{}\n{}", artifacts.tarball.display(), artifacts.checksum.display());
+    Ok(())
+}
+
+/// Builds the shipped server binary (release profile, no debug info) and returns its path.
+/// The tarball and the container image (`cargo xtask image`) hold this same binary.
+///
+/// # Errors
+/// When the build fails.
+pub fn build_binary(root: &Path) -> anyhow::Result<PathBuf> {
     // The release profile keeps line tables for profiling; the shipped binary does not.
     run(cargo()
         .current_dir(root)
         .args(["build", "--release", "-p", "server", "--bin", BINARY])
         .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
         .env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo"))?;
-    let target = target_dir(root);
-    let name = format!("relang-{}-{}", env!("CARGO_PKG_VERSION"), host_triple()?);
-    let files = manifest(root, &target.join("release").join(BINARY));
-    let artifacts = package(&name, &files, &target.join("dist"))?;
-    println!("{}\n{}", artifacts.tarball.display(), artifacts.checksum.display());
-    Ok(())
+    Ok(target_dir(root).join("release").join(BINARY))
 }
 
 /// Every file of the tarball: its source and its path inside the tarball's directory,
