@@ -338,50 +338,46 @@ pub(super) fn non_empty(expr: &Expr) -> Expr {
 /// in the engine's order, so that [`non_empty`]'s paths then [`empty`]'s are in that
 /// order: true of `a*`, `a?b?` and `(?:a|)`, not of `(?:|a)`, a lazy `a??` or `(?:|a)b?`.
 pub(super) fn empty_last(expr: &Expr) -> bool {
-    if expr.is_zero_width() || empty(expr).is_fail() {
-        return true;
-    }
-    match expr {
-        Expr::Alt(branches) => {
-            // The first branch that may match "" is the last that may match a character.
-            let nullable = branches.iter().position(|branch| !empty(branch).is_fail());
-            nullable.is_none_or(|first| {
-                empty_last(&branches[first])
-                    && branches[first + 1..].iter().all(Expr::is_zero_width)
-            })
-        }
-        // A part with two paths that match "" would interleave the rest's paths.
-        Expr::Concat(parts) => {
-            let init = &parts[..parts.len().saturating_sub(1)];
-            parts.iter().all(empty_last) && init.iter().all(|part| empty_paths(part) <= 1)
-        }
-        Expr::Repeat { sub, min, greedy, .. } => empty(sub).is_fail() && (*greedy || *min > 0),
-        // One path per start: its paths of each kind never compete.
-        Expr::Atomic(_) => true,
-        Expr::Empty | Expr::Look(_) | Expr::Capture(_) | Expr::Set(_) => true,
-    }
+    empty_at_one_end(expr, true)
 }
 
 /// Whether the paths of `expr` that match "" all come before those that match a character
 /// in the engine's order: true of `(?:|a)`, a lazy `a*?` and `(?:\b|a)`, not of `a?`.
 pub(super) fn empty_first(expr: &Expr) -> bool {
+    empty_at_one_end(expr, false)
+}
+
+/// [`empty_last`] (`last`) or [`empty_first`].
+fn empty_at_one_end(expr: &Expr, last: bool) -> bool {
     if expr.is_zero_width() || empty(expr).is_fail() {
         return true;
     }
     match expr {
         Expr::Alt(branches) => {
-            // The last branch that may match "" is the first that may match a character.
-            let nullable = branches.iter().rposition(|branch| !empty(branch).is_fail());
-            nullable.is_none_or(|last| {
-                empty_first(&branches[last]) && branches[..last].iter().all(Expr::is_zero_width)
+            // The branch where the paths that match "" end (last) or begin: those after it
+            // (before it) match only characters, those before it (after it) only "".
+            let nullable = |branch: &Expr| !empty(branch).is_fail();
+            let turn = if last {
+                branches.iter().position(nullable)
+            } else {
+                branches.iter().rposition(nullable)
+            };
+            turn.is_none_or(|turn| {
+                let silent = if last { &branches[turn + 1..] } else { &branches[..turn] };
+                empty_at_one_end(&branches[turn], last) && silent.iter().all(Expr::is_zero_width)
             })
         }
         // A part with two paths that match "" would interleave the rest's paths.
         Expr::Concat(parts) => {
             let init = &parts[..parts.len().saturating_sub(1)];
-            parts.iter().all(empty_first) && init.iter().all(|part| empty_paths(part) <= 1)
+            parts.iter().all(|part| empty_at_one_end(part, last))
+                && init.iter().all(|part| empty_paths(part) <= 1)
         }
-        Expr::Repeat { sub, min, greedy, .. } => empty(sub).is_fail() && !*greedy && *min == 0,
+        // Greedy, the iterations come first; lazy, the fewest, "" among them when allowed.
+        Expr::Repeat { sub, min, greedy, .. } => {
+            empty(sub).is_fail() && if last { *greedy || *min > 0 } else { !*greedy && *min == 0 }
+        }
+        // One path per start: its paths of each kind never compete.
         Expr::Atomic(_) => true,
         Expr::Empty | Expr::Look(_) | Expr::Capture(_) | Expr::Set(_) => true,
     }
