@@ -119,6 +119,80 @@ pub(super) fn restrict<S: Slot>(expr: &Expr, text: &[S], nodes: &mut usize) -> O
     })
 }
 
+/// The paths of `expr` in the engine's order, each with the string it matches (a class,
+/// whose characters never compete, split into one path per character); `None` past
+/// `cap` paths, or where a repetition may iterate without bound or match "" in an
+/// iteration (whose end the engines' rules decide). Where a group's strings have several
+/// paths with assertions or values, these stand for it in an atomic group, which keeps
+/// the first that matches (`parse/reference.rs`).
+pub(super) fn ordered_paths(expr: &Expr, cap: usize) -> Option<Vec<(String, Expr)>> {
+    let res = match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => vec![(String::new(), expr.clone())],
+        Expr::Set(set) => {
+            if set.len() > cap as u64 {
+                return None;
+            }
+            let chars = set.ranges().iter().flat_map(|&(lo, hi)| lo..=hi);
+            chars.map(|c| (String::from(c), Expr::Set(CharSet::singleton(c)))).collect()
+        }
+        Expr::Alt(branches) => {
+            let mut res = Vec::new();
+            for branch in branches {
+                res.extend(ordered_paths(branch, cap)?);
+            }
+            res
+        }
+        Expr::Concat(parts) => {
+            let mut res = vec![(String::new(), Expr::Empty)];
+            for part in parts {
+                res = then(&res, &ordered_paths(part, cap)?, cap)?;
+            }
+            res
+        }
+        Expr::Repeat { sub, min, max: Some(max), greedy } if empty(sub).is_fail() => {
+            let once = ordered_paths(sub, cap)?;
+            let mut res = vec![(String::new(), Expr::Empty)];
+            for _ in 0..*min {
+                res = then(&res, &once, cap)?;
+            }
+            // The optional iterations, from the last one back: each tried before stopping
+            // (greedy) or after.
+            let mut optional = vec![(String::new(), Expr::Empty)];
+            for _ in *min..*max {
+                let more = then(&once, &optional, cap)?.into_iter();
+                let stop = (String::new(), Expr::Empty);
+                optional = if *greedy {
+                    more.chain([stop]).collect()
+                } else {
+                    [stop].into_iter().chain(more).collect()
+                };
+            }
+            then(&res, &optional, cap)?
+        }
+        Expr::Repeat { .. } => return None,
+        // Its paths exclude each other (one match end per start): their order is moot.
+        Expr::Atomic(sub) => ordered_paths(sub, cap)?,
+    };
+    (res.len() <= cap).then_some(res)
+}
+
+/// Each path of `first` followed by each of `second`, in that order; `None` past `cap`.
+fn then(
+    first: &[(String, Expr)],
+    second: &[(String, Expr)],
+    cap: usize,
+) -> Option<Vec<(String, Expr)>> {
+    if first.len().saturating_mul(second.len()) > cap {
+        return None;
+    }
+    let pairs = first.iter().flat_map(|(text, path)| {
+        second.iter().map(move |(more, tail)| {
+            (format!("{text}{more}"), Expr::concat(vec![path.clone(), tail.clone()]))
+        })
+    });
+    Some(pairs.collect())
+}
+
 /// Whether `expr` has one path (a translated atomic group counts as one): no choice of a
 /// branch or of a number of iterations.
 pub(super) fn has_one_path(expr: &Expr) -> bool {

@@ -910,10 +910,12 @@ fn atomic_groups_keep_the_values_of_their_first_match() {
     check("(?>(a|ab)(c|bcd))\\2", Dialect::Python, &["acc", "abcdbcd"], &["abcdbcdbcd"]);
     check("([ab])*+c\\1", Dialect::Java, &["abcb", "bcb"], &["abca", "c"]);
     check("(a|ab)*+c\\1", Dialect::Python, &["aca"], &["abcab", "abcb", "c"]);
-    // The first match of a group whose strings have paths with other values is not
-    // ordered by string: refused, naming why.
-    let err = refusal("(?>((a|ab)(b|))\\2)\\1", Dialect::Pcre);
-    assert!(err.contains("several strings whose paths hold"), "{err}");
+    // A group whose strings have several paths with assertions: its paths in the engine's
+    // order (`a\b`, then `ab`, then `a`), not string by string.
+    for dialect in [Dialect::Python, Dialect::Java, Dialect::Pcre] {
+        check("(?>(a\\b|ab?))\\1", dialect, &["aa", "abab"], &["ab", "a-a"]);
+        check("(?>(a(?=-)|ab?))-?\\1", dialect, &["aa", "a-a", "abab", "ab-ab"], &["a-"]);
+    }
 }
 
 /// A positive lookahead passes out the values of its body's first match; a negative one

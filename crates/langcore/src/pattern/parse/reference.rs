@@ -1007,7 +1007,17 @@ impl Parser<'_> {
             }
         }
         if unordered && branches.len() > 1 {
-            self.unordered.push(UNORDERED_PATHS);
+            // Atomic groups and lookaheads keep the first path that matches: the paths in the
+            // engine's order, each setting its string's value, where they can be listed.
+            let paths = capture::ordered_paths(&body, MAX_BACKREF_CHOICES);
+            let set = |(text, path): (String, Expr)| {
+                let idx = *index.get(&text)?;
+                Some(Expr::concat(vec![path, capture::set(number, Some(idx as u32))]))
+            };
+            match paths {
+                Some(paths) => branches = paths.into_iter().filter_map(set).collect(),
+                None => self.unordered.push(UNORDERED_PATHS),
+            }
         }
         self.groups[number as usize - 1].values = values;
         Ok(Expr::alt(branches))
@@ -1017,7 +1027,8 @@ impl Parser<'_> {
 /// Why a reference to a group with infinitely many strings is refused: `([ab]+)\1` matches
 /// the squares ww, which no finite automaton does (`(a+)\1`, aa repeated, is regular, but
 /// telling such cases apart is not attempted).
-const INFINITE_GROUP: &str = "a backreference to a group with infinitely many strings is not supported: not regular in general";
+const INFINITE_GROUP: &str = "a backreference to a group with infinitely many strings is not \
+     supported: not regular in general";
 
 /// The values that references to `group` before it closes read in the first round
 /// (`parse`): its strings, known from the first pass when it holds no reference and has no
