@@ -102,8 +102,10 @@ fn universe() -> (Vec<String>, usize) {
 /// How relang read a pattern.
 enum Reading {
     Accepted(Language),
-    /// Not supported, not regular, or over the budget: not a disagreement.
+    /// Not supported or not regular: not a disagreement.
     Refused(String),
+    /// Over the budget (which a busy machine reaches sooner): nothing to compare.
+    OverBudget(String),
     /// Invalid in the dialect.
     Invalid(String),
     /// relang panicked, with this message.
@@ -127,7 +129,7 @@ fn read(pattern: &str, dialect: Dialect) -> Reading {
     match read {
         Ok(language) => Reading::Accepted(language),
         Err(Error::Parse(err)) if err.is_unsupported() => Reading::Refused(err.to_string()),
-        Err(err @ Error::Budget(_)) => Reading::Refused(err.to_string()),
+        Err(err @ Error::Budget(_)) => Reading::OverBudget(err.to_string()),
         Err(err) => Reading::Invalid(err.to_string()),
     }
 }
@@ -216,6 +218,9 @@ enum Outcome {
     Agreed,
     /// relang refused a pattern the engine reads, with this message: not compared.
     Refused(String),
+    /// relang ran out of its budget reading the pattern or answering the strings: not
+    /// compared, and not a sign that a known disagreement is gone.
+    OverBudget(String),
     /// Both refused it, relang with `err`; `unsupported` when relang called it not
     /// supported.
     BothInvalid {
@@ -442,14 +447,19 @@ fn compare(
         (Reading::Panicked(message), _) => Outcome::Disagrees(Finding::Panic(message)),
         (Reading::Accepted(_), None) if dialect == Dialect::Rust => Outcome::NoOracle,
         (Reading::Refused(err), None) if dialect == Dialect::Rust => Outcome::Refused(err),
+        (Reading::OverBudget(err), None) if dialect == Dialect::Rust => Outcome::OverBudget(err),
         (Reading::Accepted(_), None) => Outcome::Disagrees(Finding::AcceptsInvalid),
-        (Reading::Refused(err), None) => Outcome::BothInvalid { err, unsupported: true },
+        (Reading::Refused(err) | Reading::OverBudget(err), None) => {
+            Outcome::BothInvalid { err, unsupported: true }
+        }
         (Reading::Invalid(err), None) => Outcome::BothInvalid { err, unsupported: false },
         (Reading::Refused(err), Some(_)) => Outcome::Refused(err),
+        (Reading::OverBudget(err), Some(_)) => Outcome::OverBudget(err),
         (Reading::Invalid(err), Some(_)) => Outcome::Disagrees(Finding::RejectsValid(err)),
         (Reading::Accepted(language), Some(answer)) => {
             match check_language(dialect, pattern, &language, &answer, universe) {
-                Ok(()) => Outcome::Agreed,
+                Ok(true) => Outcome::Agreed,
+                Ok(false) => Outcome::OverBudget("over the budget answering the strings".into()),
                 Err(finding) => Outcome::Disagrees(finding),
             }
         }
@@ -477,14 +487,15 @@ impl Universe {
     }
 }
 
-/// relang's answers on the universe against the engine's, then the algebra's consistency.
+/// relang's answers on the universe against the engine's, then the algebra's consistency:
+/// `Ok(false)` where the answers ran out of budget, so that nothing was compared.
 fn check_language(
     dialect: Dialect,
     pattern: &str,
     language: &Language,
     answer: &[bool],
     universe: &Universe,
-) -> Result<(), Finding> {
+) -> Result<bool, Finding> {
     let budget = Budget::default();
     // A fresh reading answers a few strings before its DFA is built (the NFA's simulation
     // for a pattern without assertions), the DFA all of them.
@@ -500,8 +511,7 @@ fn check_language(
     let Ok(memberships) =
         language.match_strings(universe.strings.iter().map(String::as_str), &budget)
     else {
-        // Over the budget: nothing to compare.
-        return Ok(());
+        return Ok(false);
     };
     for ((text, membership), want) in universe.strings.iter().zip(&memberships).zip(answer) {
         if membership.is_match != *want {
@@ -510,7 +520,7 @@ fn check_language(
     }
     let matched: Vec<bool> = memberships.iter().map(|membership| membership.is_match).collect();
     match check_algebra(language, &matched, universe, &Budget::default()) {
-        Ok(Ok(())) | Err(Error::Budget(_)) => Ok(()),
+        Ok(Ok(())) | Err(Error::Budget(_)) => Ok(true),
         Ok(Err(what)) => Err(Finding::Algebra(what)),
         Err(err) => Err(Finding::Algebra(format!("error: {err}"))),
     }
@@ -740,7 +750,7 @@ impl Tally {
         self.n_patterns += 1;
         match outcome {
             Outcome::Agreed => self.n_agreed += 1,
-            Outcome::Refused(_) => self.n_refused += 1,
+            Outcome::Refused(_) | Outcome::OverBudget(_) => self.n_refused += 1,
             Outcome::BothInvalid { .. } | Outcome::NoOracle => self.n_invalid += 1,
             Outcome::PerlOnly => self.n_perl_only += 1,
             Outcome::OlderPcre2 => self.n_older_pcre2 += 1,
@@ -883,7 +893,7 @@ fn fuzz_dialect(
                         }
                     }
                 }
-                Outcome::Refused(err) => {
+                Outcome::Refused(err) | Outcome::OverBudget(err) => {
                     // The message without its position.
                     let reason = err.split(" (at ").next().unwrap_or_default().to_owned();
                     *reasons.entry(reason).or_default() += 1;
@@ -972,7 +982,8 @@ fn fuzz_dialect(
             run.shrink_limit
         ));
     }
-    // Each known entry of the dialect still disagrees: once fixed, it leaves the list.
+    // Each known entry of the dialect still disagrees: once fixed, it leaves the list. An
+    // answer over relang's budget or past the engine's time limit settles nothing.
     let entries: Vec<String> = known
         .iter()
         .filter(|entry| entry.dialect == dialect.as_str())
@@ -980,7 +991,8 @@ fn fuzz_dialect(
         .collect();
     if let Some(outcomes) = evaluate(dialect, &entries, universe) {
         for (pattern, outcome) in entries.iter().zip(outcomes) {
-            if !matches!(outcome, Outcome::Disagrees(_)) {
+            let unsettled = matches!(outcome, Outcome::OverBudget(_) | Outcome::EngineTimedOut);
+            if !unsettled && !matches!(outcome, Outcome::Disagrees(_)) {
                 fixed.push(format!("[{dialect}] {pattern:?}"));
             }
         }
