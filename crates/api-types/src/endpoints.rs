@@ -62,7 +62,14 @@ const fn post(
 
 /// The paths of [`ENDPOINTS`] that are extensions: not in the RegexSolver v1 contract, so
 /// its published clients never call them.
-pub const EXTENSIONS: [&str; 1] = ["/v1/analyze/match"];
+pub const EXTENSIONS: [&str; 6] = [
+    "/v1/analyze/match",
+    "/v1/compute/left_quotient",
+    "/v1/compute/prefix_closure",
+    "/v1/compute/reverse",
+    "/v1/compute/right_quotient",
+    "/v1/compute/suffix_closure",
+];
 
 impl Endpoint {
     /// Whether the endpoint is one of [`EXTENSIONS`].
@@ -72,7 +79,7 @@ impl Endpoint {
 }
 
 /// Every endpoint of the contract, and the [`EXTENSIONS`].
-pub const ENDPOINTS: [Endpoint; 20] = [
+pub const ENDPOINTS: [Endpoint; 25] = [
     Endpoint {
         method: Method::Get,
         path: "/v1/account/limits",
@@ -156,7 +163,39 @@ pub const ENDPOINTS: [Endpoint; 20] = [
         "MultiTermsRequest",
         "TermOutput",
     ),
+    post(
+        "/v1/compute/left_quotient",
+        "Extension: the left quotient of terms[0] by terms[1], what can follow a prefix from \
+         terms[1]: every v such that u·v is in terms[0] for some u in terms[1].",
+        "TwoTermsRequest",
+        "TermOutput",
+    ),
+    post(
+        "/v1/compute/prefix_closure",
+        "Extension: every prefix of every string of the term (\"\" and the strings included).",
+        "TermRequest",
+        "TermOutput",
+    ),
     post("/v1/compute/repeat", "The term repeated min..=max times.", "RepeatRequest", "TermOutput"),
+    post(
+        "/v1/compute/reverse",
+        "Extension: the strings of the term read backwards.",
+        "TermRequest",
+        "TermOutput",
+    ),
+    post(
+        "/v1/compute/right_quotient",
+        "Extension: the right quotient of terms[0] by terms[1], what can precede a suffix from \
+         terms[1]: every u such that u·v is in terms[0] for some v in terms[1].",
+        "TwoTermsRequest",
+        "TermOutput",
+    ),
+    post(
+        "/v1/compute/suffix_closure",
+        "Extension: every suffix of every string of the term (\"\" and the strings included).",
+        "TermRequest",
+        "TermOutput",
+    ),
     post("/v1/compute/union", "The strings in any term.", "MultiTermsRequest", "TermOutput"),
     post(
         "/v1/generate/strings",

@@ -26,7 +26,12 @@ const OPERATIONS = [
   ["/v1/compute/determinize", "TermRequest", "Determinize", "Term 1 as a deterministic FAIR value (pages of strings then never repeat)."],
   ["/v1/compute/difference", "TwoTermsRequest", "Difference", "The strings of term 1 that term 2 does not match."],
   ["/v1/compute/intersection", "MultiTermsRequest", "Intersection", "The strings every term matches."],
+  ["/v1/compute/left_quotient", "TwoTermsRequest", "Left quotient", "What can follow a prefix from term 2 in term 1: every v with u·v in term 1 for some u in term 2 (an extension of the v1 API)."],
+  ["/v1/compute/prefix_closure", "TermRequest", "Prefixes", "Every prefix of every string of term 1 (an extension of the v1 API)."],
   ["/v1/compute/repeat", "RepeatRequest", "Repeat", "Term 1 repeated between min and max times."],
+  ["/v1/compute/reverse", "TermRequest", "Reverse", "The strings of term 1 read backwards (an extension of the v1 API)."],
+  ["/v1/compute/right_quotient", "TwoTermsRequest", "Right quotient", "What can precede a suffix from term 2 in term 1: every u with u·v in term 1 for some v in term 2 (an extension of the v1 API)."],
+  ["/v1/compute/suffix_closure", "TermRequest", "Suffixes", "Every suffix of every string of term 1 (an extension of the v1 API)."],
   ["/v1/compute/union", "MultiTermsRequest", "Union", "The strings any term matches."],
   ["/v1/generate/strings", "GenerateStringsRequest", "Generate strings", "A page of term 1's strings."],
 ].map(([path, request, label, help]) => ({ path, request, label, help, name: path.slice(4) }));

@@ -21,10 +21,14 @@
 //!   empty that way builds no DFA. Built languages are compared by the product of their
 //!   DFAs.
 //!
+//! - Reversal, prefix and suffix closure and quotients (`derived.rs`) build their DFA at
+//!   once, from the operands' DFAs.
+//!
 //! # Budgets
 //! Every method that may build takes a [`Budget`]; a failure leaves the language unbuilt,
 //! and a later call with a larger budget can build it.
 
+mod derived;
 pub(crate) mod matching;
 mod nfa_first;
 mod term;

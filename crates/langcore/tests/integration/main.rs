@@ -5,6 +5,7 @@ mod atomic_oracle;
 mod budget;
 mod class_oracle;
 mod corpus;
+mod derived;
 mod dialect;
 mod differential;
 mod generate;
