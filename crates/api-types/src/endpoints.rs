@@ -18,13 +18,14 @@ use utoipa::openapi::{
 
 use crate::error::{ErrorBody, ErrorCode};
 use crate::request::{
-    ExecutionOptions, FairOptions, GenerateStringsRequest, MatchRequest, MultiTermsRequest,
-    RepeatRequest, RequestOptions, ResponseOptions, Term, TermRequest, TwoTermsRequest,
+    CountByLengthRequest, ExecutionOptions, FairOptions, GenerateStringsRequest, MatchRequest,
+    MultiTermsRequest, RepeatRequest, RequestOptions, ResponseOptions, Term, TermRequest,
+    TwoTermsRequest,
 };
 use crate::response::{
     AccountLimits, AccountLimitsTag, Boolean, BooleanTag, Cardinality, FairMetadata,
-    GeneratedStrings, GeneratedStringsTag, Length, LengthTag, MatchResult, Matches, MatchesTag,
-    StringTag, Strings, StringsTag, TermOutput, Text,
+    GeneratedStrings, GeneratedStringsTag, Length, LengthCount, LengthCounts, LengthCountsTag,
+    LengthTag, MatchResult, Matches, MatchesTag, StringTag, Strings, StringsTag, TermOutput, Text,
 };
 
 /// The HTTP method of an endpoint.
@@ -62,7 +63,8 @@ const fn post(
 
 /// The paths of [`ENDPOINTS`] that are extensions: not in the RegexSolver v1 contract, so
 /// its published clients never call them.
-pub const EXTENSIONS: [&str; 6] = [
+pub const EXTENSIONS: [&str; 7] = [
+    "/v1/analyze/count_by_length",
     "/v1/analyze/match",
     "/v1/compute/left_quotient",
     "/v1/compute/prefix_closure",
@@ -79,7 +81,7 @@ impl Endpoint {
 }
 
 /// Every endpoint of the contract, and the [`EXTENSIONS`].
-pub const ENDPOINTS: [Endpoint; 25] = [
+pub const ENDPOINTS: [Endpoint; 26] = [
     Endpoint {
         method: Method::Get,
         path: "/v1/account/limits",
@@ -92,6 +94,13 @@ pub const ENDPOINTS: [Endpoint; 25] = [
         "The number of strings of the language.",
         "TermRequest",
         "Cardinality",
+    ),
+    post(
+        "/v1/analyze/count_by_length",
+        "Extension: the exact number of strings of each length from minLength to maxLength \
+         (at most 1,000 lengths, up to 10,000), as /v1/analyze/cardinality gives counts.",
+        "CountByLengthRequest",
+        "LengthCounts",
     ),
     post(
         "/v1/analyze/deterministic",
@@ -219,6 +228,7 @@ pub const ENDPOINTS: [Endpoint; 25] = [
     RepeatRequest,
     GenerateStringsRequest,
     MatchRequest,
+    CountByLengthRequest,
     BooleanTag,
     Boolean,
     StringTag,
@@ -237,6 +247,9 @@ pub const ENDPOINTS: [Endpoint; 25] = [
     MatchesTag,
     Matches,
     MatchResult,
+    LengthCountsTag,
+    LengthCounts,
+    LengthCount,
     ErrorCode,
     ErrorBody,
 )))]

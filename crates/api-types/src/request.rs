@@ -15,6 +15,8 @@
 //! Unknown fields are ignored everywhere (clients send fields we do not know); `metadata` on
 //! an input term is ignored.
 
+use std::ops::RangeInclusive;
+
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -412,6 +414,53 @@ impl RepeatRequest {
             return Err(ApiError::bad_request(format!("max ({max}) is less than min ({min})")));
         }
         Ok((self.term.validate()?, RepeatRange { min, max }, options))
+    }
+}
+
+/// The longest length `/v1/analyze/count_by_length` counts to.
+pub const MAX_COUNT_LENGTH: i64 = 10_000;
+/// The most lengths one `/v1/analyze/count_by_length` request may ask for.
+pub const MAX_COUNT_LENGTHS: i64 = 1_000;
+
+/// (ext) A request for the number of strings of each length in a range.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CountByLengthRequest {
+    /// The term.
+    #[serde(deserialize_with = "crate::object::object")]
+    pub term: Term,
+    /// The shortest length to count, at least 0 (default 0).
+    pub min_length: Option<i64>,
+    /// The longest length to count, from `minLength` to 10,000 (`MAX_COUNT_LENGTH`), and at
+    /// most 1,000 lengths in all (`MAX_COUNT_LENGTHS`).
+    pub max_length: i64,
+    /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
+    pub options: Option<RequestOptions>,
+}
+
+impl CountByLengthRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken; `BadRequest` for lengths outside
+    /// `0..=MAX_COUNT_LENGTH`, `maxLength` below `minLength`, or more than
+    /// [`MAX_COUNT_LENGTHS`] lengths.
+    pub fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<(TermInput, RangeInclusive<u32>, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        let min = count_field("minLength", self.min_length.unwrap_or(0), 0, MAX_COUNT_LENGTH)?;
+        let max = count_field("maxLength", self.max_length, min, MAX_COUNT_LENGTH)?;
+        let n_lengths = i64::from(max - min) + 1;
+        if n_lengths > MAX_COUNT_LENGTHS {
+            return Err(ApiError::bad_request(format!(
+                "at most {MAX_COUNT_LENGTHS} lengths per request, not {n_lengths} \
+                 ({min} to {max})"
+            )));
+        }
+        Ok((self.term.validate()?, min..=max, options))
     }
 }
 
@@ -842,5 +891,23 @@ mod tests {
         let request: TermRequest =
             serde_json::from_str(r#"{"term":{"type":"regex","value":"\ud83d\ude00+"}}"#).unwrap();
         assert_eq!(request.term.value, "😀+");
+    }
+
+    #[test]
+    fn count_by_length_ranges_are_capped() {
+        let request = |min: Option<i64>, max: i64| CountByLengthRequest {
+            term: Term { kind: "regex".into(), value: "a*".into(), dialect: None },
+            min_length: min,
+            max_length: max,
+            options: None,
+        };
+        let (_, lengths, _) = request(None, 9).validate(&LIMITS).unwrap();
+        assert_eq!(lengths, 0..=9);
+        let (_, lengths, _) = request(Some(9_001), 10_000).validate(&LIMITS).unwrap();
+        assert_eq!(lengths, 9_001..=10_000);
+        for (min, max) in [(Some(5), 4), (None, 1_000), (None, 10_001), (Some(-1), 3)] {
+            let err = request(min, max).validate(&LIMITS).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::BadRequest, "{min:?} {max}");
+        }
     }
 }

@@ -59,6 +59,10 @@ type_tag!(
     /// The tag `"matches"`.
     MatchesTag = "matches"
 );
+type_tag!(
+    /// The tag `"lengthCounts"`.
+    LengthCountsTag = "lengthCounts"
+);
 
 /// A yes/no answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -224,6 +228,34 @@ impl Matches {
     pub fn new(results: Vec<MatchResult>) -> Matches {
         Matches { kind: MatchesTag::Tag, results }
     }
+}
+
+/// (ext) The answer of `/v1/analyze/count_by_length`: one count per length of the range, in
+/// order, zeros included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct LengthCounts {
+    /// Always `lengthCounts`.
+    #[serde(rename = "type")]
+    pub kind: LengthCountsTag,
+    /// A count per length, from `minLength` to `maxLength`.
+    pub counts: Vec<LengthCount>,
+}
+
+impl LengthCounts {
+    /// Wraps `counts`.
+    pub fn new(counts: Vec<LengthCount>) -> LengthCounts {
+        LengthCounts { kind: LengthCountsTag::Tag, counts }
+    }
+}
+
+/// The number of strings of one length.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct LengthCount {
+    /// The length, in code points.
+    pub length: u64,
+    /// How many strings have it: exact, as `/v1/analyze/cardinality` gives it (never
+    /// `infinite`).
+    pub count: Cardinality,
 }
 
 /// Whether one string is in the language, and where it fails.

@@ -15,13 +15,14 @@
 //! 5. answers with its value in the success envelope, within the response limit
 //!    ([`AppState::respond`]); a timeout's message says how long the budget was.
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use api_types::ApiError;
 use api_types::request::{
-    GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest, Options, RepeatRange,
-    RepeatRequest, RequestLimits, TermInput, TermRequest, TwoTermsRequest,
+    CountByLengthRequest, GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest,
+    Options, RepeatRange, RepeatRequest, RequestLimits, TermInput, TermRequest, TwoTermsRequest,
 };
 use api_types::response::TermOutput;
 use fair_codec::FairCodec;
@@ -180,6 +181,30 @@ impl Body for MatchRequest {
     }
 
     fn terms((term, _): &(Term, Vec<String>)) -> &[Term] {
+        std::slice::from_ref(term)
+    }
+}
+
+impl Body for CountByLengthRequest {
+    type Valid = (TermInput, RangeInclusive<u32>);
+    type Checked = (Term, RangeInclusive<u32>);
+
+    fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<((TermInput, RangeInclusive<u32>), Options), ApiError> {
+        let (term, lengths, options) = CountByLengthRequest::validate(self, limits)?;
+        Ok(((term, lengths), options))
+    }
+
+    fn check(
+        (term, lengths): (TermInput, RangeInclusive<u32>),
+        checker: &Checker<'_>,
+    ) -> Result<(Term, RangeInclusive<u32>), HttpError> {
+        Ok((checker.term(term)?, lengths))
+    }
+
+    fn terms((term, _): &(Term, RangeInclusive<u32>)) -> &[Term] {
         std::slice::from_ref(term)
     }
 }

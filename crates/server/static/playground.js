@@ -11,6 +11,7 @@
 // The server's tests check this table against the API's list of endpoints.
 const OPERATIONS = [
   ["/v1/analyze/cardinality", "TermRequest", "Cardinality", "How many strings term 1 matches."],
+  ["/v1/analyze/count_by_length", "CountByLengthRequest", "Counts by length", "How many strings of each length term 1 matches, from min to max length (an extension of the v1 API)."],
   ["/v1/analyze/deterministic", "TermRequest", "Deterministic", "Whether term 1's automaton is deterministic (for a pattern: its position automaton)."],
   ["/v1/analyze/dot", "TermRequest", "DOT", "The Graphviz text of term 1's minimal automaton."],
   ["/v1/analyze/empty", "TermRequest", "Empty", "Whether term 1 matches no string at all."],
@@ -218,6 +219,8 @@ function requestFields(operation, terms) {
       return { term: first, min: integerField("repeat-min") ?? 0, max: integerField("repeat-max") ?? null };
     case "MatchRequest":
       return { term: first, strings: testLines().slice(0, MAX_TEST_STRINGS) };
+    case "CountByLengthRequest":
+      return { term: first, minLength: integerField("count-min-length") ?? 0, maxLength: integerField("count-max-length") ?? 10 };
     case "GenerateStringsRequest": {
       const charset = $("charset").value;
       return {
@@ -243,6 +246,7 @@ function showOptions() {
   $("operation-help").textContent = operation.help;
   $("repeat-options").hidden = operation.request !== "RepeatRequest";
   $("generate-options").hidden = operation.request !== "GenerateStringsRequest";
+  $("count-options").hidden = operation.request !== "CountByLengthRequest";
   $("format-options").hidden = !operation.name.startsWith("compute/") || operation.name === "compute/determinize";
   renumberTerms();
 }
@@ -366,6 +370,9 @@ function renderData(operation, data) {
       return [el("p", { class: "answer" }, "Infinitely many strings")];
     case "length":
       return renderLength(data);
+    case "lengthCounts":
+      return [el("dl", { class: "facts length-counts" }, ...data.counts.flatMap((entry) => [
+        el("dt", {}, characters(entry.length)), el("dd", {}, String(entry.count.value))]))];
     case "string":
       return operation.name === "analyze/dot"
         ? [el("p", {}, "The DOT text is below, under Automaton, and drawn there.")]
@@ -964,6 +971,7 @@ const FRAGMENT_FIELDS = {
   format: "format", min: "repeat-min", max: "repeat-max", limit: "limit", offset: "offset",
   minLength: "min-length", maxLength: "max-length", pathOrder: "path-order",
   characterOrder: "character-order", seed: "seed", charset: "charset",
+  fromLength: "count-min-length", toLength: "count-max-length",
 };
 
 // `#op=compute/intersection&r=(abc|de){2}&r=de.*&...`: `r` a pattern, `f` a FAIR value.

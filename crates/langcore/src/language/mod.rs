@@ -34,7 +34,10 @@ mod nfa_first;
 mod term;
 
 use std::mem;
+use std::ops::RangeInclusive;
 use std::sync::Arc;
+
+use num_bigint::BigUint;
 
 use self::term::{MAX_DEPTH, Node, Term, TrimFacts};
 use crate::analysis::Cardinality;
@@ -787,6 +790,29 @@ impl Language {
             return Ok(Cardinality::Infinite);
         }
         Ok(self.to_dfa_from(&nfa, budget)?.cardinality(budget)?)
+    }
+
+    /// The exact number of strings of each length in `lengths`, in order (see
+    /// [`Dfa::count_by_length`]).
+    ///
+    /// # Errors
+    /// When building the DFA or counting exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let pins = Language::from_regex("[0-9]{4,6}")?.count_by_length(3..=6, &budget)?;
+    /// assert_eq!(pins, [0u32, 10_000, 100_000, 1_000_000].map(Into::into));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn count_by_length(
+        &self,
+        lengths: RangeInclusive<usize>,
+        budget: &Budget,
+    ) -> Result<Vec<BigUint>, Error> {
+        Ok(self.to_dfa(budget)?.count_by_length(lengths, budget)?)
     }
 
     /// A page of the language's strings, in the order `options` ask for (see

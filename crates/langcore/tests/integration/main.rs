@@ -3,6 +3,7 @@
 mod analysis;
 mod atomic_oracle;
 mod budget;
+mod by_length;
 mod class_oracle;
 mod corpus;
 mod derived;

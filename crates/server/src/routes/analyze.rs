@@ -1,7 +1,7 @@
 //! `/v1/analyze/*`: questions about one or two terms.
 
 use actix_web::web;
-use api_types::request::{MatchRequest, TermRequest, TwoTermsRequest};
+use api_types::request::{CountByLengthRequest, MatchRequest, TermRequest, TwoTermsRequest};
 use api_types::response::{Boolean, Text};
 
 use crate::auth::Caller;
@@ -12,6 +12,7 @@ use crate::wire;
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/cardinality", web::post().to(cardinality));
+    register(cfg, "/v1/analyze/count_by_length", web::post().to(count_by_length));
     register(cfg, "/v1/analyze/deterministic", web::post().to(deterministic));
     register(cfg, "/v1/analyze/dot", web::post().to(dot));
     register(cfg, "/v1/analyze/empty", web::post().to(empty));
@@ -101,6 +102,21 @@ async fn match_strings(state: State, caller: Caller, body: web::Json<MatchReques
     run(state, caller, body, |(term, strings), job| {
         let strings = strings.iter().map(String::as_str);
         Ok(wire::matches(job.language(term)?.match_strings(strings, job.budget)?))
+    })
+    .await
+}
+
+/// (ext) The number of strings of each length of a range.
+async fn count_by_length(
+    state: State,
+    caller: Caller,
+    body: web::Json<CountByLengthRequest>,
+) -> Answer {
+    run(state, caller, body, |(term, lengths), job| {
+        let (min, max) = (*lengths.start(), *lengths.end());
+        let counts =
+            job.language(term)?.count_by_length(min as usize..=max as usize, job.budget)?;
+        Ok(wire::length_counts(min, counts))
     })
     .await
 }

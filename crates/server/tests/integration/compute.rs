@@ -85,6 +85,7 @@ async fn a_returned_fair_is_accepted_by_every_endpoint() {
             "RepeatRequest" => json!({ "term": fair, "min": 0, "max": null }),
             "GenerateStringsRequest" => json!({ "term": fair, "limit": 3 }),
             "MatchRequest" => json!({ "term": fair, "strings": ["ab", "cc", "x"] }),
+            "CountByLengthRequest" => json!({ "term": fair, "maxLength": 3 }),
             other => panic!("{}: no sample body for {other}", endpoint.path),
         };
         let (status, body) = post(&app, endpoint.path, request).await;
