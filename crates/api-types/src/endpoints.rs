@@ -19,8 +19,8 @@ use utoipa::openapi::{
 use crate::error::{ErrorBody, ErrorCode};
 use crate::request::{
     CountByLengthRequest, ExecutionOptions, FairOptions, GenerateStringsRequest, MatchRequest,
-    MultiTermsRequest, RepeatRequest, RequestOptions, ResponseOptions, Term, TermRequest,
-    TwoTermsRequest,
+    MultiTermsRequest, RepeatRequest, RequestOptions, ResponseOptions, SampleRequest, Term,
+    TermRequest, TwoTermsRequest,
 };
 use crate::response::{
     AccountLimits, AccountLimitsTag, Boolean, BooleanTag, Cardinality, FairMetadata,
@@ -63,7 +63,7 @@ const fn post(
 
 /// The paths of [`ENDPOINTS`] that are extensions: not in the RegexSolver v1 contract, so
 /// its published clients never call them.
-pub const EXTENSIONS: [&str; 7] = [
+pub const EXTENSIONS: [&str; 8] = [
     "/v1/analyze/count_by_length",
     "/v1/analyze/match",
     "/v1/compute/left_quotient",
@@ -71,6 +71,7 @@ pub const EXTENSIONS: [&str; 7] = [
     "/v1/compute/reverse",
     "/v1/compute/right_quotient",
     "/v1/compute/suffix_closure",
+    "/v1/generate/samples",
 ];
 
 impl Endpoint {
@@ -81,7 +82,7 @@ impl Endpoint {
 }
 
 /// Every endpoint of the contract, and the [`EXTENSIONS`].
-pub const ENDPOINTS: [Endpoint; 26] = [
+pub const ENDPOINTS: [Endpoint; 27] = [
     Endpoint {
         method: Method::Get,
         path: "/v1/account/limits",
@@ -207,6 +208,14 @@ pub const ENDPOINTS: [Endpoint; 26] = [
     ),
     post("/v1/compute/union", "The strings in any term.", "MultiTermsRequest", "TermOutput"),
     post(
+        "/v1/generate/samples",
+        "Extension: count strings (1 to 100) drawn uniformly at random with replacement, seeded: \
+         each among all strings with a length in [minLength, maxLength], or with the length \
+         drawn first among those that have strings (distribution: lengths).",
+        "SampleRequest",
+        "GeneratedStrings",
+    ),
+    post(
         "/v1/generate/strings",
         "Strings of the language, paged.",
         "GenerateStringsRequest",
@@ -229,6 +238,7 @@ pub const ENDPOINTS: [Endpoint; 26] = [
     GenerateStringsRequest,
     MatchRequest,
     CountByLengthRequest,
+    SampleRequest,
     BooleanTag,
     Boolean,
     StringTag,

@@ -632,6 +632,88 @@ impl GenerateStringsRequest {
     }
 }
 
+/// (ext) `/generate/samples`: strings drawn uniformly at random, with replacement.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SampleRequest {
+    /// The term whose strings to draw.
+    #[serde(deserialize_with = "crate::object::object")]
+    pub term: Term,
+    /// How many strings, 1..=100; a string may come more than once.
+    pub count: i64,
+    /// Shortest length, at least 0 (default 0).
+    pub min_length: Option<i64>,
+    /// Longest length, 1..=100 (default 100).
+    pub max_length: Option<i64>,
+    /// `strings` (default): each string uniformly among all strings with a length in
+    /// [`minLength`, `maxLength`] (long strings dominate when there are more of them);
+    /// `lengths`: a length first, uniformly among those of the range that have strings,
+    /// then a string uniformly among those of that length.
+    pub distribution: Option<String>,
+    /// Seed, at least 0 (default 0): the same request gives the same strings.
+    pub seed: Option<i64>,
+    /// A character class every drawn character must be in, as in `/generate/strings`.
+    pub charset: Option<String>,
+    /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
+    pub options: Option<RequestOptions>,
+}
+
+/// How `/generate/samples` draws each string.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SampleDistribution {
+    /// Uniformly among all strings of the length range.
+    #[default]
+    Strings,
+    /// A length first, uniformly among those that have strings, then a string of it.
+    Lengths,
+}
+
+impl SampleRequest {
+    /// Checks the request against the contract and `limits`: the generation parameters of
+    /// the sample (`limit` is `count`) and its distribution.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken: `InvalidNumberOfStringsToGenerate`
+    /// for a count outside 1..=100, `BadRequest` for the other fields, as in
+    /// `/generate/strings`.
+    pub fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<(TermInput, GenerateParams, SampleDistribution, Options), ApiError> {
+        let distribution = match self.distribution.as_deref() {
+            None | Some("strings") => SampleDistribution::Strings,
+            Some("lengths") => SampleDistribution::Lengths,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown distribution {other:?}: expected \"strings\" or \"lengths\""
+                )));
+            }
+        };
+        let generate = GenerateStringsRequest {
+            term: self.term,
+            limit: self.count,
+            offset: None,
+            min_length: self.min_length,
+            max_length: self.max_length,
+            path_order: None,
+            character_order: None,
+            seed: self.seed,
+            charset: self.charset,
+            options: self.options,
+        };
+        let (term, params, options) =
+            generate.validate(limits).map_err(|err| match err.code() {
+                ErrorCode::InvalidNumberOfStringsToGenerate => ApiError::new(
+                    err.code(),
+                    format!("count must be between 1 and {MAX_GENERATE_LIMIT}, got {}", self.count),
+                ),
+                _ => err,
+            })?;
+        Ok((term, params, distribution, options))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde::de::DeserializeOwned;

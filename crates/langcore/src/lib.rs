@@ -173,7 +173,9 @@ pub use budget::{
 };
 pub use dfa::Dfa;
 pub use dialect::{Dialect, UnknownDialect};
-pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
+pub use enumerate::{
+    CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder, SampleMode,
+};
 pub use error::{Error, ParseError};
 pub use language::Language;
 pub use language::matching::Membership;

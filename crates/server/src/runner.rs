@@ -22,11 +22,12 @@ use actix_web::{HttpResponse, web};
 use api_types::ApiError;
 use api_types::request::{
     CountByLengthRequest, GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest,
-    Options, RepeatRange, RepeatRequest, RequestLimits, TermInput, TermRequest, TwoTermsRequest,
+    Options, RepeatRange, RepeatRequest, RequestLimits, SampleDistribution, SampleRequest,
+    TermInput, TermRequest, TwoTermsRequest,
 };
 use api_types::response::TermOutput;
 use fair_codec::FairCodec;
-use langcore::{Budget, Dialect, GenerateOptions, Language};
+use langcore::{Budget, Dialect, GenerateOptions, Language, SampleMode};
 use serde::Serialize;
 
 use crate::auth::Caller;
@@ -205,6 +206,31 @@ impl Body for CountByLengthRequest {
     }
 
     fn terms((term, _): &(Term, RangeInclusive<u32>)) -> &[Term] {
+        std::slice::from_ref(term)
+    }
+}
+
+impl Body for SampleRequest {
+    type Valid = (TermInput, GenerateParams, SampleDistribution);
+    type Checked = (Term, GenerateOptions, SampleMode);
+
+    fn validate(self, limits: &RequestLimits) -> Result<(Self::Valid, Options), ApiError> {
+        let (term, params, distribution, options) = SampleRequest::validate(self, limits)?;
+        Ok(((term, params, distribution), options))
+    }
+
+    fn check(
+        (term, params, distribution): Self::Valid,
+        checker: &Checker<'_>,
+    ) -> Result<Self::Checked, HttpError> {
+        let mode = match distribution {
+            SampleDistribution::Strings => SampleMode::Strings,
+            SampleDistribution::Lengths => SampleMode::Lengths,
+        };
+        Ok((checker.term(term)?, generate_options(params, checker.budget)?, mode))
+    }
+
+    fn terms((term, _, _): &Self::Checked) -> &[Term] {
         std::slice::from_ref(term)
     }
 }

@@ -34,6 +34,7 @@ const OPERATIONS = [
   ["/v1/compute/right_quotient", "TwoTermsRequest", "Right quotient", "What can precede a suffix from term 2 in term 1: every u with u·v in term 1 for some v in term 2 (an extension of the v1 API)."],
   ["/v1/compute/suffix_closure", "TermRequest", "Suffixes", "Every suffix of every string of term 1 (an extension of the v1 API)."],
   ["/v1/compute/union", "MultiTermsRequest", "Union", "The strings any term matches."],
+  ["/v1/generate/samples", "SampleRequest", "Random samples", "Strings of term 1 drawn uniformly at random, with replacement, from the seed (an extension of the v1 API)."],
   ["/v1/generate/strings", "GenerateStringsRequest", "Generate strings", "A page of term 1's strings."],
 ].map(([path, request, label, help]) => ({ path, request, label, help, name: path.slice(4) }));
 
@@ -219,6 +220,15 @@ function requestFields(operation, terms) {
       return { term: first, min: integerField("repeat-min") ?? 0, max: integerField("repeat-max") ?? null };
     case "MatchRequest":
       return { term: first, strings: testLines().slice(0, MAX_TEST_STRINGS) };
+    case "SampleRequest":
+      return {
+        term: first,
+        count: integerField("sample-count") ?? 10,
+        minLength: integerField("sample-min-length"),
+        maxLength: integerField("sample-max-length"),
+        distribution: $("sample-distribution").value,
+        seed: integerField("sample-seed"),
+      };
     case "CountByLengthRequest":
       return { term: first, minLength: integerField("count-min-length") ?? 0, maxLength: integerField("count-max-length") ?? 10 };
     case "GenerateStringsRequest": {
@@ -247,6 +257,7 @@ function showOptions() {
   $("repeat-options").hidden = operation.request !== "RepeatRequest";
   $("generate-options").hidden = operation.request !== "GenerateStringsRequest";
   $("count-options").hidden = operation.request !== "CountByLengthRequest";
+  $("sample-options").hidden = operation.request !== "SampleRequest";
   $("format-options").hidden = !operation.name.startsWith("compute/") || operation.name === "compute/determinize";
   renumberTerms();
 }
@@ -381,6 +392,12 @@ function renderData(operation, data) {
     case "fair":
       return renderTerm({ kind: data.type, value: data.value }, data.metadata);
     case "generatedStrings":
+      if (operation.request === "SampleRequest") {
+        const drawn = data.strings.value;
+        return drawn.length
+          ? [el("ol", { class: "strings" }, ...drawn.map((text) => el("li", {}, stringNode(text))))]
+          : [el("p", {}, "No strings in this length range.")];
+      }
       return renderStrings(data.strings.value);
     case "matches": {
       const strings = testLines();
@@ -971,7 +988,9 @@ const FRAGMENT_FIELDS = {
   format: "format", min: "repeat-min", max: "repeat-max", limit: "limit", offset: "offset",
   minLength: "min-length", maxLength: "max-length", pathOrder: "path-order",
   characterOrder: "character-order", seed: "seed", charset: "charset",
-  fromLength: "count-min-length", toLength: "count-max-length",
+  fromLength: "count-min-length", toLength: "count-max-length", count: "sample-count",
+  sampleMinLength: "sample-min-length", sampleMaxLength: "sample-max-length",
+  distribution: "sample-distribution", sampleSeed: "sample-seed",
 };
 
 // `#op=compute/intersection&r=(abc|de){2}&r=de.*&...`: `r` a pattern, `f` a FAIR value.

@@ -44,7 +44,7 @@ use crate::analysis::Cardinality;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dialect::Dialect;
-use crate::enumerate::{self, GenerateOptions};
+use crate::enumerate::{self, GenerateOptions, SampleMode};
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim};
 use crate::pattern::{self, Parsed};
@@ -881,6 +881,36 @@ impl Language {
             }
             Err(other) => Err(other.into()),
         }
+    }
+
+    /// `options.limit()` strings drawn independently (with replacement) and uniformly, as
+    /// `mode` says, among the strings with a length in `options`' band and only characters
+    /// of its charset, from `options.seed()`: the same options give the same strings. None
+    /// when the band holds no string. The orders and the offset of `options` are not read.
+    ///
+    /// # Errors
+    /// When building the DFA or its count tables exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, GenerateOptions, Language, SampleMode};
+    ///
+    /// let budget = Budget::default();
+    /// let ids = Language::from_regex("[A-Z]{2}-[0-9]{4}")?;
+    /// let options = GenerateOptions::default().with_limit(3).with_seed(7);
+    /// let drawn = ids.sample(&options, SampleMode::Strings, &budget)?;
+    /// assert_eq!(drawn.len(), 3);
+    /// assert!(drawn.iter().all(|id| ids.matches(id, &budget).unwrap()));
+    /// assert_eq!(drawn, ids.sample(&options, SampleMode::Strings, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sample(
+        &self,
+        options: &GenerateOptions,
+        mode: SampleMode,
+        budget: &Budget,
+    ) -> Result<Vec<String>, Error> {
+        Ok(enumerate::sample(self.to_dfa(budget)?, options, mode, budget)?)
     }
 
     /// A short pattern for the language, exact in our dialect (see

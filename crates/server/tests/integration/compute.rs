@@ -86,6 +86,7 @@ async fn a_returned_fair_is_accepted_by_every_endpoint() {
             "GenerateStringsRequest" => json!({ "term": fair, "limit": 3 }),
             "MatchRequest" => json!({ "term": fair, "strings": ["ab", "cc", "x"] }),
             "CountByLengthRequest" => json!({ "term": fair, "maxLength": 3 }),
+            "SampleRequest" => json!({ "term": fair, "count": 3 }),
             other => panic!("{}: no sample body for {other}", endpoint.path),
         };
         let (status, body) = post(&app, endpoint.path, request).await;
