@@ -25,7 +25,8 @@ use crate::request::{
 use crate::response::{
     AccountLimits, AccountLimitsTag, Boolean, BooleanTag, Cardinality, FairMetadata,
     GeneratedStrings, GeneratedStringsTag, Length, LengthCount, LengthCounts, LengthCountsTag,
-    LengthTag, MatchResult, Matches, MatchesTag, StringTag, Strings, StringsTag, TermOutput, Text,
+    LengthTag, MatchResult, Matches, MatchesTag, Overlap, Overlaps, OverlapsTag, StringTag,
+    Strings, StringsTag, TermOutput, Text,
 };
 
 /// The HTTP method of an endpoint.
@@ -63,9 +64,10 @@ const fn post(
 
 /// The paths of [`ENDPOINTS`] that are extensions: not in the RegexSolver v1 contract, so
 /// its published clients never call them.
-pub const EXTENSIONS: [&str; 8] = [
+pub const EXTENSIONS: [&str; 9] = [
     "/v1/analyze/count_by_length",
     "/v1/analyze/match",
+    "/v1/analyze/overlaps",
     "/v1/compute/left_quotient",
     "/v1/compute/prefix_closure",
     "/v1/compute/reverse",
@@ -82,7 +84,7 @@ impl Endpoint {
 }
 
 /// Every endpoint of the contract, and the [`EXTENSIONS`].
-pub const ENDPOINTS: [Endpoint; 27] = [
+pub const ENDPOINTS: [Endpoint; 28] = [
     Endpoint {
         method: Method::Get,
         path: "/v1/account/limits",
@@ -137,6 +139,13 @@ pub const ENDPOINTS: [Endpoint; 27] = [
          where it fails (viablePrefixLength, in code points).",
         "MatchRequest",
         "Matches",
+    ),
+    post(
+        "/v1/analyze/overlaps",
+        "Extension: which of 2 to --max-terms terms share a string: every such pair, with \
+         its shortest, then smallest, common string (as subset and equivalence witnesses).",
+        "MultiTermsRequest",
+        "Overlaps",
     ),
     post(
         "/v1/analyze/pattern",
@@ -260,6 +269,9 @@ pub const ENDPOINTS: [Endpoint; 27] = [
     LengthCountsTag,
     LengthCounts,
     LengthCount,
+    OverlapsTag,
+    Overlaps,
+    Overlap,
     ErrorCode,
     ErrorBody,
 )))]

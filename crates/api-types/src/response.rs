@@ -63,6 +63,10 @@ type_tag!(
     /// The tag `"lengthCounts"`.
     LengthCountsTag = "lengthCounts"
 );
+type_tag!(
+    /// The tag `"overlaps"`.
+    OverlapsTag = "overlaps"
+);
 
 /// A yes/no answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -246,6 +250,34 @@ impl LengthCounts {
     pub fn new(counts: Vec<LengthCount>) -> LengthCounts {
         LengthCounts { kind: LengthCountsTag::Tag, counts }
     }
+}
+
+/// (ext) The answer of `/v1/analyze/overlaps`: every pair of terms that share a string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Overlaps {
+    /// Always `overlaps`.
+    #[serde(rename = "type")]
+    pub kind: OverlapsTag,
+    /// One entry per pair of terms that share a string, by the first term's index, then the
+    /// second's; pairs that share none are left out.
+    pub overlaps: Vec<Overlap>,
+}
+
+impl Overlaps {
+    /// Wraps `overlaps`.
+    pub fn new(overlaps: Vec<Overlap>) -> Overlaps {
+        Overlaps { kind: OverlapsTag::Tag, overlaps }
+    }
+}
+
+/// Two terms that share a string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Overlap {
+    /// The indices of the two terms in the request, ascending.
+    pub terms: [u64; 2],
+    /// Their shortest, then smallest, common string (the rule of subset and equivalence
+    /// witnesses).
+    pub witness: String,
 }
 
 /// The number of strings of one length.

@@ -180,6 +180,7 @@ pub use error::{Error, ParseError};
 pub use language::Language;
 pub use language::matching::Membership;
 pub use nfa::Nfa;
+pub use ops::Overlap;
 pub use state_id::StateId;
 pub use syntax::NEST_LIMIT;
 

@@ -9,7 +9,8 @@
 //! - [`generate_options`]: generation parameters to langcore's options, the charset parsed
 //!   under the request's budget.
 //! - [`output_dialect`]: the dialect of pattern output, checked before any engine work.
-//! - [`output`], [`fair`], [`cardinality`], [`length_counts`], [`length`], [`matches`]:
+//! - [`output`], [`fair`], [`cardinality`], [`length_counts`], [`length`], [`matches`],
+//!   [`overlaps`]:
 //!   engine results to response values.
 
 use std::fmt;
@@ -20,7 +21,8 @@ use api_types::request::{
     CharOrder, Dialect, GenerateParams, Options, PathOrder, ResponseFormat, TermInput,
 };
 use api_types::response::{
-    Cardinality, FairMetadata, Length, LengthCount, LengthCounts, MatchResult, Matches, TermOutput,
+    Cardinality, FairMetadata, Length, LengthCount, LengthCounts, MatchResult, Matches, Overlap,
+    Overlaps, TermOutput,
 };
 use fair_codec::FairCodec;
 use langcore::alphabet::CharSet;
@@ -232,6 +234,15 @@ pub(crate) fn length_counts(min: u32, counts: Vec<impl fmt::Display>) -> LengthC
         count: Cardinality::finite(count.to_string()),
     });
     LengthCounts::new(counts.collect())
+}
+
+/// The overlaps of `Language::overlaps` as the response gives them.
+pub(crate) fn overlaps(found: Vec<langcore::Overlap>) -> Overlaps {
+    let found = found.into_iter().map(|overlap| Overlap {
+        terms: [overlap.left as u64, overlap.right as u64],
+        witness: overlap.witness,
+    });
+    Overlaps::new(found.collect())
 }
 
 /// The verdicts of `Language::match_strings` as the response gives them.

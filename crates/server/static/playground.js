@@ -19,6 +19,7 @@ const OPERATIONS = [
   ["/v1/analyze/equivalent", "TwoTermsRequest", "Equivalent", "Whether terms 1 and 2 match the same strings; if not, a shortest string that tells them apart."],
   ["/v1/analyze/length", "TermRequest", "Length", "The lengths of term 1's shortest and longest strings."],
   ["/v1/analyze/match", "MatchRequest", "Match strings", "Whether term 1 matches each line of the Test strings box, and where each fails (an extension of the v1 API)."],
+  ["/v1/analyze/overlaps", "MultiTermsRequest", "Overlaps", "Which pairs of terms share a string, each with a shortest one (an extension of the v1 API)."],
   ["/v1/analyze/pattern", "TermRequest", "Pattern", "A short pattern for term 1's language."],
   ["/v1/analyze/subset", "TwoTermsRequest", "Subset", "Whether every string of term 1 is a string of term 2; if not, a shortest one that is not."],
   ["/v1/analyze/total", "TermRequest", "Total", "Whether term 1 matches every string."],
@@ -381,6 +382,12 @@ function renderData(operation, data) {
       return [el("p", { class: "answer" }, "Infinitely many strings")];
     case "length":
       return renderLength(data);
+    case "overlaps":
+      return data.overlaps.length
+        ? [el("ul", { class: "overlaps" }, ...data.overlaps.map((overlap) => el("li", {},
+            `terms ${overlap.terms[0] + 1} and ${overlap.terms[1] + 1} share `,
+            el("span", { class: "witness" }, stringNode(overlap.witness)))))]
+        : [el("p", { class: "answer" }, "No two terms share a string")];
     case "lengthCounts":
       return [el("dl", { class: "facts length-counts" }, ...data.counts.flatMap((entry) => [
         el("dt", {}, characters(entry.length)), el("dd", {}, String(entry.count.value))]))];

@@ -47,6 +47,7 @@ use crate::dialect::Dialect;
 use crate::enumerate::{self, GenerateOptions, SampleMode};
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim};
+use crate::ops::{self, Overlap};
 use crate::pattern::{self, Parsed};
 use crate::syntax;
 use crate::to_regex;
@@ -593,6 +594,34 @@ impl Language {
         budget: &Budget,
     ) -> Result<Option<String>, Error> {
         self.separating_string(other, BoolOp::SymmetricDifference, budget)
+    }
+
+    /// Which of `languages` share a string: for every pair that does, by index, its
+    /// shortest, then smallest, common string (the witness rule of
+    /// [`Language::subset_witness`]). One walk of the product of all answers every pair
+    /// where that stays within what the pairs' own products would take; past it, each
+    /// open pair gets a walk of its own.
+    ///
+    /// # Errors
+    /// When building a language or a walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language, Overlap};
+    ///
+    /// let budget = Budget::default();
+    /// let rules = ["[a-z]+", "if|else", "[0-9]+"].map(Language::from_regex);
+    /// let [word, keyword, number] = rules;
+    /// let found = Language::overlaps(&[&word?, &keyword?, &number?], &budget)?;
+    /// assert_eq!(found, [Overlap { left: 0, right: 1, witness: "if".into() }]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn overlaps(languages: &[&Language], budget: &Budget) -> Result<Vec<Overlap>, Error> {
+        let dfas = languages
+            .iter()
+            .map(|language| language.to_dfa(budget))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ops::overlaps(&dfas, budget)?)
     }
 
     /// Whether every string of `self` is in `other`.

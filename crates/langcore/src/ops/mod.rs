@@ -11,6 +11,8 @@
 //!   expansion as counted repetition in patterns (`nfa/build.rs`).
 //! - `rewire.rs`: reversal, prefix closure and suffix closure, read off one DFA's moves
 //!   with other entries, acceptance or direction.
+//! - `overlaps.rs`: which pairs of several languages intersect, each with its shortest,
+//!   then smallest, common string, from one walk of the product of all.
 //! - `quotient.rs`: left and right quotients, from the product of the two DFAs and then a
 //!   rewiring of the dividend's.
 //!
@@ -25,12 +27,15 @@
 pub(crate) mod boolean;
 mod concat;
 mod lazy_product;
+mod overlaps;
 pub(crate) mod product;
 mod quotient;
 mod repeat;
 mod rewire;
 
 pub(crate) use lazy_product::intersection_is_empty;
+pub use overlaps::Overlap;
+pub(crate) use overlaps::overlaps;
 pub(crate) use quotient::{left_quotient, right_quotient};
 pub(crate) use rewire::{prefix_closure, reverse, suffix_closure};
 

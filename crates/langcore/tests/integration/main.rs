@@ -18,6 +18,7 @@ mod minimal;
 mod ops_boolean;
 mod ops_sequence;
 mod oracle;
+mod overlaps;
 mod patterns;
 mod real_corpus;
 mod real_patterns;

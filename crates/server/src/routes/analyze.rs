@@ -1,8 +1,11 @@
-//! `/v1/analyze/*`: questions about one or two terms.
+//! `/v1/analyze/*`: questions about one, two or several terms.
 
 use actix_web::web;
-use api_types::request::{CountByLengthRequest, MatchRequest, TermRequest, TwoTermsRequest};
+use api_types::request::{
+    CountByLengthRequest, MatchRequest, MultiTermsRequest, TermRequest, TwoTermsRequest,
+};
 use api_types::response::{Boolean, Text};
+use langcore::Language;
 
 use crate::auth::Caller;
 use crate::routes::register;
@@ -20,6 +23,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/equivalent", web::post().to(equivalent));
     register(cfg, "/v1/analyze/length", web::post().to(length));
     register(cfg, "/v1/analyze/match", web::post().to(match_strings));
+    register(cfg, "/v1/analyze/overlaps", web::post().to(overlaps));
     register(cfg, "/v1/analyze/pattern", web::post().to(pattern));
     register(cfg, "/v1/analyze/subset", web::post().to(subset));
     register(cfg, "/v1/analyze/total", web::post().to(total));
@@ -117,6 +121,16 @@ async fn count_by_length(
         let counts =
             job.language(term)?.count_by_length(min as usize..=max as usize, job.budget)?;
         Ok(wire::length_counts(min, counts))
+    })
+    .await
+}
+
+/// (ext) Every pair of terms that share a string, with its shortest, then smallest, one.
+async fn overlaps(state: State, caller: Caller, body: web::Json<MultiTermsRequest>) -> Answer {
+    run(state, caller, body, |terms, job| {
+        let languages = job.languages(terms)?;
+        let refs: Vec<&Language> = languages.iter().collect();
+        Ok(wire::overlaps(Language::overlaps(&refs, job.budget)?))
     })
     .await
 }
