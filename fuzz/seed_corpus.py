@@ -54,21 +54,29 @@ def regex_seeds():
 
 def dispatch_seeds():
     source = open("crates/api-types/src/endpoints.rs", encoding="utf-8").read()
-    paths = dict.fromkeys(re.findall(r'"(/v1/[a-z_/]+)"', source))  # in ENDPOINTS order
+    table = source[source.index("pub const ENDPOINTS"):]
+    paths = dict.fromkeys(re.findall(r'"(/v1/[a-z_/]+)"', table))  # in ENDPOINTS order
     term = {"type": "regex", "value": "(a|b)*c"}
     options = {"response": {"format": "regex"}, "execution": {"timeout": 100}}
     for idx, path in enumerate(paths):
         if path.startswith("/v1/account"):
             body = {}
-        elif path.endswith(("/equivalent", "/subset", "/difference")):
+        elif path.endswith(("/equivalent", "/subset", "/difference", "_quotient")):
             body = {"terms": [term, {"type": "regex", "value": "[abc]*"}], "options": options}
-        elif path.endswith(("/concat", "/intersection", "/union")):
+        elif path.endswith(("/concat", "/intersection", "/union", "/overlaps")):
             body = {"terms": [term, term, term], "options": options}
         elif path.endswith("/repeat"):
             body = {"term": term, "min": 1, "max": 3, "options": options}
         elif path.endswith("/strings"):
             body = {"term": term, "limit": 5, "offset": 2, "maxLength": 8,
                     "pathOrder": "shuffled", "charset": "[a-c]", "seed": 1}
+        elif path.endswith("/match"):
+            body = {"term": term, "strings": ["abc", "ab"], "options": options}
+        elif path.endswith("/count_by_length"):
+            body = {"term": term, "minLength": 1, "maxLength": 20, "options": options}
+        elif path.endswith("/samples"):
+            body = {"term": term, "count": 5, "maxLength": 8, "distribution": "lengths",
+                    "charset": "[a-c]", "seed": 1}
         else:
             body = {"term": term, "options": options}
         yield bytes([idx, 1]) + json.dumps(body).encode()

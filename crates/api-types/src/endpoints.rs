@@ -18,13 +18,15 @@ use utoipa::openapi::{
 
 use crate::error::{ErrorBody, ErrorCode};
 use crate::request::{
-    ExecutionOptions, FairOptions, GenerateStringsRequest, MatchRequest, MultiTermsRequest,
-    RepeatRequest, RequestOptions, ResponseOptions, Term, TermRequest, TwoTermsRequest,
+    CountByLengthRequest, ExecutionOptions, FairOptions, GenerateStringsRequest, MatchRequest,
+    MultiTermsRequest, RepeatRequest, RequestOptions, ResponseOptions, SampleRequest, Term,
+    TermRequest, TwoTermsRequest,
 };
 use crate::response::{
     AccountLimits, AccountLimitsTag, Boolean, BooleanTag, Cardinality, FairMetadata,
-    GeneratedStrings, GeneratedStringsTag, Length, LengthTag, MatchResult, Matches, MatchesTag,
-    StringTag, Strings, StringsTag, TermOutput, Text,
+    GeneratedStrings, GeneratedStringsTag, Length, LengthCount, LengthCounts, LengthCountsTag,
+    LengthTag, MatchResult, Matches, MatchesTag, Overlap, Overlaps, OverlapsTag, StringTag,
+    Strings, StringsTag, TermOutput, Text,
 };
 
 /// The HTTP method of an endpoint.
@@ -62,7 +64,17 @@ const fn post(
 
 /// The paths of [`ENDPOINTS`] that are extensions: not in the RegexSolver v1 contract, so
 /// its published clients never call them.
-pub const EXTENSIONS: [&str; 1] = ["/v1/analyze/match"];
+pub const EXTENSIONS: [&str; 9] = [
+    "/v1/analyze/count_by_length",
+    "/v1/analyze/match",
+    "/v1/analyze/overlaps",
+    "/v1/compute/left_quotient",
+    "/v1/compute/prefix_closure",
+    "/v1/compute/reverse",
+    "/v1/compute/right_quotient",
+    "/v1/compute/suffix_closure",
+    "/v1/generate/samples",
+];
 
 impl Endpoint {
     /// Whether the endpoint is one of [`EXTENSIONS`].
@@ -72,7 +84,7 @@ impl Endpoint {
 }
 
 /// Every endpoint of the contract, and the [`EXTENSIONS`].
-pub const ENDPOINTS: [Endpoint; 20] = [
+pub const ENDPOINTS: [Endpoint; 28] = [
     Endpoint {
         method: Method::Get,
         path: "/v1/account/limits",
@@ -85,6 +97,13 @@ pub const ENDPOINTS: [Endpoint; 20] = [
         "The number of strings of the language.",
         "TermRequest",
         "Cardinality",
+    ),
+    post(
+        "/v1/analyze/count_by_length",
+        "Extension: the exact number of strings of each length from minLength to maxLength \
+         (at most 1,000 lengths, up to 10,000), as /v1/analyze/cardinality gives counts.",
+        "CountByLengthRequest",
+        "LengthCounts",
     ),
     post(
         "/v1/analyze/deterministic",
@@ -122,6 +141,13 @@ pub const ENDPOINTS: [Endpoint; 20] = [
         "Matches",
     ),
     post(
+        "/v1/analyze/overlaps",
+        "Extension: which of 2 to --max-terms terms share a string: every such pair, with \
+         its shortest, then smallest, common string (as subset and equivalence witnesses).",
+        "MultiTermsRequest",
+        "Overlaps",
+    ),
+    post(
         "/v1/analyze/pattern",
         "A short regex for the language: exact in the Rust `regex` dialect by default, or \
          valid and exact in the engine that options.response.dialect names; `[]` is the \
@@ -156,8 +182,48 @@ pub const ENDPOINTS: [Endpoint; 20] = [
         "MultiTermsRequest",
         "TermOutput",
     ),
+    post(
+        "/v1/compute/left_quotient",
+        "Extension: the left quotient of terms[0] by terms[1], what can follow a prefix from \
+         terms[1]: every v such that u·v is in terms[0] for some u in terms[1].",
+        "TwoTermsRequest",
+        "TermOutput",
+    ),
+    post(
+        "/v1/compute/prefix_closure",
+        "Extension: every prefix of every string of the term (\"\" and the strings included).",
+        "TermRequest",
+        "TermOutput",
+    ),
     post("/v1/compute/repeat", "The term repeated min..=max times.", "RepeatRequest", "TermOutput"),
+    post(
+        "/v1/compute/reverse",
+        "Extension: the strings of the term read backwards.",
+        "TermRequest",
+        "TermOutput",
+    ),
+    post(
+        "/v1/compute/right_quotient",
+        "Extension: the right quotient of terms[0] by terms[1], what can precede a suffix from \
+         terms[1]: every u such that u·v is in terms[0] for some v in terms[1].",
+        "TwoTermsRequest",
+        "TermOutput",
+    ),
+    post(
+        "/v1/compute/suffix_closure",
+        "Extension: every suffix of every string of the term (\"\" and the strings included).",
+        "TermRequest",
+        "TermOutput",
+    ),
     post("/v1/compute/union", "The strings in any term.", "MultiTermsRequest", "TermOutput"),
+    post(
+        "/v1/generate/samples",
+        "Extension: count strings (1 to 100) drawn uniformly at random with replacement, seeded: \
+         each among all strings with a length in [minLength, maxLength], or with the length \
+         drawn first among those that have strings (distribution: lengths).",
+        "SampleRequest",
+        "GeneratedStrings",
+    ),
     post(
         "/v1/generate/strings",
         "Strings of the language, paged.",
@@ -180,6 +246,8 @@ pub const ENDPOINTS: [Endpoint; 20] = [
     RepeatRequest,
     GenerateStringsRequest,
     MatchRequest,
+    CountByLengthRequest,
+    SampleRequest,
     BooleanTag,
     Boolean,
     StringTag,
@@ -198,6 +266,12 @@ pub const ENDPOINTS: [Endpoint; 20] = [
     MatchesTag,
     Matches,
     MatchResult,
+    LengthCountsTag,
+    LengthCounts,
+    LengthCount,
+    OverlapsTag,
+    Overlaps,
+    Overlap,
     ErrorCode,
     ErrorBody,
 )))]

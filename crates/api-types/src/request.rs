@@ -15,6 +15,8 @@
 //! Unknown fields are ignored everywhere (clients send fields we do not know); `metadata` on
 //! an input term is ignored.
 
+use std::ops::RangeInclusive;
+
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -415,6 +417,53 @@ impl RepeatRequest {
     }
 }
 
+/// The longest length `/v1/analyze/count_by_length` counts to.
+pub const MAX_COUNT_LENGTH: i64 = 10_000;
+/// The most lengths one `/v1/analyze/count_by_length` request may ask for.
+pub const MAX_COUNT_LENGTHS: i64 = 1_000;
+
+/// (ext) A request for the number of strings of each length in a range.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CountByLengthRequest {
+    /// The term.
+    #[serde(deserialize_with = "crate::object::object")]
+    pub term: Term,
+    /// The shortest length to count, at least 0 (default 0).
+    pub min_length: Option<i64>,
+    /// The longest length to count, from `minLength` to 10,000 (`MAX_COUNT_LENGTH`), and at
+    /// most 1,000 lengths in all (`MAX_COUNT_LENGTHS`).
+    pub max_length: i64,
+    /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
+    pub options: Option<RequestOptions>,
+}
+
+impl CountByLengthRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken; `BadRequest` for lengths outside
+    /// `0..=MAX_COUNT_LENGTH`, `maxLength` below `minLength`, or more than
+    /// [`MAX_COUNT_LENGTHS`] lengths.
+    pub fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<(TermInput, RangeInclusive<u32>, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        let min = count_field("minLength", self.min_length.unwrap_or(0), 0, MAX_COUNT_LENGTH)?;
+        let max = count_field("maxLength", self.max_length, min, MAX_COUNT_LENGTH)?;
+        let n_lengths = i64::from(max - min) + 1;
+        if n_lengths > MAX_COUNT_LENGTHS {
+            return Err(ApiError::bad_request(format!(
+                "at most {MAX_COUNT_LENGTHS} lengths per request, not {n_lengths} \
+                 ({min} to {max})"
+            )));
+        }
+        Ok((self.term.validate()?, min..=max, options))
+    }
+}
+
 /// `value` as a `u32` inside `min..=max`, or a `BadRequest` naming `field`.
 fn count_field(field: &str, value: i64, min: u32, max: i64) -> Result<u32, ApiError> {
     if value < i64::from(min) || value > max {
@@ -580,6 +629,88 @@ impl GenerateStringsRequest {
             charset: self.charset,
         };
         Ok((self.term.validate()?, params, options))
+    }
+}
+
+/// (ext) `/generate/samples`: strings drawn uniformly at random, with replacement.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SampleRequest {
+    /// The term whose strings to draw.
+    #[serde(deserialize_with = "crate::object::object")]
+    pub term: Term,
+    /// How many strings, 1..=100; a string may come more than once.
+    pub count: i64,
+    /// Shortest length, at least 0 (default 0).
+    pub min_length: Option<i64>,
+    /// Longest length, 1..=100 (default 100).
+    pub max_length: Option<i64>,
+    /// `strings` (default): each string uniformly among all strings with a length in
+    /// [`minLength`, `maxLength`] (long strings dominate when there are more of them);
+    /// `lengths`: a length first, uniformly among those of the range that have strings,
+    /// then a string uniformly among those of that length.
+    pub distribution: Option<String>,
+    /// Seed, at least 0 (default 0): the same request gives the same strings.
+    pub seed: Option<i64>,
+    /// A character class every drawn character must be in, as in `/generate/strings`.
+    pub charset: Option<String>,
+    /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
+    pub options: Option<RequestOptions>,
+}
+
+/// How `/generate/samples` draws each string.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SampleDistribution {
+    /// Uniformly among all strings of the length range.
+    #[default]
+    Strings,
+    /// A length first, uniformly among those that have strings, then a string of it.
+    Lengths,
+}
+
+impl SampleRequest {
+    /// Checks the request against the contract and `limits`: the generation parameters of
+    /// the sample (`limit` is `count`) and its distribution.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken: `InvalidNumberOfStringsToGenerate`
+    /// for a count outside 1..=100, `BadRequest` for the other fields, as in
+    /// `/generate/strings`.
+    pub fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<(TermInput, GenerateParams, SampleDistribution, Options), ApiError> {
+        let distribution = match self.distribution.as_deref() {
+            None | Some("strings") => SampleDistribution::Strings,
+            Some("lengths") => SampleDistribution::Lengths,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown distribution {other:?}: expected \"strings\" or \"lengths\""
+                )));
+            }
+        };
+        let generate = GenerateStringsRequest {
+            term: self.term,
+            limit: self.count,
+            offset: None,
+            min_length: self.min_length,
+            max_length: self.max_length,
+            path_order: None,
+            character_order: None,
+            seed: self.seed,
+            charset: self.charset,
+            options: self.options,
+        };
+        let (term, params, options) =
+            generate.validate(limits).map_err(|err| match err.code() {
+                ErrorCode::InvalidNumberOfStringsToGenerate => ApiError::new(
+                    err.code(),
+                    format!("count must be between 1 and {MAX_GENERATE_LIMIT}, got {}", self.count),
+                ),
+                _ => err,
+            })?;
+        Ok((term, params, distribution, options))
     }
 }
 
@@ -842,5 +973,23 @@ mod tests {
         let request: TermRequest =
             serde_json::from_str(r#"{"term":{"type":"regex","value":"\ud83d\ude00+"}}"#).unwrap();
         assert_eq!(request.term.value, "😀+");
+    }
+
+    #[test]
+    fn count_by_length_ranges_are_capped() {
+        let request = |min: Option<i64>, max: i64| CountByLengthRequest {
+            term: Term { kind: "regex".into(), value: "a*".into(), dialect: None },
+            min_length: min,
+            max_length: max,
+            options: None,
+        };
+        let (_, lengths, _) = request(None, 9).validate(&LIMITS).unwrap();
+        assert_eq!(lengths, 0..=9);
+        let (_, lengths, _) = request(Some(9_001), 10_000).validate(&LIMITS).unwrap();
+        assert_eq!(lengths, 9_001..=10_000);
+        for (min, max) in [(Some(5), 4), (None, 1_000), (None, 10_001), (Some(-1), 3)] {
+            let err = request(min, max).validate(&LIMITS).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::BadRequest, "{min:?} {max}");
+        }
     }
 }

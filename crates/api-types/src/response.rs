@@ -59,6 +59,14 @@ type_tag!(
     /// The tag `"matches"`.
     MatchesTag = "matches"
 );
+type_tag!(
+    /// The tag `"lengthCounts"`.
+    LengthCountsTag = "lengthCounts"
+);
+type_tag!(
+    /// The tag `"overlaps"`.
+    OverlapsTag = "overlaps"
+);
 
 /// A yes/no answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -224,6 +232,62 @@ impl Matches {
     pub fn new(results: Vec<MatchResult>) -> Matches {
         Matches { kind: MatchesTag::Tag, results }
     }
+}
+
+/// (ext) The answer of `/v1/analyze/count_by_length`: one count per length of the range, in
+/// order, zeros included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct LengthCounts {
+    /// Always `lengthCounts`.
+    #[serde(rename = "type")]
+    pub kind: LengthCountsTag,
+    /// A count per length, from `minLength` to `maxLength`.
+    pub counts: Vec<LengthCount>,
+}
+
+impl LengthCounts {
+    /// Wraps `counts`.
+    pub fn new(counts: Vec<LengthCount>) -> LengthCounts {
+        LengthCounts { kind: LengthCountsTag::Tag, counts }
+    }
+}
+
+/// (ext) The answer of `/v1/analyze/overlaps`: every pair of terms that share a string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Overlaps {
+    /// Always `overlaps`.
+    #[serde(rename = "type")]
+    pub kind: OverlapsTag,
+    /// One entry per pair of terms that share a string, by the first term's index, then the
+    /// second's; pairs that share none are left out.
+    pub overlaps: Vec<Overlap>,
+}
+
+impl Overlaps {
+    /// Wraps `overlaps`.
+    pub fn new(overlaps: Vec<Overlap>) -> Overlaps {
+        Overlaps { kind: OverlapsTag::Tag, overlaps }
+    }
+}
+
+/// Two terms that share a string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Overlap {
+    /// The indices of the two terms in the request, ascending.
+    pub terms: [u64; 2],
+    /// Their shortest, then smallest, common string (the rule of subset and equivalence
+    /// witnesses).
+    pub witness: String,
+}
+
+/// The number of strings of one length.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct LengthCount {
+    /// The length, in code points.
+    pub length: u64,
+    /// How many strings have it: exact, as `/v1/analyze/cardinality` gives it (never
+    /// `infinite`).
+    pub count: Cardinality,
 }
 
 /// Whether one string is in the language, and where it fails.

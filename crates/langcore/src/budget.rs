@@ -495,6 +495,9 @@ pub enum Operation {
     Dot,
     /// Running strings through an automaton (membership and viable prefixes).
     Match,
+    /// Building a language derived from another's automaton: reversal, prefix and suffix
+    /// closure, quotients.
+    Derive,
 }
 
 impl fmt::Display for Operation {
@@ -514,6 +517,7 @@ impl fmt::Display for Operation {
             Operation::Generate => "string generation",
             Operation::Dot => "DOT rendering",
             Operation::Match => "matching",
+            Operation::Derive => "derivation",
         })
     }
 }

@@ -173,11 +173,14 @@ pub use budget::{
 };
 pub use dfa::Dfa;
 pub use dialect::{Dialect, UnknownDialect};
-pub use enumerate::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
+pub use enumerate::{
+    CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder, SampleMode,
+};
 pub use error::{Error, ParseError};
 pub use language::Language;
 pub use language::matching::Membership;
 pub use nfa::Nfa;
+pub use ops::Overlap;
 pub use state_id::StateId;
 pub use syntax::NEST_LIMIT;
 

@@ -68,11 +68,41 @@ pub(crate) fn shortest_witness<D: Discovery>(
     walk: &mut D,
     is_witness: impl Fn(&D, StateId) -> bool,
 ) -> Result<Option<String>, BudgetError> {
-    if is_witness(walk, StateId::from_index(0)) {
-        return Ok(Some(String::new()));
-    }
+    let [witness] = shortest_witnesses(walk, 1, |walk, state, found| {
+        if is_witness(walk, state) {
+            found(0);
+        }
+    })?
+    .try_into()
+    .expect("one goal");
+    Ok(witness)
+}
+
+/// For each of `n_goals` goals, the shortest, then smallest, string leading from the start
+/// to a state that satisfies it, or `None` when no reachable state does: one walk, which
+/// stops once every goal has its witness. `goals_of(walk, state, found)` calls `found` with
+/// each goal that `state` satisfies.
+pub(crate) fn shortest_witnesses<D: Discovery>(
+    walk: &mut D,
+    n_goals: usize,
+    goals_of: impl Fn(&D, StateId, &mut dyn FnMut(usize)),
+) -> Result<Vec<Option<String>>, BudgetError> {
+    let mut witnesses: Vec<Option<String>> = vec![None; n_goals];
+    let mut missing = n_goals;
     // How each state was first reached: its parent and the class taken.
     let mut parents: Vec<Option<(StateId, ClassId)>> = vec![None];
+    let mut settle = |walk: &D, parents: &[Option<(StateId, ClassId)>], state: StateId| {
+        goals_of(walk, state, &mut |goal| {
+            if witnesses[goal].is_none() {
+                witnesses[goal] = Some(spell(walk.classes(), parents, state));
+                missing -= 1;
+            }
+        });
+        missing
+    };
+    if settle(walk, &parents, StateId::from_index(0)) == 0 {
+        return Ok(witnesses);
+    }
     let mut expanded = 0;
     while expanded < walk.n_found() {
         let state = StateId::from_index(expanded);
@@ -84,13 +114,13 @@ pub(crate) fn shortest_witness<D: Discovery>(
                 continue;
             }
             parents.push(Some((state, class)));
-            if is_witness(walk, next) {
-                return Ok(Some(spell(walk.classes(), &parents, next)));
+            if settle(walk, &parents, next) == 0 {
+                return Ok(witnesses);
             }
         }
         expanded += 1;
     }
-    Ok(None)
+    Ok(witnesses)
 }
 
 /// The string of smallest class members along the discovery path of `state`.

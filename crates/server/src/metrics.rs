@@ -244,6 +244,7 @@ fn operation_label(op: Operation) -> &'static str {
         Operation::Generate => "generate",
         Operation::Dot => "dot",
         Operation::Match => "match",
+        Operation::Derive => "derive",
         _ => "other",
     }
 }

@@ -15,17 +15,19 @@
 //! 5. answers with its value in the success envelope, within the response limit
 //!    ([`AppState::respond`]); a timeout's message says how long the budget was.
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use actix_web::{HttpResponse, web};
 use api_types::ApiError;
 use api_types::request::{
-    GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest, Options, RepeatRange,
-    RepeatRequest, RequestLimits, TermInput, TermRequest, TwoTermsRequest,
+    CountByLengthRequest, GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest,
+    Options, RepeatRange, RepeatRequest, RequestLimits, SampleDistribution, SampleRequest,
+    TermInput, TermRequest, TwoTermsRequest,
 };
 use api_types::response::TermOutput;
 use fair_codec::FairCodec;
-use langcore::{Budget, Dialect, GenerateOptions, Language};
+use langcore::{Budget, Dialect, GenerateOptions, Language, SampleMode};
 use serde::Serialize;
 
 use crate::auth::Caller;
@@ -180,6 +182,55 @@ impl Body for MatchRequest {
     }
 
     fn terms((term, _): &(Term, Vec<String>)) -> &[Term] {
+        std::slice::from_ref(term)
+    }
+}
+
+impl Body for CountByLengthRequest {
+    type Valid = (TermInput, RangeInclusive<u32>);
+    type Checked = (Term, RangeInclusive<u32>);
+
+    fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<((TermInput, RangeInclusive<u32>), Options), ApiError> {
+        let (term, lengths, options) = CountByLengthRequest::validate(self, limits)?;
+        Ok(((term, lengths), options))
+    }
+
+    fn check(
+        (term, lengths): (TermInput, RangeInclusive<u32>),
+        checker: &Checker<'_>,
+    ) -> Result<(Term, RangeInclusive<u32>), HttpError> {
+        Ok((checker.term(term)?, lengths))
+    }
+
+    fn terms((term, _): &(Term, RangeInclusive<u32>)) -> &[Term] {
+        std::slice::from_ref(term)
+    }
+}
+
+impl Body for SampleRequest {
+    type Valid = (TermInput, GenerateParams, SampleDistribution);
+    type Checked = (Term, GenerateOptions, SampleMode);
+
+    fn validate(self, limits: &RequestLimits) -> Result<(Self::Valid, Options), ApiError> {
+        let (term, params, distribution, options) = SampleRequest::validate(self, limits)?;
+        Ok(((term, params, distribution), options))
+    }
+
+    fn check(
+        (term, params, distribution): Self::Valid,
+        checker: &Checker<'_>,
+    ) -> Result<Self::Checked, HttpError> {
+        let mode = match distribution {
+            SampleDistribution::Strings => SampleMode::Strings,
+            SampleDistribution::Lengths => SampleMode::Lengths,
+        };
+        Ok((checker.term(term)?, generate_options(params, checker.budget)?, mode))
+    }
+
+    fn terms((term, _, _): &Self::Checked) -> &[Term] {
         std::slice::from_ref(term)
     }
 }

@@ -9,16 +9,21 @@
 //! - [`generate_options`]: generation parameters to langcore's options, the charset parsed
 //!   under the request's budget.
 //! - [`output_dialect`]: the dialect of pattern output, checked before any engine work.
-//! - [`output`], [`fair`], [`cardinality`], [`length`], [`matches`]: engine results to
-//!   response values.
+//! - [`output`], [`fair`], [`cardinality`], [`length_counts`], [`length`], [`matches`],
+//!   [`overlaps`]:
+//!   engine results to response values.
 
+use std::fmt;
 use std::sync::OnceLock;
 
 use api_types::ErrorCode;
 use api_types::request::{
     CharOrder, Dialect, GenerateParams, Options, PathOrder, ResponseFormat, TermInput,
 };
-use api_types::response::{Cardinality, FairMetadata, Length, MatchResult, Matches, TermOutput};
+use api_types::response::{
+    Cardinality, FairMetadata, Length, LengthCount, LengthCounts, MatchResult, Matches, Overlap,
+    Overlaps, TermOutput,
+};
 use fair_codec::FairCodec;
 use langcore::alphabet::CharSet;
 use langcore::graph::Graph;
@@ -219,6 +224,25 @@ pub(crate) fn cardinality(cardinality: langcore::Cardinality) -> Cardinality {
         langcore::Cardinality::Finite(count) => Cardinality::finite(count.to_string()),
         langcore::Cardinality::Infinite => Cardinality::Infinite,
     }
+}
+
+/// The counts of `Language::count_by_length` for the lengths from `min` on, as the response
+/// gives them.
+pub(crate) fn length_counts(min: u32, counts: Vec<impl fmt::Display>) -> LengthCounts {
+    let counts = (u64::from(min)..).zip(counts).map(|(length, count)| LengthCount {
+        length,
+        count: Cardinality::finite(count.to_string()),
+    });
+    LengthCounts::new(counts.collect())
+}
+
+/// The overlaps of `Language::overlaps` as the response gives them.
+pub(crate) fn overlaps(found: Vec<langcore::Overlap>) -> Overlaps {
+    let found = found.into_iter().map(|overlap| Overlap {
+        terms: [overlap.left as u64, overlap.right as u64],
+        witness: overlap.witness,
+    });
+    Overlaps::new(found.collect())
 }
 
 /// The verdicts of `Language::match_strings` as the response gives them.

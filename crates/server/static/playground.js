@@ -11,6 +11,7 @@
 // The server's tests check this table against the API's list of endpoints.
 const OPERATIONS = [
   ["/v1/analyze/cardinality", "TermRequest", "Cardinality", "How many strings term 1 matches."],
+  ["/v1/analyze/count_by_length", "CountByLengthRequest", "Counts by length", "How many strings of each length term 1 matches, from min to max length (an extension of the v1 API)."],
   ["/v1/analyze/deterministic", "TermRequest", "Deterministic", "Whether term 1's automaton is deterministic (for a pattern: its position automaton)."],
   ["/v1/analyze/dot", "TermRequest", "DOT", "The Graphviz text of term 1's minimal automaton."],
   ["/v1/analyze/empty", "TermRequest", "Empty", "Whether term 1 matches no string at all."],
@@ -18,6 +19,7 @@ const OPERATIONS = [
   ["/v1/analyze/equivalent", "TwoTermsRequest", "Equivalent", "Whether terms 1 and 2 match the same strings; if not, a shortest string that tells them apart."],
   ["/v1/analyze/length", "TermRequest", "Length", "The lengths of term 1's shortest and longest strings."],
   ["/v1/analyze/match", "MatchRequest", "Match strings", "Whether term 1 matches each line of the Test strings box, and where each fails (an extension of the v1 API)."],
+  ["/v1/analyze/overlaps", "MultiTermsRequest", "Overlaps", "Which pairs of terms share a string, each with a shortest one (an extension of the v1 API)."],
   ["/v1/analyze/pattern", "TermRequest", "Pattern", "A short pattern for term 1's language."],
   ["/v1/analyze/subset", "TwoTermsRequest", "Subset", "Whether every string of term 1 is a string of term 2; if not, a shortest one that is not."],
   ["/v1/analyze/total", "TermRequest", "Total", "Whether term 1 matches every string."],
@@ -26,8 +28,14 @@ const OPERATIONS = [
   ["/v1/compute/determinize", "TermRequest", "Determinize", "Term 1 as a deterministic FAIR value (pages of strings then never repeat)."],
   ["/v1/compute/difference", "TwoTermsRequest", "Difference", "The strings of term 1 that term 2 does not match."],
   ["/v1/compute/intersection", "MultiTermsRequest", "Intersection", "The strings every term matches."],
+  ["/v1/compute/left_quotient", "TwoTermsRequest", "Left quotient", "What can follow a prefix from term 2 in term 1: every v with u·v in term 1 for some u in term 2 (an extension of the v1 API)."],
+  ["/v1/compute/prefix_closure", "TermRequest", "Prefixes", "Every prefix of every string of term 1 (an extension of the v1 API)."],
   ["/v1/compute/repeat", "RepeatRequest", "Repeat", "Term 1 repeated between min and max times."],
+  ["/v1/compute/reverse", "TermRequest", "Reverse", "The strings of term 1 read backwards (an extension of the v1 API)."],
+  ["/v1/compute/right_quotient", "TwoTermsRequest", "Right quotient", "What can precede a suffix from term 2 in term 1: every u with u·v in term 1 for some v in term 2 (an extension of the v1 API)."],
+  ["/v1/compute/suffix_closure", "TermRequest", "Suffixes", "Every suffix of every string of term 1 (an extension of the v1 API)."],
   ["/v1/compute/union", "MultiTermsRequest", "Union", "The strings any term matches."],
+  ["/v1/generate/samples", "SampleRequest", "Random samples", "Strings of term 1 drawn uniformly at random, with replacement, from the seed (an extension of the v1 API)."],
   ["/v1/generate/strings", "GenerateStringsRequest", "Generate strings", "A page of term 1's strings."],
 ].map(([path, request, label, help]) => ({ path, request, label, help, name: path.slice(4) }));
 
@@ -213,6 +221,17 @@ function requestFields(operation, terms) {
       return { term: first, min: integerField("repeat-min") ?? 0, max: integerField("repeat-max") ?? null };
     case "MatchRequest":
       return { term: first, strings: testLines().slice(0, MAX_TEST_STRINGS) };
+    case "SampleRequest":
+      return {
+        term: first,
+        count: integerField("sample-count") ?? 10,
+        minLength: integerField("sample-min-length"),
+        maxLength: integerField("sample-max-length"),
+        distribution: $("sample-distribution").value,
+        seed: integerField("sample-seed"),
+      };
+    case "CountByLengthRequest":
+      return { term: first, minLength: integerField("count-min-length") ?? 0, maxLength: integerField("count-max-length") ?? 10 };
     case "GenerateStringsRequest": {
       const charset = $("charset").value;
       return {
@@ -238,6 +257,8 @@ function showOptions() {
   $("operation-help").textContent = operation.help;
   $("repeat-options").hidden = operation.request !== "RepeatRequest";
   $("generate-options").hidden = operation.request !== "GenerateStringsRequest";
+  $("count-options").hidden = operation.request !== "CountByLengthRequest";
+  $("sample-options").hidden = operation.request !== "SampleRequest";
   $("format-options").hidden = !operation.name.startsWith("compute/") || operation.name === "compute/determinize";
   renumberTerms();
 }
@@ -361,6 +382,15 @@ function renderData(operation, data) {
       return [el("p", { class: "answer" }, "Infinitely many strings")];
     case "length":
       return renderLength(data);
+    case "overlaps":
+      return data.overlaps.length
+        ? [el("ul", { class: "overlaps" }, ...data.overlaps.map((overlap) => el("li", {},
+            `terms ${overlap.terms[0] + 1} and ${overlap.terms[1] + 1} share `,
+            el("span", { class: "witness" }, stringNode(overlap.witness)))))]
+        : [el("p", { class: "answer" }, "No two terms share a string")];
+    case "lengthCounts":
+      return [el("dl", { class: "facts length-counts" }, ...data.counts.flatMap((entry) => [
+        el("dt", {}, characters(entry.length)), el("dd", {}, String(entry.count.value))]))];
     case "string":
       return operation.name === "analyze/dot"
         ? [el("p", {}, "The DOT text is below, under Automaton, and drawn there.")]
@@ -369,6 +399,12 @@ function renderData(operation, data) {
     case "fair":
       return renderTerm({ kind: data.type, value: data.value }, data.metadata);
     case "generatedStrings":
+      if (operation.request === "SampleRequest") {
+        const drawn = data.strings.value;
+        return drawn.length
+          ? [el("ol", { class: "strings" }, ...drawn.map((text) => el("li", {}, stringNode(text))))]
+          : [el("p", {}, "No strings in this length range.")];
+      }
       return renderStrings(data.strings.value);
     case "matches": {
       const strings = testLines();
@@ -959,6 +995,9 @@ const FRAGMENT_FIELDS = {
   format: "format", min: "repeat-min", max: "repeat-max", limit: "limit", offset: "offset",
   minLength: "min-length", maxLength: "max-length", pathOrder: "path-order",
   characterOrder: "character-order", seed: "seed", charset: "charset",
+  fromLength: "count-min-length", toLength: "count-max-length", count: "sample-count",
+  sampleMinLength: "sample-min-length", sampleMaxLength: "sample-max-length",
+  distribution: "sample-distribution", sampleSeed: "sample-seed",
 };
 
 // `#op=compute/intersection&r=(abc|de){2}&r=de.*&...`: `r` a pattern, `f` a FAIR value.

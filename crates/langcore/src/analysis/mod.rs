@@ -5,6 +5,7 @@
 //! - `basic.rs`: `is_empty`, `is_empty_string`, `is_total`.
 //! - `length.rs`: the shortest and longest accepted lengths.
 //! - `cardinality.rs`: [`Cardinality`], the exact number of accepted strings.
+//! - `by_length.rs`: the exact number of accepted strings of each length in a range.
 //!
 //! All read the language off the trim of the DFA (`dfa/trim.rs`): the useful states and
 //! the edges between them. The language is infinite exactly when the trim has a cycle.
@@ -16,6 +17,7 @@
 //!   cannot overflow the stack.
 
 mod basic;
+mod by_length;
 mod cardinality;
 mod length;
 

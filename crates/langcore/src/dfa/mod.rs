@@ -174,6 +174,12 @@ impl Dfa {
         }
     }
 
+    /// The same moves with `accepting` as the accepting states, by state; not minimized.
+    pub(crate) fn with_accepting(&self, accepting: Vec<bool>) -> Dfa {
+        debug_assert_eq!(accepting.len(), self.accepting.len());
+        Dfa { accepting, canonical: false, ..self.clone() }
+    }
+
     /// The subset construction of `nfa`, not minimized: one state per reachable set of NFA
     /// states.
     ///

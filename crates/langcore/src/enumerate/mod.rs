@@ -14,6 +14,8 @@
 //!   characters; `threshold.rs` counts paths by their number of strings, for rounds after
 //!   the first.
 //! - `uniform.rs`: both orders shuffled, a uniform random permutation of the band.
+//! - `sample.rs`: uniform random samples with replacement, [`SampleMode`], by the ranks of
+//!   the uniform order.
 //! - `position.rs`: positions in an order, `u128` or big integers.
 //! - `shuffle.rs`: the seeded bijections behind every shuffled order.
 //! - `window.rs`: pages from an NFA whose DFA does not fit, restricted to the length band
@@ -90,6 +92,7 @@ mod position;
 #[cfg(test)]
 mod randomness;
 mod rounds;
+mod sample;
 mod shuffle;
 mod sweep;
 mod tables;
@@ -101,6 +104,8 @@ mod uniform;
 mod window;
 
 pub use options::{CharOrder, DEFAULT_LIMIT, DEFAULT_MAX_LENGTH, GenerateOptions, PathOrder};
+pub use sample::SampleMode;
+pub(crate) use sample::sample;
 pub(crate) use window::generate as generate_in_window;
 
 use std::borrow::{Borrow, Cow};

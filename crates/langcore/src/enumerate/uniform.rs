@@ -82,16 +82,16 @@ pub(super) fn generate(
     Ok(out)
 }
 
-/// The buffers of unranking, reused across a page.
+/// The buffers of unranking, reused across a page (and a sample, `sample.rs`).
 #[derive(Default)]
-struct Unranker {
+pub(super) struct Unranker {
     steps: Vec<Step>,
     digits: Vec<u64>,
 }
 
 impl Unranker {
     /// The string at position `rank` of the reflected sweep order (see [`locate`]).
-    fn string_at<N: Position>(&mut self, catalog: &Catalog, rank: N) -> Option<String> {
+    pub(super) fn string_at<N: Position>(&mut self, catalog: &Catalog, rank: N) -> Option<String> {
         locate(catalog, rank, &mut self.steps, &mut self.digits)?;
         let (routes, steps) = (&catalog.routes, &self.steps);
         // Each digit is below its edge's size, so the member exists.

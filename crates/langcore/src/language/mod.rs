@@ -21,25 +21,33 @@
 //!   empty that way builds no DFA. Built languages are compared by the product of their
 //!   DFAs.
 //!
+//! - Reversal, prefix and suffix closure and quotients (`derived.rs`) build their DFA at
+//!   once, from the operands' DFAs.
+//!
 //! # Budgets
 //! Every method that may build takes a [`Budget`]; a failure leaves the language unbuilt,
 //! and a later call with a larger budget can build it.
 
+mod derived;
 pub(crate) mod matching;
 mod nfa_first;
 mod term;
 
 use std::mem;
+use std::ops::RangeInclusive;
 use std::sync::Arc;
+
+use num_bigint::BigUint;
 
 use self::term::{MAX_DEPTH, Node, Term, TrimFacts};
 use crate::analysis::Cardinality;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dialect::Dialect;
-use crate::enumerate::{self, GenerateOptions};
+use crate::enumerate::{self, GenerateOptions, SampleMode};
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim};
+use crate::ops::{self, Overlap};
 use crate::pattern::{self, Parsed};
 use crate::syntax;
 use crate::to_regex;
@@ -588,6 +596,34 @@ impl Language {
         self.separating_string(other, BoolOp::SymmetricDifference, budget)
     }
 
+    /// Which of `languages` share a string: for every pair that does, by index, its
+    /// shortest, then smallest, common string (the witness rule of
+    /// [`Language::subset_witness`]). One walk of the product of all answers every pair
+    /// where that stays within what the pairs' own products would take; past it, each
+    /// open pair gets a walk of its own.
+    ///
+    /// # Errors
+    /// When building a language or a walk exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language, Overlap};
+    ///
+    /// let budget = Budget::default();
+    /// let rules = ["[a-z]+", "if|else", "[0-9]+"].map(Language::from_regex);
+    /// let [word, keyword, number] = rules;
+    /// let found = Language::overlaps(&[&word?, &keyword?, &number?], &budget)?;
+    /// assert_eq!(found, [Overlap { left: 0, right: 1, witness: "if".into() }]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn overlaps(languages: &[&Language], budget: &Budget) -> Result<Vec<Overlap>, Error> {
+        let dfas = languages
+            .iter()
+            .map(|language| language.to_dfa(budget))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ops::overlaps(&dfas, budget)?)
+    }
+
     /// Whether every string of `self` is in `other`.
     ///
     /// # Errors
@@ -785,6 +821,29 @@ impl Language {
         Ok(self.to_dfa_from(&nfa, budget)?.cardinality(budget)?)
     }
 
+    /// The exact number of strings of each length in `lengths`, in order (see
+    /// [`Dfa::count_by_length`]).
+    ///
+    /// # Errors
+    /// When building the DFA or counting exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let pins = Language::from_regex("[0-9]{4,6}")?.count_by_length(3..=6, &budget)?;
+    /// assert_eq!(pins, [0u32, 10_000, 100_000, 1_000_000].map(Into::into));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn count_by_length(
+        &self,
+        lengths: RangeInclusive<usize>,
+        budget: &Budget,
+    ) -> Result<Vec<BigUint>, Error> {
+        Ok(self.to_dfa(budget)?.count_by_length(lengths, budget)?)
+    }
+
     /// A page of the language's strings, in the order `options` ask for (see
     /// [`Dfa::generate`]). The page depends only on the language and the options.
     ///
@@ -851,6 +910,36 @@ impl Language {
             }
             Err(other) => Err(other.into()),
         }
+    }
+
+    /// `options.limit()` strings drawn independently (with replacement) and uniformly, as
+    /// `mode` says, among the strings with a length in `options`' band and only characters
+    /// of its charset, from `options.seed()`: the same options give the same strings. None
+    /// when the band holds no string. The orders and the offset of `options` are not read.
+    ///
+    /// # Errors
+    /// When building the DFA or its count tables exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, GenerateOptions, Language, SampleMode};
+    ///
+    /// let budget = Budget::default();
+    /// let ids = Language::from_regex("[A-Z]{2}-[0-9]{4}")?;
+    /// let options = GenerateOptions::default().with_limit(3).with_seed(7);
+    /// let drawn = ids.sample(&options, SampleMode::Strings, &budget)?;
+    /// assert_eq!(drawn.len(), 3);
+    /// assert!(drawn.iter().all(|id| ids.matches(id, &budget).unwrap()));
+    /// assert_eq!(drawn, ids.sample(&options, SampleMode::Strings, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sample(
+        &self,
+        options: &GenerateOptions,
+        mode: SampleMode,
+        budget: &Budget,
+    ) -> Result<Vec<String>, Error> {
+        Ok(enumerate::sample(self.to_dfa(budget)?, options, mode, budget)?)
     }
 
     /// A short pattern for the language, exact in our dialect (see

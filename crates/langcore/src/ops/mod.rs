@@ -9,6 +9,12 @@
 //! - `concat.rs`: the strings of several languages, one after another.
 //! - `repeat.rs`: a language repeated a counted number of times, through the same
 //!   expansion as counted repetition in patterns (`nfa/build.rs`).
+//! - `rewire.rs`: reversal, prefix closure and suffix closure, read off one DFA's moves
+//!   with other entries, acceptance or direction.
+//! - `overlaps.rs`: which pairs of several languages intersect, each with its shortest,
+//!   then smallest, common string, from one walk of the product of all.
+//! - `quotient.rs`: left and right quotients, from the product of the two DFAs and then a
+//!   rewiring of the dividend's.
 //!
 //! The methods of [`Dfa`] delegate here. Concatenation and repetition copy the trimmed parts of their
 //! operands ([`Fragment`](crate::dfa::fragment::Fragment)) into one NFA, back to front as the regex
@@ -21,10 +27,17 @@
 pub(crate) mod boolean;
 mod concat;
 mod lazy_product;
+mod overlaps;
 pub(crate) mod product;
+mod quotient;
 mod repeat;
+mod rewire;
 
 pub(crate) use lazy_product::intersection_is_empty;
+pub use overlaps::Overlap;
+pub(crate) use overlaps::overlaps;
+pub(crate) use quotient::{left_quotient, right_quotient};
+pub(crate) use rewire::{prefix_closure, reverse, suffix_closure};
 
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;

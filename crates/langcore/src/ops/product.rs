@@ -35,7 +35,34 @@ pub(crate) fn product(
     op: BoolOp,
     budget: &Budget,
 ) -> Result<Dfa, BudgetError> {
-    let mut walk = PairWalk::new(left, right, budget)?;
+    let graph = pair_graph(left, right, &[(left.start(), right.start())], budget)?;
+    let accepting = graph
+        .pairs
+        .iter()
+        .map(|&(l, r)| op.accepts(left.is_accepting(l), right.is_accepting(r)))
+        .collect();
+    let raw = Dfa::from_parts(graph.classes, graph.table, accepting);
+    raw.minimize(budget)
+}
+
+/// The pairs of states reachable from some starting pairs, and the moves between them.
+pub(crate) struct PairGraph {
+    /// The common refinement of both sides' classes.
+    pub(crate) classes: Classes,
+    /// The pairs in discovery order: the starting pairs first, in the order given.
+    pub(crate) pairs: Vec<(StateId, StateId)>,
+    /// Row `i` holds the index of the pair that pair `i` moves to on each class.
+    pub(crate) table: Vec<StateId>,
+}
+
+/// Every pair reachable from `starts` (distinct pairs), breadth first, with its moves.
+pub(crate) fn pair_graph(
+    left: &Dfa,
+    right: &Dfa,
+    starts: &[(StateId, StateId)],
+    budget: &Budget,
+) -> Result<PairGraph, BudgetError> {
+    let mut walk = PairWalk::new(left, right, starts, budget)?;
     let n_classes = walk.classes.classes.len();
     let mut table = Vec::new();
     let mut pair_idx = 0;
@@ -47,13 +74,7 @@ pub(crate) fn product(
         }
         pair_idx += 1;
     }
-    let accepting = walk
-        .pairs
-        .iter()
-        .map(|&(l, r)| op.accepts(left.is_accepting(l), right.is_accepting(r)))
-        .collect();
-    let raw = Dfa::from_parts(walk.classes.classes, table, accepting);
-    raw.minimize(budget)
+    Ok(PairGraph { classes: walk.classes.classes, pairs: walk.pairs, table })
 }
 
 /// The shortest, then smallest, string leading to a pair where `found(left accepts, right
@@ -64,7 +85,7 @@ pub(crate) fn separating_string(
     found: BoolOp,
     budget: &Budget,
 ) -> Result<Option<String>, BudgetError> {
-    let mut walk = PairWalk::new(left, right, budget)?;
+    let mut walk = PairWalk::new(left, right, &[(left.start(), right.start())], budget)?;
     shortest_witness(&mut walk, |walk, pair| {
         let (l, r) = walk.pairs[pair.index()];
         found.accepts(left.is_accepting(l), right.is_accepting(r))
@@ -198,12 +219,22 @@ struct PairWalk<'a> {
 }
 
 impl<'a> PairWalk<'a> {
-    fn new(left: &'a Dfa, right: &'a Dfa, budget: &'a Budget) -> Result<PairWalk<'a>, BudgetError> {
+    /// A walk that has found `starts` (distinct pairs), in order; the first is entered.
+    fn new(
+        left: &'a Dfa,
+        right: &'a Dfa,
+        starts: &[(StateId, StateId)],
+        budget: &'a Budget,
+    ) -> Result<PairWalk<'a>, BudgetError> {
         let classes = PairClasses::new(left.classes(), right.classes(), budget)?;
-        let start = (left.start(), right.start());
-        let pairs = vec![start];
-        let ids = HashMap::from_iter([(start, StateId::from_index(0))]);
-        Ok(PairWalk { left, right, budget, classes, pairs, ids, entered: start })
+        budget.check_states(Operation::Product, starts.len())?;
+        let mut ids = HashMap::default();
+        for (idx, &start) in starts.iter().enumerate() {
+            let previous = ids.insert(start, StateId::new(idx, Operation::Product)?);
+            debug_assert!(previous.is_none(), "starting pairs are distinct");
+        }
+        let entered = starts[0];
+        Ok(PairWalk { left, right, budget, classes, pairs: starts.to_vec(), ids, entered })
     }
 
     /// The pair reached from `(left_state, right_state)` on product class `class_idx`, and

@@ -3,8 +3,10 @@
 mod analysis;
 mod atomic_oracle;
 mod budget;
+mod by_length;
 mod class_oracle;
 mod corpus;
+mod derived;
 mod dialect;
 mod differential;
 mod generate;
@@ -16,6 +18,7 @@ mod minimal;
 mod ops_boolean;
 mod ops_sequence;
 mod oracle;
+mod overlaps;
 mod patterns;
 mod real_corpus;
 mod real_patterns;

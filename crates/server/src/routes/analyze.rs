@@ -1,8 +1,11 @@
-//! `/v1/analyze/*`: questions about one or two terms.
+//! `/v1/analyze/*`: questions about one, two or several terms.
 
 use actix_web::web;
-use api_types::request::{MatchRequest, TermRequest, TwoTermsRequest};
+use api_types::request::{
+    CountByLengthRequest, MatchRequest, MultiTermsRequest, TermRequest, TwoTermsRequest,
+};
 use api_types::response::{Boolean, Text};
+use langcore::Language;
 
 use crate::auth::Caller;
 use crate::routes::register;
@@ -12,6 +15,7 @@ use crate::wire;
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/cardinality", web::post().to(cardinality));
+    register(cfg, "/v1/analyze/count_by_length", web::post().to(count_by_length));
     register(cfg, "/v1/analyze/deterministic", web::post().to(deterministic));
     register(cfg, "/v1/analyze/dot", web::post().to(dot));
     register(cfg, "/v1/analyze/empty", web::post().to(empty));
@@ -19,6 +23,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     register(cfg, "/v1/analyze/equivalent", web::post().to(equivalent));
     register(cfg, "/v1/analyze/length", web::post().to(length));
     register(cfg, "/v1/analyze/match", web::post().to(match_strings));
+    register(cfg, "/v1/analyze/overlaps", web::post().to(overlaps));
     register(cfg, "/v1/analyze/pattern", web::post().to(pattern));
     register(cfg, "/v1/analyze/subset", web::post().to(subset));
     register(cfg, "/v1/analyze/total", web::post().to(total));
@@ -101,6 +106,31 @@ async fn match_strings(state: State, caller: Caller, body: web::Json<MatchReques
     run(state, caller, body, |(term, strings), job| {
         let strings = strings.iter().map(String::as_str);
         Ok(wire::matches(job.language(term)?.match_strings(strings, job.budget)?))
+    })
+    .await
+}
+
+/// (ext) The number of strings of each length of a range.
+async fn count_by_length(
+    state: State,
+    caller: Caller,
+    body: web::Json<CountByLengthRequest>,
+) -> Answer {
+    run(state, caller, body, |(term, lengths), job| {
+        let (min, max) = (*lengths.start(), *lengths.end());
+        let counts =
+            job.language(term)?.count_by_length(min as usize..=max as usize, job.budget)?;
+        Ok(wire::length_counts(min, counts))
+    })
+    .await
+}
+
+/// (ext) Every pair of terms that share a string, with its shortest, then smallest, one.
+async fn overlaps(state: State, caller: Caller, body: web::Json<MultiTermsRequest>) -> Answer {
+    run(state, caller, body, |terms, job| {
+        let languages = job.languages(terms)?;
+        let refs: Vec<&Language> = languages.iter().collect();
+        Ok(wire::overlaps(Language::overlaps(&refs, job.budget)?))
     })
     .await
 }

@@ -177,3 +177,54 @@ async fn match_says_where_each_string_fails() {
     let body = json!({ "term": regex("(a|b)*a(a|b){10}"), "strings": ["ab"] });
     error(post(&app, "/v1/analyze/match", body).await, 400, "AutomatonTooManyStates");
 }
+
+/// `POST /v1/analyze/count_by_length`: exact counts per length, big ones as decimal text,
+/// checked against brute force on a small language; the range is capped with a clear 400.
+#[actix_web::test]
+async fn count_by_length() {
+    let app = app().await;
+    let body = json!({ "term": regex("[ab]{2,}|c"), "minLength": 0, "maxLength": 3 });
+    let answer = data(post(&app, "/v1/analyze/count_by_length", body).await);
+    let count = |length: u64, value: u64| json!({ "length": length, "count": { "type": "integer", "value": value } });
+    let expected = json!({ "type": "lengthCounts", "counts": [count(0, 0), count(1, 1), count(2, 4), count(3, 8)] });
+    assert_eq!(answer, expected);
+
+    // Brute force: every string over a, b, c up to length 4, matched by the regex crate.
+    let pattern = "(ab|c)*a?";
+    let oracle = regex::Regex::new(&format!("^(?:{pattern})$")).unwrap();
+    let mut strings = vec![String::new()];
+    let mut brute = Vec::new();
+    for _ in 0..=4 {
+        brute.push(strings.iter().filter(|s| oracle.is_match(s)).count() as u64);
+        strings = strings.iter().flat_map(|s| ["a", "b", "c"].map(|c| format!("{s}{c}"))).collect();
+    }
+    let body = json!({ "term": regex(pattern), "maxLength": 4 });
+    let answer = data(post(&app, "/v1/analyze/count_by_length", body).await);
+    let counts: Vec<u64> = answer["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["count"]["value"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, brute);
+
+    // Above 2^53 - 1, the decimal digits.
+    let body = json!({ "term": regex(".*"), "minLength": 3, "maxLength": 3 });
+    let answer = data(post(&app, "/v1/analyze/count_by_length", body).await);
+    let big = json!({ "type": "bigInteger", "value": "1375274358112518144" });
+    assert_eq!(answer["counts"], json!([{ "length": 3, "count": big }]));
+
+    let bad = [
+        json!({ "term": regex("a"), "minLength": 5, "maxLength": 4 }),
+        json!({ "term": regex("a"), "minLength": 0, "maxLength": 1_000 }),
+        json!({ "term": regex("a"), "maxLength": 10_001 }),
+        json!({ "term": regex("a"), "minLength": -1, "maxLength": 3 }),
+    ];
+    for body in bad {
+        error(post(&app, "/v1/analyze/count_by_length", body).await, 400, "BadRequest");
+    }
+    let body = json!({ "term": regex("a") });
+    error(post(&app, "/v1/analyze/count_by_length", body).await, 400, "InvalidJson");
+    let body = json!({ "term": regex("a("), "maxLength": 3 });
+    error(post(&app, "/v1/analyze/count_by_length", body).await, 400, "RegexSyntaxError");
+}

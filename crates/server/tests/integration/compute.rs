@@ -4,13 +4,18 @@ use serde_json::{Value, json};
 
 use crate::support::{app, app_with, config, data, error, post, regex};
 
-const COMPUTE_ENDPOINTS: [(&str, usize); 7] = [
+const COMPUTE_ENDPOINTS: [(&str, usize); 12] = [
     ("/v1/compute/complement", 1),
     ("/v1/compute/concat", 2),
     ("/v1/compute/determinize", 1),
     ("/v1/compute/difference", 2),
     ("/v1/compute/intersection", 2),
+    ("/v1/compute/left_quotient", 2),
+    ("/v1/compute/prefix_closure", 1),
     ("/v1/compute/repeat", 1),
+    ("/v1/compute/reverse", 1),
+    ("/v1/compute/right_quotient", 2),
+    ("/v1/compute/suffix_closure", 1),
     ("/v1/compute/union", 2),
 ];
 
@@ -80,6 +85,8 @@ async fn a_returned_fair_is_accepted_by_every_endpoint() {
             "RepeatRequest" => json!({ "term": fair, "min": 0, "max": null }),
             "GenerateStringsRequest" => json!({ "term": fair, "limit": 3 }),
             "MatchRequest" => json!({ "term": fair, "strings": ["ab", "cc", "x"] }),
+            "CountByLengthRequest" => json!({ "term": fair, "maxLength": 3 }),
+            "SampleRequest" => json!({ "term": fair, "count": 3 }),
             other => panic!("{}: no sample body for {other}", endpoint.path),
         };
         let (status, body) = post(&app, endpoint.path, request).await;
@@ -140,4 +147,59 @@ async fn deterministic_dot_and_pattern() {
         data(post(&app, "/v1/compute/determinize", json!({ "term": regex("ab|ac") })).await);
     let flag = data(post(&app, "/v1/analyze/deterministic", json!({ "term": determinized })).await);
     assert_eq!(flag["value"], true);
+}
+
+/// The extensions reverse, prefix_closure, suffix_closure, left_quotient and right_quotient:
+/// their results as patterns, on `regex` (any dialect) and FAIR terms, and their errors.
+#[actix_web::test]
+async fn derived_languages() {
+    let app = app().await;
+    let as_regex = json!({ "response": { "format": "regex" } });
+    let cases = [
+        ("/v1/compute/reverse", json!({ "term": regex("ab*c") }), "cb*a"),
+        ("/v1/compute/prefix_closure", json!({ "term": regex("abc") }), "|a|ab|abc"),
+        ("/v1/compute/suffix_closure", json!({ "term": regex("abc") }), "|c|bc|abc"),
+        (
+            "/v1/compute/left_quotient",
+            json!({ "terms": [regex("git (add|commit)"), regex("git c")] }),
+            "ommit",
+        ),
+        (
+            "/v1/compute/right_quotient",
+            json!({ "terms": [regex("[a-z]+\\.(rs|toml)"), regex("\\.toml")] }),
+            "[a-z]+",
+        ),
+        (
+            "/v1/compute/reverse",
+            json!({ "term": { "type": "regex", "value": "(?=.*1)[01]{2}", "dialect": "js" } }),
+            "01|1[01]",
+        ),
+    ];
+    for (path, mut body, expected) in cases {
+        body["options"] = as_regex.clone();
+        let result = data(post(&app, path, body).await);
+        assert_eq!(result["type"], "regex", "{path}: {result}");
+        let same = data(
+            post(&app, "/v1/analyze/equivalent", json!({ "terms": [result, regex(expected)] }))
+                .await,
+        );
+        assert_eq!(same["value"], true, "{path}: {same}");
+    }
+    // A FAIR term in, the same language out.
+    let fair = data(post(&app, "/v1/compute/reverse", json!({ "term": regex("ab*c") })).await);
+    let back = data(post(&app, "/v1/compute/reverse", json!({ "term": fair })).await);
+    let same =
+        data(post(&app, "/v1/analyze/equivalent", json!({ "terms": [back, regex("ab*c")] })).await);
+    assert_eq!(same["value"], true);
+
+    error(
+        post(&app, "/v1/compute/reverse", json!({ "term": regex("a(") })).await,
+        400,
+        "RegexSyntaxError",
+    );
+    let one_term = json!({ "terms": [regex("a")] });
+    error(post(&app, "/v1/compute/left_quotient", one_term).await, 400, "TooFewTerms");
+    let app = app_with(config(&["--max-states", "100"])).await;
+    let body = json!({ "term": regex("(a|b){10}a(a|b)*") });
+    error(post(&app, "/v1/compute/reverse", body).await, 400, "AutomatonTooManyStates");
 }

@@ -106,3 +106,59 @@ async fn shuffled_orders_look_random_and_page_exactly() {
     whole.dedup();
     assert_eq!(whole.len(), 17_576, "every string of [a-z]{{3}} once");
 }
+
+/// `POST /v1/generate/samples`: seeded uniform draws with replacement, in the band and the
+/// charset, over `regex` (any dialect) and FAIR terms; a chi-square test of uniformity on a
+/// language of 12 strings; the errors of generation.
+#[actix_web::test]
+async fn samples_are_uniform_seeded_and_checked() {
+    let app = app().await;
+    let draw = |body: Value| {
+        let app = &app;
+        async move { strings(data(post(app, "/v1/generate/samples", body).await)) }
+    };
+    let body = json!({ "term": regex("[a-z]{2,}"), "count": 100, "minLength": 2, "maxLength": 3,
+        "seed": 4, "charset": "[a-c]" });
+    let first = draw(body.clone()).await;
+    assert_eq!(first.len(), 100);
+    assert!(first.iter().all(|s| (2..=3).contains(&s.len()) && s.chars().all(|c| c <= 'c')));
+    assert_eq!(first, draw(body).await, "seeded");
+
+    // 8 strings: 2 of length 1, 6 of length 2 (a lookahead in JavaScript, read exactly).
+    let term = json!({ "type": "regex", "value": "(?=[ab])[abc]{1,2}", "dialect": "js" });
+    let mut counts = std::collections::HashMap::<String, usize>::new();
+    for seed in 0..48 {
+        let body = json!({ "term": term, "count": 100, "seed": seed });
+        for string in draw(body).await {
+            *counts.entry(string).or_default() += 1;
+        }
+    }
+    assert_eq!(counts.len(), 8, "{counts:?}");
+    let expected = 4_800.0 / 8.0;
+    let statistic: f64 = counts.values().map(|&n| (n as f64 - expected).powi(2) / expected).sum();
+    // The critical value of chi-square with 7 degrees of freedom at p = 10^-4.
+    assert!(statistic < 29.88, "chi-square {statistic}: {counts:?}");
+
+    // Lengths first: lengths 1 and 2 alike, though 2 has three times the strings.
+    let body = json!({ "term": regex("[ab]{1,2}"), "count": 100, "distribution": "lengths" });
+    let short = draw(body).await.iter().filter(|s| s.len() == 1).count();
+    assert!((30..=70).contains(&short), "{short} of 100");
+
+    let fair = data(post(&app, "/v1/compute/determinize", json!({ "term": regex("x|y") })).await);
+    let both = draw(json!({ "term": fair, "count": 10 })).await;
+    assert!(both.iter().all(|s| s == "x" || s == "y"));
+    assert!(draw(json!({ "term": regex("abc"), "count": 5, "maxLength": 2 })).await.is_empty());
+
+    let path = "/v1/generate/samples";
+    for count in [0, 101] {
+        let body = json!({ "term": regex("a"), "count": count });
+        error(post(&app, path, body).await, 400, "InvalidNumberOfStringsToGenerate");
+    }
+    let body = json!({ "term": regex("a"), "count": 1, "distribution": "normal" });
+    error(post(&app, path, body).await, 400, "BadRequest");
+    let body = json!({ "term": regex("a"), "count": 1, "maxLength": 101 });
+    error(post(&app, path, body).await, 400, "BadRequest");
+    error(post(&app, path, json!({ "term": regex("a") })).await, 400, "InvalidJson");
+    let body = json!({ "term": regex("a"), "count": 1, "charset": "[a" });
+    error(post(&app, path, body).await, 400, "RegexSyntaxError");
+}

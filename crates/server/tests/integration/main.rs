@@ -15,6 +15,7 @@ mod malformed;
 mod metrics;
 mod nfa_first;
 mod operation;
+mod overlaps;
 mod parsing_limits;
 mod playground;
 mod python_client;

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::support::{app, data, post, regex};
 
-/// Bodies per POST endpoint: 19 endpoints give 10,640 bodies.
+/// Bodies per POST endpoint: 27 endpoints give 15,120 bodies.
 const BODIES_PER_ENDPOINT: usize = 560;
 
 /// The generator's seed; change it to explore, keep it to replay.
@@ -68,7 +68,7 @@ struct BadBody {
 }
 
 /// Fields a request cannot do without: removing one is a shape error.
-const REQUIRED: [&str; 7] = ["term", "terms", "limit", "min", "strings", "type", "value"];
+const REQUIRED: [&str; 8] = ["term", "terms", "limit", "count", "min", "strings", "type", "value"];
 
 /// A valid body of the request type `request` (as named in `ENDPOINTS`), with every optional
 /// field present so that each can be damaged.
@@ -87,10 +87,19 @@ fn valid_body(request: &str) -> Value {
         }
         "RepeatRequest" => json!({ "term": term, "min": 1, "max": 3, "options": options }),
         "MatchRequest" => json!({ "term": term, "strings": ["abc", ""], "options": options }),
+        // Lengths above 101, so that the out-of-range values of generation's maxLength
+        // (0, 101) fall below minLength here.
+        "CountByLengthRequest" => {
+            json!({ "term": term, "minLength": 200, "maxLength": 300, "options": options })
+        }
         "GenerateStringsRequest" => json!({
             "term": term, "limit": 5, "offset": 2, "minLength": 1, "maxLength": 10,
             "pathOrder": "interleave", "characterOrder": "shuffled", "seed": 7,
             "charset": "[a-c]", "options": options,
+        }),
+        "SampleRequest" => json!({
+            "term": term, "count": 5, "minLength": 1, "maxLength": 10, "distribution": "lengths",
+            "seed": 7, "charset": "[a-c]", "options": options,
         }),
         other => panic!("no valid body for {other}"),
     }
@@ -161,7 +170,7 @@ fn out_of_range(rng: &mut Pcg64, pointer: &str) -> (i64, ErrorCode) {
     let negative = -rng.random_range(1..=i64::MAX);
     let large = rng.random_range(i64::from(u32::MAX) + 1..=i64::MAX);
     match pointer {
-        "/limit" => {
+        "/limit" | "/count" => {
             let value = *pick(rng, &[0, negative, 101, large]);
             (value, ErrorCode::InvalidNumberOfStringsToGenerate)
         }

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use crate::support::{RunningServer, TempDir, run_or_skip, token};
+use crate::support::{RunningServer, TempDir, pypi_venv, token};
 
 const TOKEN: &str = "python-client-token";
 const CALLS: u64 = 4;
@@ -20,34 +20,7 @@ const CALLS: u64 = 4;
 /// is out of reach.
 fn client_python() -> Option<&'static Path> {
     static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("regexsolver-1.1.0-venv");
-    PYTHON.get_or_init(|| install_client(&venv)).as_deref()
-}
-
-/// `venv` with `regexsolver==1.1.0`, reused when it has it, made again otherwise.
-fn install_client(venv: &Path) -> Option<PathBuf> {
-    let python = venv.join("bin/python");
-    let installed = Command::new(&python)
-        .args(["-c", "import importlib.metadata as m; assert m.version('regexsolver') == '1.1.0'"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if installed {
-        return Some(python);
-    }
-    let _ = std::fs::remove_dir_all(venv);
-    let mut create = Command::new("python3");
-    create.args(["-m", "venv"]).arg(venv);
-    run_or_skip("python3 -m venv (needs python3 and python3-venv)", &mut create)?;
-    let mut install = Command::new(venv.join("bin/pip"));
-    install.args(["install", "--quiet", "--disable-pip-version-check"]).args([
-        "--retries",
-        "1",
-        "--timeout",
-        "20",
-        "regexsolver==1.1.0",
-    ]);
-    run_or_skip("pip install regexsolver==1.1.0 (needs PyPI)", &mut install)?;
-    Some(python)
+    PYTHON.get_or_init(|| pypi_venv("regexsolver", "1.1.0")).as_deref()
 }
 
 #[test]

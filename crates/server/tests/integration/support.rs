@@ -172,6 +172,38 @@ pub(crate) fn run_or_skip(what: &str, command: &mut Command) -> Option<Output> {
     }
 }
 
+/// The Python of a venv under `CARGO_TARGET_TMPDIR` with `package==version` from PyPI,
+/// reused when it has it, made again otherwise; `None` (printed, a failure under CI) when
+/// Python, venv or PyPI is out of reach.
+pub(crate) fn pypi_venv(package: &str, version: &str) -> Option<PathBuf> {
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{package}-{version}-venv"));
+    let python = venv.join("bin/python");
+    let check =
+        format!("import importlib.metadata as m; assert m.version('{package}') == '{version}'");
+    let installed = Command::new(&python)
+        .args(["-c", &check])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if installed {
+        return Some(python);
+    }
+    let _ = std::fs::remove_dir_all(&venv);
+    let mut create = Command::new("python3");
+    create.args(["-m", "venv"]).arg(&venv);
+    run_or_skip("python3 -m venv (needs python3 and python3-venv)", &mut create)?;
+    let requirement = format!("{package}=={version}");
+    let mut install = Command::new(venv.join("bin/pip"));
+    install.args(["install", "--quiet", "--disable-pip-version-check"]).args([
+        "--retries",
+        "1",
+        "--timeout",
+        "20",
+        &requirement,
+    ]);
+    run_or_skip(&format!("pip install {requirement} (needs PyPI)"), &mut install)?;
+    Some(python)
+}
+
 /// Whether this run is CI's (`CI=true`, as CI services and `.ci/run` set it), where a test
 /// may not skip.
 pub(crate) fn is_ci() -> bool {
