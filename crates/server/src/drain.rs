@@ -28,8 +28,6 @@ use actix_web::middleware::Next;
 use actix_web::web;
 use tokio::signal::unix::Signal;
 
-use crate::state::AppState;
-
 /// Whether the replica is draining.
 #[derive(Debug, Default)]
 pub(crate) struct Drain {
@@ -56,7 +54,7 @@ pub(crate) struct StopSignals {
 /// Waits for SIGTERM or SIGINT, then drains and stops `servers` (see the module docs).
 pub(crate) async fn stop_on_signals(
     mut signals: StopSignals,
-    state: web::Data<AppState>,
+    drain: web::Data<Drain>,
     delay: Duration,
     servers: Vec<ServerHandle>,
 ) {
@@ -64,7 +62,7 @@ pub(crate) async fn stop_on_signals(
         _ = signals.terminate.recv() => delay,
         _ = signals.interrupt.recv() => Duration::ZERO,
     };
-    state.drain.start();
+    drain.start();
     tracing::info!(
         drain_delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
         "stopping: /readyz answers 503; serving until the drain delay ends"
@@ -96,9 +94,9 @@ pub(crate) async fn close_connections_while_draining(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let drain = req.app_data::<web::Data<AppState>>().cloned();
+    let drain = req.app_data::<web::Data<Drain>>().cloned();
     let mut res = next.call(req).await?;
-    if drain.is_some_and(|state| state.drain.is_draining()) {
+    if drain.is_some_and(|drain| drain.is_draining()) {
         res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
     }
     Ok(res)

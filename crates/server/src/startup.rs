@@ -159,7 +159,7 @@ impl Application {
         handles.extend(metrics.as_ref().map(|(handle, _)| handle.clone()));
         let stopper = actix_web::rt::spawn(stop_on_signals(
             self.stop_signals,
-            self.state,
+            self.state.drain.clone(),
             self.drain_delay,
             handles,
         ));
@@ -255,7 +255,7 @@ fn configure_app(cfg: &mut web::ServiceConfig, state: web::Data<AppState>, body_
         .content_type_required(false)
         .error_handler(json_error);
     let metrics_beside_api = state.metrics_beside_api;
-    cfg.app_data(state.auth.clone()).app_data(state).app_data(json);
+    cfg.app_data(state.auth.clone()).app_data(state.drain.clone()).app_data(state).app_data(json);
     routes::health::configure(cfg);
     routes::probes::configure(cfg);
     if metrics_beside_api {

@@ -33,7 +33,7 @@ pub(crate) struct AppState {
     /// `--redis-url`'s link, which quotas, the rate limit and `/readyz` use.
     pub(crate) redis: Option<Arc<RedisLink>>,
     /// Set on SIGTERM ([`crate::drain`]).
-    pub(crate) drain: Drain,
+    pub(crate) drain: web::Data<Drain>,
     /// Whether `/metrics` is served beside the API (no `--metrics-addr`).
     pub(crate) metrics_beside_api: bool,
 }
@@ -70,7 +70,7 @@ impl AppState {
             response_limit: config.response_limit(),
             body_timeout: config.client_request_timeout(),
             redis,
-            drain: Drain::default(),
+            drain: web::Data::new(Drain::default()),
             metrics_beside_api: config.metrics_addr.is_none(),
         })
     }
