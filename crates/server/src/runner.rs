@@ -162,53 +162,38 @@ impl Body for GenerateStringsRequest {
     }
 }
 
-impl Body for MatchRequest {
-    type Valid = (TermInput, Vec<String>);
-    type Checked = (Term, Vec<String>);
+/// The [`Body`] of a request of one term and data the engine takes as validated, which its
+/// own `validate` returns beside the term and the options.
+macro_rules! term_with_data {
+    ($request:ty, $data:ty) => {
+        impl Body for $request {
+            type Valid = (TermInput, $data);
+            type Checked = (Term, $data);
 
-    fn validate(
-        self,
-        limits: &RequestLimits,
-    ) -> Result<((TermInput, Vec<String>), Options), ApiError> {
-        let (term, strings, options) = MatchRequest::validate(self, limits)?;
-        Ok(((term, strings), options))
-    }
+            fn validate(
+                self,
+                limits: &RequestLimits,
+            ) -> Result<((TermInput, $data), Options), ApiError> {
+                let (term, data, options) = <$request>::validate(self, limits)?;
+                Ok(((term, data), options))
+            }
 
-    fn check(
-        (term, strings): (TermInput, Vec<String>),
-        checker: &Checker<'_>,
-    ) -> Result<(Term, Vec<String>), HttpError> {
-        Ok((checker.term(term)?, strings))
-    }
+            fn check(
+                (term, data): (TermInput, $data),
+                checker: &Checker<'_>,
+            ) -> Result<(Term, $data), HttpError> {
+                Ok((checker.term(term)?, data))
+            }
 
-    fn terms((term, _): &(Term, Vec<String>)) -> &[Term] {
-        std::slice::from_ref(term)
-    }
+            fn terms((term, _): &(Term, $data)) -> &[Term] {
+                std::slice::from_ref(term)
+            }
+        }
+    };
 }
 
-impl Body for CountByLengthRequest {
-    type Valid = (TermInput, RangeInclusive<u32>);
-    type Checked = (Term, RangeInclusive<u32>);
-
-    fn validate(
-        self,
-        limits: &RequestLimits,
-    ) -> Result<((TermInput, RangeInclusive<u32>), Options), ApiError> {
-        let (term, lengths, options) = CountByLengthRequest::validate(self, limits)?;
-        Ok(((term, lengths), options))
-    }
-
-    fn check(
-        (term, lengths): (TermInput, RangeInclusive<u32>),
-        checker: &Checker<'_>,
-    ) -> Result<(Term, RangeInclusive<u32>), HttpError> {
-        Ok((checker.term(term)?, lengths))
-    }
-
-    fn terms((term, _): &(Term, RangeInclusive<u32>)) -> &[Term] {
-        std::slice::from_ref(term)
-    }
-}
+term_with_data!(MatchRequest, Vec<String>);
+term_with_data!(CountByLengthRequest, RangeInclusive<u32>);
 
 impl Body for SampleRequest {
     type Valid = (TermInput, GenerateParams, SampleDistribution);
