@@ -16,10 +16,12 @@
 //!   needed (`nfa_first.rs`): emptiness, {""}, lengths and infiniteness on the trimmed NFA;
 //!   totality and inclusion by an antichain search of the subsets the other language
 //!   reaches, equivalence by bisimulation up to congruence of the pairs of subsets, each
-//!   stopping at the first difference (two patterns that parse to the same expression are
-//!   equal without any search); an intersection or difference found
-//!   empty that way builds no DFA. Built languages are compared by the product of their
-//!   DFAs.
+//!   stopping at the first difference; before any search, the terms' structure settles or
+//!   shrinks the question (`structural.rs`: two patterns that parse to the same expression
+//!   are equal, `x ⊆ x ∪ y`, `x ≡ x ∪ y` is `y ⊆ x`); an intersection or difference found
+//!   empty that way builds no DFA, and whether two languages share a string is the product
+//!   of their NFAs explored up to the first common string ([`Language::is_disjoint`]).
+//!   Built languages are compared by the product of their DFAs.
 //!
 //! - Reversal, prefix and suffix closure and quotients (`derived.rs`) build their DFA at
 //!   once, from the operands' DFAs.
@@ -31,6 +33,7 @@
 mod derived;
 pub(crate) mod matching;
 mod nfa_first;
+mod structural;
 mod term;
 
 use std::mem;
@@ -49,7 +52,6 @@ use crate::error::Error;
 use crate::nfa::{Nfa, NfaTrim};
 use crate::ops::{self, Overlap};
 use crate::pattern::{self, Parsed};
-use crate::syntax;
 use crate::to_regex;
 use crate::witness::BoolOp;
 
@@ -596,6 +598,30 @@ impl Language {
         self.separating_string(other, BoolOp::SymmetricDifference, budget)
     }
 
+    /// Whether no string is in both `self` and `other`: the question "is the intersection
+    /// empty" without building it. Decided on the product of the two terms' NFAs, explored
+    /// from the start and stopped at the first common string (`ops/lazy_product.rs`): no
+    /// alphabet partition, DFA or minimization, which is most of the cost of
+    /// [`Language::intersection`] on small languages, and the DFAs of languages such as
+    /// `.*a.{100}` are exponential where the product of NFAs stays small.
+    ///
+    /// # Errors
+    /// When building an NFA or the product exceeds `budget`.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, Language};
+    ///
+    /// let budget = Budget::default();
+    /// let [ends_a, ends_b, digits] = [".*a.{100}", ".*b.{100}", "[0-9]+"].map(Language::from_regex);
+    /// assert!(ends_a.as_ref().unwrap().is_disjoint(ends_b.as_ref().unwrap(), &budget)?);
+    /// assert!(!ends_a.unwrap().is_disjoint(&digits?.concat(&ends_b?, &budget)?, &budget)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_disjoint(&self, other: &Language, budget: &Budget) -> Result<bool, Error> {
+        nfa_first::intersection_is_empty(&[self, other], budget)
+    }
+
     /// Which of `languages` share a string: for every pair that does, by index, its
     /// shortest, then smallest, common string (the witness rule of
     /// [`Language::subset_witness`]). One walk of the product of all answers every pair
@@ -673,12 +699,10 @@ impl Language {
         found: BoolOp,
         budget: &Budget,
     ) -> Result<Option<String>, Error> {
-        if let (Term::Pattern(left), Term::Pattern(right)) = (&self.0.term, &other.0.term)
-            && syntax::is_same_expression(left, right)
-        {
+        let Some((left, right, found)) = structural::reduce(self, other, found, budget)? else {
             return Ok(None);
-        }
-        nfa_first::separating_string(self, other, found, budget)
+        };
+        nfa_first::separating_string(&left, &right, found, budget)
     }
 
     // Questions about one language.

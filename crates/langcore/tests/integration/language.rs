@@ -88,6 +88,49 @@ proptest! {
         );
     }
 
+    /// Whether two languages share a string, decided on the product of their NFAs, is
+    /// whether the DFAs' intersection is empty, built operands or not.
+    #[test]
+    fn disjointness_agrees_with_the_dfa_intersection(
+        left in pattern(),
+        right in pattern(),
+        left_built in any::<bool>(),
+    ) {
+        let budget = budget();
+        let (a, b) = (language_as(&left, left_built), language(&right));
+        let expected = dfa(&left).intersection(&dfa(&right), &budget).unwrap().is_empty();
+        prop_assert_eq!(a.is_disjoint(&b, &budget).unwrap(), expected);
+        prop_assert_eq!(b.is_disjoint(&a, &budget).unwrap(), expected);
+    }
+
+    /// Inclusion and equivalence between a language and a union holding it (answered or
+    /// shrunk by the terms' structure, `language/structural.rs`) give the DFAs' witnesses.
+    #[test]
+    fn witnesses_against_a_union_holding_the_language_are_the_dfas(
+        left in pattern(),
+        right in pattern(),
+        right_first in any::<bool>(),
+    ) {
+        let budget = budget();
+        let (a, b) = (language(&left), language(&right));
+        let either = if right_first { b.union(&a, &budget) } else { a.union(&b, &budget) };
+        let either = either.unwrap();
+        let (da, de) = (dfa(&left), dfa(&left).union(&dfa(&right), &budget).unwrap());
+        prop_assert_eq!(a.subset_witness(&either, &budget).unwrap(), None);
+        prop_assert_eq!(
+            either.subset_witness(&a, &budget).unwrap(),
+            de.subset_witness(&da, &budget).unwrap()
+        );
+        prop_assert_eq!(
+            a.equivalence_witness(&either, &budget).unwrap(),
+            da.equivalence_witness(&de, &budget).unwrap()
+        );
+        prop_assert_eq!(
+            either.equivalence_witness(&a, &budget).unwrap(),
+            de.equivalence_witness(&da, &budget).unwrap()
+        );
+    }
+
     /// Boolean operations on terms agree with the same operations on DFAs.
     #[test]
     fn boolean_operations_agree_with_dfas(left in pattern(), right in pattern()) {
