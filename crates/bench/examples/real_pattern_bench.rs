@@ -286,8 +286,10 @@ fn measure(patterns: &[Entry], profile: &ExecutionProfile) -> Vec<Row> {
     rows
 }
 
+/// The `share` quantile of `sorted` (NaN, printed as such, when no pair was answered).
 fn quantile(sorted: &[f64], share: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * share).round() as usize]
+    let last = sorted.len().saturating_sub(1);
+    sorted.get((last as f64 * share).round() as usize).copied().unwrap_or(f64::NAN)
 }
 
 fn ms(time: Duration) -> f64 {
