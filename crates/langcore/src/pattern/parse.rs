@@ -14,7 +14,10 @@
 //! refused with the reason; conditionals on a lookaround `(?(?=X)yes|no)` are
 //! `(?=X)yes|(?!X)no`. Recursion, subroutine calls and branch reset are refused.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
 
 use super::atomic::{self, Refusal};
 use super::class;
@@ -216,7 +219,7 @@ struct Group {
     /// of a group whose strings depend on references (`parse`).
     closes: Option<u32>,
     /// Its strings, when its language is finite and small; the error otherwise.
-    strings: Vec<String>,
+    strings: Arc<[String]>,
     error: Option<String>,
     /// Why no reference may read it at all: its language is infinite or too large, even
     /// with its assertions taken as "" (they only stop a reading per choice).
@@ -235,7 +238,14 @@ struct Group {
     in_atomic: bool,
 }
 
+/// The strings of each group's body as last computed (`Parser::group_strings`), shared by
+/// the readings of one pattern.
+type StringsMemo = Rc<RefCell<HashMap<u32, (Expr, Result<Arc<[String]>, String>)>>>;
+
 struct Parser<'p> {
+    /// Shared by every reading of the pattern (`reference.rs` reads it again per choice of
+    /// the groups' values), so that a group's strings are expanded once per body.
+    strings_memo: StringsMemo,
     pattern: &'p str,
     dialect: Dialect,
     pos: usize,
@@ -340,6 +350,7 @@ impl<'p> Parser<'p> {
         budget: &'p Budget,
     ) -> Parser<'p> {
         Parser {
+            strings_memo: StringsMemo::default(),
             pattern,
             dialect,
             pos: 0,
@@ -390,6 +401,22 @@ impl<'p> Parser<'p> {
             later_names: None,
             names_ahead: false,
         }
+    }
+
+    /// The strings of group `number` with `body` (`reference::strings`), expanded once for
+    /// all the readings of the pattern: the second pass reads the pattern again for each
+    /// choice of the groups' values, 4,096 of them for `([ab]{12})\1`, each time with the
+    /// same body for the group, whose 4,096 strings took a millisecond to expand.
+    fn group_strings(&self, number: u32, body: &Expr) -> Result<Arc<[String]>, String> {
+        let mut memo = self.strings_memo.borrow_mut();
+        if let Some((seen, found)) = memo.get(&number)
+            && seen == body
+        {
+            return found.clone();
+        }
+        let found = strings(body).map(Arc::from);
+        memo.insert(number, (body.clone(), found.clone()));
+        found
     }
 
     fn ctx(&self) -> Ctx {
@@ -1470,7 +1497,7 @@ impl<'p> Parser<'p> {
             varies: false,
             optional: false,
             closes: Some(1),
-            strings: Vec::new(),
+            strings: Arc::from([]),
             error: None,
             value_error: None,
             looks: self.looks.clone(),
@@ -1481,10 +1508,11 @@ impl<'p> Parser<'p> {
         });
         let body = self.parse_group_body(start)?;
         self.java_atom = Some(java::Atom::Group(std::mem::take(&mut self.java_chain)));
+        let found = self.group_strings(number, &body);
         let group = &mut self.groups[number as usize - 1];
         group.closed = true;
         group.span = start..self.pos;
-        match strings(&body) {
+        match found {
             Ok(found) => group.strings = found,
             // A reference inside stands for its strings only in the second pass.
             Err(why) if group.holds_reference => group.error = Some(why),

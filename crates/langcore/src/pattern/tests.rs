@@ -151,6 +151,21 @@ fn captures_are_carried_along_each_path() {
 
 /// References to groups that have not closed, and inside lookbehinds, by each engine's
 /// rules.
+/// A backreference to a group of 4,096 strings, the documented limit, is read: the
+/// pattern is read again for each of the group's values, and the group's strings are
+/// expanded once for all of them (each reading expanded them again: 4,096 times 4,096
+/// strings, past the default deadline). A generous deadline: the answer is checked here,
+/// the time in docs/benchmarks.md.
+#[test]
+fn a_backreference_at_the_limit_of_group_strings_is_read() {
+    let budget = Budget::new(std::time::Duration::from_secs(120));
+    let twice = Language::from_regex_in(r"([ab]{12})\1", Dialect::Rust, &budget).unwrap();
+    assert_eq!(twice.cardinality(&budget).unwrap().to_string(), "4096");
+    let half = "abbabaabbbab";
+    assert!(twice.matches(&half.repeat(2), &budget).unwrap());
+    assert!(!twice.matches(&format!("{half}bbbabaabbbab"), &budget).unwrap());
+}
+
 #[test]
 fn references_before_their_group_closes() {
     let (py, js, java, pcre) = (Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre);

@@ -36,6 +36,7 @@
 //!
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::{Binding, Flags, Group, Look, OpenRef, Otherwise, Parser, RightRef};
 use super::{capture, case, java};
@@ -184,6 +185,7 @@ impl Parser<'_> {
                 self.budget.check_time(Operation::Parse)?;
                 let mut again =
                     Parser::new(self.pattern, self.dialect, choice.clone(), self.budget);
+                again.strings_memo = Rc::clone(&self.strings_memo);
                 again.needs_text = self.needs_text.clone();
                 again.unset_right_refs = self.unset_right_refs.clone();
                 again.tracked = tracked.to_vec();
@@ -424,6 +426,7 @@ impl Parser<'_> {
             )
         })?;
         let mut again = Parser::new(self.pattern, self.dialect, bindings, self.budget);
+        again.strings_memo = Rc::clone(&self.strings_memo);
         again.pos = body_start;
         again.flags = flags;
         again.depth = self.depth + 1;
@@ -1034,7 +1037,11 @@ const INFINITE_GROUP: &str = "a backreference to a group with infinitely many st
 /// (`parse`): its strings, known from the first pass when it holds no reference and has no
 /// assertion; else none, and the rounds find them (its closing judges its strings).
 fn first_values(group: &Group) -> Vec<String> {
-    if group.error.is_none() && !group.holds_reference { group.strings.clone() } else { Vec::new() }
+    if group.error.is_none() && !group.holds_reference {
+        group.strings.to_vec()
+    } else {
+        Vec::new()
+    }
 }
 
 /// The strings of an expression without assertions, if finite and at most
