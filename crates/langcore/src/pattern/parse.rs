@@ -406,8 +406,12 @@ impl<'p> Parser<'p> {
     /// The strings of group `number` with `body` (`reference::strings`), expanded once for
     /// all the readings of the pattern: the second pass reads the pattern again for each
     /// choice of the groups' values, 4,096 of them for `([ab]{12})\1`, each time with the
-    /// same body for the group, whose 4,096 strings took a millisecond to expand.
+    /// same body for the group, whose 4,096 strings took a millisecond to expand. The first
+    /// reading (no values chosen) reads each group once and keeps nothing.
     fn group_strings(&self, number: u32, body: &Expr) -> Result<Arc<[String]>, String> {
+        if self.bindings.is_empty() {
+            return strings(body).map(Arc::from);
+        }
         let mut memo = self.strings_memo.borrow_mut();
         if let Some((seen, found)) = memo.get(&number)
             && seen == body
