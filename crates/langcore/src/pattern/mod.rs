@@ -455,9 +455,51 @@ fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Pa
     let expr = parse::parse(pattern, dialect, budget)?.decide_edges(true, true).simplify();
     budget.check_time(Operation::Parse)?;
     if expr.has_look() {
-        Ok(Parsed::Automaton(lookaround::build(&expr, budget)?))
+        Ok(Parsed::Automaton(build_automaton(&expr, budget)?))
     } else {
         Ok(Parsed::Hir(expr.to_hir()))
+    }
+}
+
+/// The canonical minimal DFA of `expr`, its leading lookaheads taken apart: at the start of
+/// the whole string, `(?=X)Y` is `X·Σ* ∩ Y` and `(?!X)Y` is `Y − X·Σ*`, so each part is
+/// determinized and minimized alone and only the product of minimal automata is built. One
+/// subset construction of the whole carries every lookahead's progress beside the body's
+/// (a validator's length check `(?=.{1,254}$)` beside a hostname's labels goes past any
+/// budget that way). Not where a step on captured values is left: the parts would no
+/// longer see each other's values.
+fn build_automaton(expr: &Expr, budget: &Budget) -> Result<Dfa, Error> {
+    let Expr::Concat(parts) = expr else { return Ok(lookaround::build(expr, budget)?) };
+    let leading = parts.iter().take_while(|part| matches!(part, Expr::Look(look) if look.ahead));
+    let leading = leading.count();
+    if leading == 0 || expr.sets_capture() || expr.reads_capture() {
+        return Ok(lookaround::build(expr, budget)?);
+    }
+    let mut dfa = build_part(Expr::concat(parts[leading..].to_vec()), budget)?;
+    for part in &parts[..leading] {
+        let Expr::Look(look) = part else { unreachable!("taken while lookaheads") };
+        let rest = Expr::Repeat {
+            sub: Box::new(Expr::set(CharSet::full())),
+            min: 0,
+            max: None,
+            greedy: true,
+        };
+        let ahead = build_part(Expr::concat(vec![(*look.body).clone(), rest]), budget)?;
+        dfa = if look.negated {
+            dfa.difference(&ahead, budget)?
+        } else {
+            dfa.intersection(&ahead, budget)?
+        };
+    }
+    Ok(dfa)
+}
+
+/// The canonical minimal DFA of one part of [`build_automaton`]'s conjunction.
+fn build_part(expr: Expr, budget: &Budget) -> Result<Dfa, Error> {
+    if expr.has_look() {
+        build_automaton(&expr, budget)
+    } else {
+        Ok(Dfa::from_nfa(&Nfa::from_hir(&expr.to_hir(), budget)?, budget)?)
     }
 }
 

@@ -90,6 +90,41 @@ fn lookaheads() {
     check(r"(?:(?=\w*\d)\w+ ?)*", py, &["a1 b2", "1"], &["a b1", "a1 b"]);
 }
 
+/// Leading lookaheads are built apart and their minimal automata combined
+/// (`build_automaton`): the same canonical DFA as the one subset construction of the
+/// whole, for lookaheads ending at the end of the string or not, negated, nested, beside
+/// lookbehinds, anchors and word boundaries in either part.
+#[test]
+fn leading_lookaheads_are_products_of_their_parts() {
+    let budget = Budget::default();
+    let aheads =
+        [r"(?=.{2,4}$)", r"(?=.*b)", r"(?!ab)", r"(?=a(?!b))", r"(?!.*(?<=b)a$)", r"(?=\w*\b)"];
+    let bodies = [r"[ab]+", r"(?:a|ba)*b?", r"a.*(?<!b)", r"\b[ab]{1,3}\b", r"(?:a(?=b)|b)*"];
+    for (first, second) in aheads.iter().zip(aheads.iter().rev()) {
+        for body in bodies {
+            for pattern in [format!("{first}{body}"), format!("^{first}{second}{body}$")] {
+                let expr = parse::parse(&pattern, Dialect::Python, &budget)
+                    .unwrap()
+                    .decide_edges(true, true)
+                    .simplify();
+                let whole = lookaround::build(&expr, &budget).unwrap();
+                assert_eq!(build_automaton(&expr, &budget).unwrap(), whole, "{pattern}");
+            }
+        }
+    }
+    // A hostname validator whose length check multiplied out past 100,000 states in one
+    // subset construction.
+    let hostname =
+        r"(?=^.{1,254}$)(^(?:[a-zA-Z0-9][a-zA-Z0-9\-]{0,61}[a-zA-Z0-9]\.?)+(?:[a-zA-Z]{2,})$)";
+    let too_long = format!("{}com", "abcdefghi.".repeat(26));
+    check(
+        hostname,
+        Dialect::Js,
+        &["example.com", "a1.b-c.org", &too_long[10..]],
+        &["-a.com", "a.c", "ab.c", &too_long],
+    );
+}
+
 #[test]
 fn lookbehinds() {
     let py = Dialect::Python;
