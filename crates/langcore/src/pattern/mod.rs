@@ -42,11 +42,12 @@ mod parse;
 use regex_syntax::hir::{self, Hir};
 
 use crate::alphabet::CharSet;
-use crate::budget::{Budget, Operation};
+use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::nfa::Nfa;
+use crate::ops;
 use crate::syntax::{self, NEST_LIMIT};
 
 /// The reading a class is parsed under: the dialect and the flags in force (`class.rs`,
@@ -188,6 +189,43 @@ impl Expr {
             Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::has_look),
             Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.has_look(),
             Expr::Look(_) | Expr::Capture(_) => true,
+        }
+    }
+
+    /// Whether a lookahead whose body may read to the end of the string (an unbounded
+    /// repetition: its obligation may stay open that long), and whether any lookbehind,
+    /// stands under a repetition that may cross it more than once.
+    fn repeated_looks(&self) -> [bool; 2] {
+        fn walk(expr: &Expr, repeated: bool, found: &mut [bool; 2]) {
+            match expr {
+                Expr::Empty | Expr::Set(_) | Expr::Capture(_) => {}
+                Expr::Concat(parts) | Expr::Alt(parts) => {
+                    parts.iter().for_each(|part| walk(part, repeated, found));
+                }
+                Expr::Repeat { sub, max, .. } => {
+                    walk(sub, repeated || max.is_none_or(|max| max > 1), found);
+                }
+                Expr::Atomic(sub) => walk(sub, repeated, found),
+                Expr::Look(look) => {
+                    found[usize::from(!look.ahead)] |=
+                        repeated && (!look.ahead || look.body.is_unbounded());
+                    walk(&look.body, repeated, found);
+                }
+            }
+        }
+        let mut found = [false; 2];
+        walk(self, false, &mut found);
+        found
+    }
+
+    /// Whether the expression holds a repetition without a maximum.
+    fn is_unbounded(&self) -> bool {
+        match self {
+            Expr::Empty | Expr::Set(_) | Expr::Capture(_) => false,
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::is_unbounded),
+            Expr::Repeat { sub, max, .. } => max.is_none() || sub.is_unbounded(),
+            Expr::Atomic(sub) => sub.is_unbounded(),
+            Expr::Look(look) => look.body.is_unbounded(),
         }
     }
 
@@ -469,11 +507,12 @@ fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Pa
 /// budget that way). Not where a step on captured values is left: the parts would no
 /// longer see each other's values.
 fn build_automaton(expr: &Expr, budget: &Budget) -> Result<Dfa, Error> {
-    let Expr::Concat(parts) = expr else { return Ok(lookaround::build(expr, budget)?) };
+    let captures = expr.sets_capture() || expr.reads_capture();
+    let Expr::Concat(parts) = expr else { return build_whole(expr, captures, budget) };
     let leading = parts.iter().take_while(|part| matches!(part, Expr::Look(look) if look.ahead));
     let leading = leading.count();
-    if leading == 0 || expr.sets_capture() || expr.reads_capture() {
-        return Ok(lookaround::build(expr, budget)?);
+    if leading == 0 || captures {
+        return build_whole(expr, captures, budget);
     }
     let mut dfa = build_part(Expr::concat(parts[leading..].to_vec()), budget)?;
     for part in &parts[..leading] {
@@ -492,6 +531,36 @@ fn build_automaton(expr: &Expr, budget: &Budget) -> Result<Dfa, Error> {
         };
     }
     Ok(dfa)
+}
+
+/// The canonical minimal DFA of `expr` from one subset construction (`lookaround.rs`), or
+/// of its mirror image read backwards, where lookaheads and lookbehinds swap. A lookahead
+/// crossed again and again (under a repetition) leaves an obligation each time, sets of
+/// which pile up where the body may read to the end (`(?:(?=.*a.{20}).)*`: one per
+/// pending `a` and its progress), while a lookbehind is a deterministic tracker of the
+/// text read so far: where such lookaheads repeat and no lookbehind does, the mirror
+/// image goes first. The other way is tried where the first has too
+/// many states. Not where a step on captured values is left (values flow forward).
+fn build_whole(expr: &Expr, captures: bool, budget: &Budget) -> Result<Dfa, Error> {
+    let mirrored = || -> Result<Dfa, BudgetError> {
+        let dfa = lookaround::build(&parse::reversed(expr, false), budget)?;
+        ops::rewire::reverse(&dfa, budget)
+    };
+    if captures {
+        return Ok(lookaround::build(expr, budget)?);
+    }
+    let [ahead, behind] = expr.repeated_looks();
+    let (first, second): (&dyn Fn() -> _, &dyn Fn() -> _) = if ahead && !behind {
+        (&mirrored, &|| lookaround::build(expr, budget))
+    } else {
+        (&|| lookaround::build(expr, budget), &mirrored)
+    };
+    match first() {
+        Err(err @ (BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. })) => {
+            Ok(second().map_err(|_| err)?)
+        }
+        other => Ok(other?),
+    }
 }
 
 /// The canonical minimal DFA of one part of [`build_automaton`]'s conjunction.

@@ -34,6 +34,7 @@ use reference::{strings, value_strings};
 mod passing;
 mod reference;
 
+pub(super) use passing::reversed;
 use passing::{Look, Otherwise};
 use reference::Named;
 

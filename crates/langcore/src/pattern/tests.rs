@@ -10,6 +10,13 @@ fn language(pattern: &str, dialect: Dialect) -> Language {
         .unwrap_or_else(|err| panic!("{pattern} ({dialect}): {err}"))
 }
 
+/// `pattern` in `dialect` as `parse_extended` hands it to the automaton builders.
+#[track_caller]
+fn lowered(pattern: &str, dialect: Dialect) -> Expr {
+    let expr = parse::parse(pattern, dialect, &Budget::default());
+    expr.unwrap_or_else(|err| panic!("{pattern}: {err}")).decide_edges(true, true).simplify()
+}
+
 /// Checks that `pattern` in `dialect` matches exactly `yes` among `yes` and `no`.
 #[track_caller]
 fn check(pattern: &str, dialect: Dialect, yes: &[&str], no: &[&str]) {
@@ -103,10 +110,7 @@ fn leading_lookaheads_are_products_of_their_parts() {
     for (first, second) in aheads.iter().zip(aheads.iter().rev()) {
         for body in bodies {
             for pattern in [format!("{first}{body}"), format!("^{first}{second}{body}$")] {
-                let expr = parse::parse(&pattern, Dialect::Python, &budget)
-                    .unwrap()
-                    .decide_edges(true, true)
-                    .simplify();
+                let expr = lowered(&pattern, Dialect::Python);
                 let whole = lookaround::build(&expr, &budget).unwrap();
                 assert_eq!(build_automaton(&expr, &budget).unwrap(), whole, "{pattern}");
             }
@@ -123,6 +127,35 @@ fn leading_lookaheads_are_products_of_their_parts() {
         &["example.com", "a1.b-c.org", &too_long[10..]],
         &["-a.com", "a.c", "ab.c", &too_long],
     );
+}
+
+/// The mirror image read backwards (`build_whole`'s way past the state limit) is the same
+/// canonical DFA as the forward construction, lookaheads and lookbehinds swapping roles;
+/// lookaheads crossed again and again, whose obligations pile up forward, are read that way.
+#[test]
+fn mirrored_lookarounds_read_backwards_are_the_same_language() {
+    let budget = Budget::default();
+    let patterns = [
+        r"(?:a(?=b)|b)*",
+        r"(?:(?=\w*\d)\w+ ?)*",
+        r"a(?=.*(?<=c)d)\w*",
+        r"(?:(?<=a)b|a)*",
+        r"(?:x(?<=(?<!y)x))*y?",
+        r".*(?<!\\)_(?!_).*",
+        r"(?:(?=.*a.{3}).)*b?",
+        r"\b\w+(?=\.)\.\w*\b",
+        r"(?>a|ab)c(?!c)",
+    ];
+    for pattern in patterns {
+        let expr = lowered(pattern, Dialect::Python);
+        let forward = lookaround::build(&expr, &budget).unwrap();
+        let mirrored = lookaround::build(&parse::reversed(&expr, false), &budget).unwrap();
+        assert_eq!(ops::rewire::reverse(&mirrored, &budget).unwrap(), forward, "{pattern}");
+    }
+    // Forward, one obligation per pending `a` and its progress: past 100,000 states.
+    check(r"(?:(?=.*a.{20}).)*", Dialect::Python, &[""], &["a", &"a".repeat(30)]);
+    let only_empty = language(r"(?:(?=.*a.{20}).)*", Dialect::Python);
+    assert_eq!(only_empty.cardinality(&budget).unwrap(), crate::Cardinality::Finite(1u32.into()));
 }
 
 #[test]
@@ -368,14 +401,15 @@ fn plain_patterns_keep_the_ordinary_road() {
 fn budgets_hold_for_lookarounds() {
     let small = Budget::default().with_max_states(200);
     let err =
-        Language::from_regex_in(r"(?:(?=.*a)(?!.*b.{20}).)*", Dialect::Python, &small).unwrap_err();
+        Language::from_regex_in(r"(?:(?=.*a)(?!.*b.{20}).)*(?<=a.{20})", Dialect::Python, &small)
+            .unwrap_err();
     assert!(matches!(err, Error::Budget(_)), "{err}");
     let nested = format!("{}a{}", "(?=".repeat(40), ")".repeat(40));
     assert!(Language::from_regex_in(&nested, Dialect::Python, &Budget::default()).is_ok());
     // Lookaheads inside lookbehinds: the pending matches are charged like the rest.
-    let err = Language::from_regex_in(r"(?:.(?<=(?=.*a)(?!.*b.{20}).))*", Dialect::Js, &small)
-        .unwrap_err();
-    assert!(matches!(err, Error::Budget(_)), "{err}");
+    // (The mirror image reads it with few states: the forward construction, charged.)
+    let expr = lowered(r"(?:.(?<=(?=.*a)(?!.*b.{20}).))*", Dialect::Js);
+    assert!(lookaround::build(&expr, &small).is_err());
     let quick = Budget::default()
         .with_deadline(std::time::Instant::now() + std::time::Duration::from_millis(50));
     let pattern = r"(?:.(?<=(?=.*a)(?!.*b.{30}).(?=(?:.*c){3})))*";

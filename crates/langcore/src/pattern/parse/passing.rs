@@ -311,7 +311,7 @@ const SHADOW: u32 = 1 << 30;
 /// an engine matching right to left steps through it, where the clearing of groups that
 /// starts a JavaScript iteration (`capture::repeat`) still comes first; else its mirror
 /// image, each step where it stands in the text.
-fn reversed(expr: &Expr, in_time: bool) -> Expr {
+pub(in crate::pattern) fn reversed(expr: &Expr, in_time: bool) -> Expr {
     let recurse = |expr: &Expr| reversed(expr, in_time);
     match expr {
         Expr::Concat(parts) => {
