@@ -1,4 +1,5 @@
-//! Backtracking analysis over the corpus of real patterns `bench/backtracking/corpus.jsonl`:
+//! Backtracking analysis over the corpus of real patterns `bench/backtracking/corpus.jsonl`
+//! and the advisories' patterns of `bench/backtracking/advisories.jsonl`:
 //! each pattern's verdict and analysis time under the default budget, compared with
 //! recheck's verdicts cached in `bench/backtracking/recheck.jsonl` (made by
 //! `bench/backtracking/recheck.js`). Prints the summary of docs/benchmarks.md and writes
@@ -38,7 +39,8 @@ const NEUTRAL_FLAGS: &str = "gyd";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let corpus = fs::read_to_string(root.join("bench/backtracking/corpus.jsonl"))?;
+    let corpus = fs::read_to_string(root.join("bench/backtracking/corpus.jsonl"))?
+        + &fs::read_to_string(root.join("bench/backtracking/advisories.jsonl"))?;
     let recheck: HashMap<String, Recheck> =
         match fs::read_to_string(root.join("bench/backtracking/recheck.jsonl")) {
             Ok(text) => text

@@ -148,9 +148,9 @@ impl Backtracking {
     /// backtrack: its matching is linear in the input, and that is the answer.
     ///
     /// # Errors
-    /// [`Error::Parse`] for a pattern invalid in its dialect; [`Error::Budget`] when the
-    /// analysis exceeds `budget`. A construct the front end does not support is an
-    /// [`Complexity::Unknown`] naming it, not an error.
+    /// [`Error::Parse`] for a pattern invalid in its dialect or that the front end does not
+    /// read (as for every other question); [`Error::Budget`] when the analysis exceeds
+    /// `budget`.
     pub fn analyze(
         pattern: &str,
         dialect: Dialect,
@@ -174,9 +174,6 @@ impl Backtracking {
                     "backreferences and conditionals on groups are not analysed (the paths \
                      the engine tries depend on the captured text)",
                 ));
-            }
-            Err(Error::Parse(err)) if err.is_unsupported() => {
-                return Ok(Backtracking::unknown(err.message()));
             }
             Err(err) => return Err(err),
         };
