@@ -261,6 +261,44 @@ pub(crate) fn length((min, max): (Option<usize>, Option<usize>)) -> Length {
     Length::new(min.map(|len| len as u64), max.map(|len| len as u64))
 }
 
+/// The backtracking risk of a checked question, as the response gives it.
+pub(crate) fn backtracking(
+    question: &BacktrackingQuestion,
+    budget: &Budget,
+) -> Result<response::Backtracking, HttpError> {
+    let mode = match question.mode {
+        BacktrackingMode::Match => MatchMode::FullMatch,
+        BacktrackingMode::Search => MatchMode::Search,
+    };
+    let dialect = engine_dialect(question.dialect);
+    let risk = langcore::Backtracking::analyze(&question.pattern, dialect, mode, budget)?;
+    let (complexity, degree, reason) = match risk.complexity() {
+        Complexity::Linear => ("linear", None, None),
+        Complexity::Polynomial { degree } => ("polynomial", Some(u64::from(*degree)), None),
+        Complexity::Exponential => ("exponential", None, None),
+        Complexity::Unknown { reason } => ("unknown", None, Some(reason.clone())),
+        _ => ("unknown", None, Some("a kind of growth this server does not know".to_owned())),
+    };
+    let attack = risk.attack().map(|attack| response::Attack {
+        prefix: attack.prefix().to_owned(),
+        pump: attack.pump().to_owned(),
+        suffix: attack.suffix().to_owned(),
+    });
+    let hotspot = risk
+        .hotspot()
+        .iter()
+        .map(|span| response::Span { start: span.start as u64, end: span.end as u64 })
+        .collect();
+    Ok(response::Backtracking {
+        kind: response::BacktrackingTag::Tag,
+        complexity: complexity.to_owned(),
+        degree,
+        reason,
+        attack,
+        hotspot,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
@@ -372,42 +410,4 @@ mod tests {
         let err = generate_options(with_charset(&"a".repeat(100)), &small).unwrap_err();
         assert_eq!(err.code(), ErrorCode::AutomatonTooManyStates);
     }
-}
-
-/// The backtracking risk of a checked question, as the response gives it.
-pub(crate) fn backtracking(
-    question: &BacktrackingQuestion,
-    budget: &Budget,
-) -> Result<response::Backtracking, HttpError> {
-    let mode = match question.mode {
-        BacktrackingMode::Match => MatchMode::FullMatch,
-        BacktrackingMode::Search => MatchMode::Search,
-    };
-    let dialect = engine_dialect(question.dialect);
-    let risk = langcore::Backtracking::analyze(&question.pattern, dialect, mode, budget)?;
-    let (complexity, degree, reason) = match risk.complexity() {
-        Complexity::Linear => ("linear", None, None),
-        Complexity::Polynomial { degree } => ("polynomial", Some(u64::from(*degree)), None),
-        Complexity::Exponential => ("exponential", None, None),
-        Complexity::Unknown { reason } => ("unknown", None, Some(reason.clone())),
-        _ => ("unknown", None, Some("a kind of growth this server does not know".to_owned())),
-    };
-    let attack = risk.attack().map(|attack| response::Attack {
-        prefix: attack.prefix().to_owned(),
-        pump: attack.pump().to_owned(),
-        suffix: attack.suffix().to_owned(),
-    });
-    let hotspot = risk
-        .hotspot()
-        .iter()
-        .map(|span| response::Span { start: span.start as u64, end: span.end as u64 })
-        .collect();
-    Ok(response::Backtracking {
-        kind: response::BacktrackingTag::Tag,
-        complexity: complexity.to_owned(),
-        degree,
-        reason,
-        attack,
-        hotspot,
-    })
 }

@@ -15,9 +15,10 @@
 //! IDA links, linear otherwise.
 //!
 //! # Budgets
-//! Pairs and triples count as states of [`Operation::Backtracking`]; the deadline is
-//! checked at each one.
+//! Pairs and triples, over all the searches of one analysis, count as states of
+//! [`Operation::Backtracking`]; the deadline is checked at each one.
 
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 
 use super::positions::{Move, Positions};
@@ -74,6 +75,7 @@ impl View<'_> {
 /// [`Error::Budget`] when the pairs or triples exceed `budget`.
 pub(super) fn growth(view: &View<'_>, budget: &Budget) -> Result<Growth, Error> {
     let n_states = view.positions.n_states();
+    let work = Cell::new(0);
     let reachable = reachable_from(view, 0);
     let succ = |state: usize| -> Vec<usize> {
         if !reachable[state] {
@@ -92,27 +94,26 @@ pub(super) fn growth(view: &View<'_>, budget: &Budget) -> Result<Growth, Error> 
         .map(|states| states.iter().any(|&s| view.moves(s).any(|mv| comp[mv.target] == comp[s])))
         .collect();
     for (idx, states) in members.iter().enumerate() {
-        if cyclic[idx] {
-            if let Some(found) = exponential(view, &comp, idx, states, budget)? {
-                return Ok(found);
-            }
+        if cyclic[idx]
+            && let Some(found) = exponential(view, &comp, idx, states, budget, &work)?
+        {
+            return Ok(found);
         }
     }
     // IDA links between cyclic components, then the longest chain. Tarjan numbers a
     // component after every component it reaches, so higher numbers come first.
-    let mut longest: Vec<(u32, Option<(usize, Vec<CharSet>, Vec<usize>)>)> =
-        vec![(0, None); n_comps];
+    let mut longest: Vec<(u32, Option<Link>)> = vec![(0, None); n_comps];
     for from in 0..n_comps {
         if !cyclic[from] {
             continue;
         }
         let below = reachable_comps(view, &comp, &members[from], n_comps);
         for to in (0..from).filter(|&to| cyclic[to] && below[to]) {
-            if longest[to].0 + 1 <= longest[from].0 {
+            if longest[to].0 < longest[from].0 {
                 continue;
             }
             if let Some((entry, pump, hotspot)) =
-                link(view, &comp, &members[from], &members[to], budget)?
+                link(view, &comp, &members[from], &members[to], budget, &work)?
             {
                 longest[from] = (longest[to].0 + 1, Some((entry, pump, hotspot)));
             }
@@ -220,17 +221,25 @@ pub(super) fn components(n_nodes: usize, succ: impl Fn(usize) -> Vec<usize>) -> 
     comp
 }
 
+/// An IDA link: the state it starts from, its word, and the states its paths take.
+type Link = (usize, Vec<CharSet>, Vec<usize>);
+
+/// A node of a [`TupleSearch`]: the tuple, and its parent with the label read from it.
+type TupleNode<const N: usize> = ([u32; N], Option<(usize, CharSet)>);
+
 /// A breadth-first search over tuples of states moving in step, with the labels read:
 /// from `starts` to the first tuple `is_goal` accepts; `None` if none is reached.
 struct TupleSearch<'b, const N: usize> {
     index: HashMap<[u32; N], usize>,
-    nodes: Vec<([u32; N], Option<(usize, CharSet)>)>,
+    nodes: Vec<TupleNode<N>>,
     budget: &'b Budget,
+    /// Tuples made by every search of the analysis so far: the state limit bounds them all.
+    work: &'b Cell<usize>,
 }
 
 impl<'b, const N: usize> TupleSearch<'b, N> {
-    fn new(budget: &'b Budget) -> Self {
-        TupleSearch { index: HashMap::new(), nodes: Vec::new(), budget }
+    fn new(budget: &'b Budget, work: &'b Cell<usize>) -> Self {
+        TupleSearch { index: HashMap::new(), nodes: Vec::new(), budget, work }
     }
 
     fn add(
@@ -242,7 +251,8 @@ impl<'b, const N: usize> TupleSearch<'b, N> {
             return Ok(None);
         }
         let id = self.nodes.len();
-        self.budget.check_states(Operation::Backtracking, id + 1)?;
+        self.work.set(self.work.get() + 1);
+        self.budget.check_states(Operation::Backtracking, self.work.get())?;
         self.index.insert(tuple, id);
         self.nodes.push((tuple, parent));
         Ok(Some(id))
@@ -317,6 +327,7 @@ fn exponential(
     idx: usize,
     states: &[usize],
     budget: &Budget,
+    work: &Cell<usize>,
 ) -> Result<Option<Growth>, Error> {
     let step = |node: &[u32; 3]| -> Vec<([u32; 3], CharSet)> {
         let mut res = Vec::new();
@@ -333,9 +344,9 @@ fn exponential(
     };
     for &entry in states {
         budget.check_time(Operation::Backtracking)?;
-        let mut search = TupleSearch::<3>::new(budget);
+        let mut search = TupleSearch::<3>::new(budget, work);
         let (start, goal) = ([entry as u32, entry as u32, 0], [entry as u32, entry as u32, 1]);
-        let Some(home) = search.run(&[start], &step, |next| *next == goal)? else {
+        let Some(home) = search.run(&[start], step, |next| *next == goal)? else {
             continue;
         };
         let pump = search.word(home);
@@ -358,7 +369,8 @@ fn link(
     from: &[usize],
     to: &[usize],
     budget: &Budget,
-) -> Result<Option<(usize, Vec<CharSet>, Vec<usize>)>, Error> {
+    work: &Cell<usize>,
+) -> Result<Option<Link>, Error> {
     let (from_comp, to_comp) = (comp[from[0]], comp[to[0]]);
     let step = |triple: &[u32; 3]| -> Vec<([u32; 3], CharSet)> {
         let mut res = Vec::new();
@@ -384,10 +396,10 @@ fn link(
     for &p in from {
         for &q in to {
             budget.check_time(Operation::Backtracking)?;
-            let mut search = TupleSearch::<3>::new(budget);
+            let mut search = TupleSearch::<3>::new(budget, work);
             let start = [p as u32, p as u32, q as u32];
             let goal = [p as u32, q as u32, q as u32];
-            if let Some(end) = search.run(&[start], &step, |next| *next == goal)? {
+            if let Some(end) = search.run(&[start], step, |next| *next == goal)? {
                 let pump = search.word(end);
                 let mut hotspot: Vec<usize> =
                     search.path(end).iter().flatten().map(|&s| s as usize).collect();

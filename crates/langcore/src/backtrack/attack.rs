@@ -148,10 +148,10 @@ fn candidates(positions: &Positions) -> Vec<char> {
     let outside = CharSet::full().difference(&all).difference(&pattern::tags());
     let mut res: Vec<char> = pick(&outside).into_iter().collect();
     for label in labels {
-        if let Some(c) = pick(label) {
-            if !res.contains(&c) {
-                res.push(c);
-            }
+        if let Some(c) = pick(label)
+            && !res.contains(&c)
+        {
+            res.push(c);
         }
     }
     res

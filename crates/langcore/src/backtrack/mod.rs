@@ -66,8 +66,9 @@ use crate::error::Error;
 use crate::pattern;
 
 /// The most states of the automaton of failing runs (`Positions::failing_runs`); past
-/// it only an analysis of every run is made, which can prove linearity only.
-const MAX_PRODUCT_STATES: usize = 4_000;
+/// it the answer is unknown (the analysis of every run, made first, proves linearity
+/// only).
+const MAX_PRODUCT_STATES: usize = 2_000;
 
 /// How the engine is asked to match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -178,24 +179,40 @@ impl Backtracking {
             Err(err) => return Err(err),
         };
         let plain = Positions::build(&tagged.expr, !full_match, budget)?;
+        // Every run, failing or not, has at least the paths of the failing ones: linear
+        // there is linear, and most patterns stop here, before the product.
+        let all = View { positions: &plain, exact_only: false };
+        let plain_growth = ambiguity::growth(&all, budget)?;
+        if matches!(plain_growth, Growth::Linear) && !plain.costly_look {
+            return Ok(Backtracking::verdict(Complexity::Linear));
+        }
         let product_budget = budget.with_max_states(budget.max_states().min(MAX_PRODUCT_STATES));
         let positions = match plain.failing_runs(&product_budget) {
             Ok(positions) => positions,
             Err(Error::Budget(BudgetError::TooManyStates { .. })) => {
-                // Every run, failing or not: more paths, so linear there is linear here.
-                let all = View { positions: &plain, exact_only: false };
-                return Ok(match ambiguity::growth(&all, budget)? {
-                    Growth::Linear => Backtracking::verdict(Complexity::Linear),
-                    _ => Backtracking::unknown(format!(
-                        "the runs that can still fail take more than {MAX_PRODUCT_STATES} states \
-                         to tell apart from those that match"
-                    )),
-                });
+                return Ok(Backtracking::unknown(format!(
+                    "the runs that can still fail take more than {MAX_PRODUCT_STATES} states to \
+                     tell apart from those that match (every run together: {})",
+                    describe(&plain_growth)
+                )));
             }
             Err(err) => return Err(err),
         };
-        let exact = ambiguity::growth(&View { positions: &positions, exact_only: true }, budget)?;
-        let upper = ambiguity::growth(&View { positions: &positions, exact_only: false }, budget)?;
+        let growths = [true, false].map(|exact_only| {
+            ambiguity::growth(&View { positions: &positions, exact_only }, budget)
+        });
+        let [exact, upper] = match growths {
+            [Ok(exact), Ok(upper)] => [exact, upper],
+            [Err(Error::Budget(BudgetError::TooManyStates { limit, .. })), _]
+            | [_, Err(Error::Budget(BudgetError::TooManyStates { limit, .. }))] => {
+                return Ok(Backtracking::unknown(format!(
+                    "the pairs and triples of states that tell the degree take more than the \
+                     {limit} states of the budget (every run together: {})",
+                    describe(&plain_growth)
+                )));
+            }
+            [Err(err), _] | [_, Err(err)] => return Err(err),
+        };
         let exponential = exact.rank().is_none();
         if exact.rank() != upper.rank() {
             return Ok(Backtracking::unknown(format!(
@@ -211,12 +228,15 @@ impl Backtracking {
                  is tested, which is not counted",
             ));
         }
-        Backtracking::attack_for(&positions, &tagged.spans, exact, budget)
+        Backtracking::attack_for(&positions, &plain, &tagged.spans, exact, budget)
     }
 
-    /// The answer for `growth`, with its attack and hotspot.
+    /// The answer for `growth` (found in `positions`, the failing runs of `plain`), with
+    /// its attack and hotspot. The suffix is checked on `plain`, every run: the failing
+    /// runs have lost the moves by which the match succeeds.
     fn attack_for(
         positions: &Positions,
+        plain: &Positions,
         spans: &[Range<usize>],
         growth: Growth,
         budget: &Budget,
@@ -235,7 +255,7 @@ impl Backtracking {
             return Ok(Backtracking::unknown("the ambiguous loop found cannot be reached"));
         };
         let (prefix, pump) = (attack::spell(&prefix), attack::spell(&pump));
-        let Some(suffix) = attack::suffix(positions, &prefix, &pump, budget)? else {
+        let Some(suffix) = attack::suffix(plain, &prefix, &pump, budget)? else {
             return Ok(Backtracking::unknown(format!(
                 "the pattern reads {pump:?} in several ways after {prefix:?}, but no short suffix \
                  makes the match fail there (the engine may stop at its first path)"

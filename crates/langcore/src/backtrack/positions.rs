@@ -15,9 +15,10 @@
 //! are marked inexact, so that the analysis can tell a bound it proved from one it could
 //! not (`mod.rs`).
 //!
-//! In search mode two states stand before the pattern: the start of the text, and
-//! "after some characters skipped", which loops on every character: the engine's retry at
-//! each start is that loop. A state where the engine may succeed before reading a
+//! In search mode states stand before the pattern: the start of the text, and "after
+//! some characters skipped", one per class of the last character that the pattern's
+//! leading lookbehinds tell apart, looping on every character: the engine's retry at each
+//! start is that loop. A state where the engine may succeed before reading a
 //! character loses that character's moves: an attack must not let the search succeed.
 //!
 //! # Budgets
@@ -203,8 +204,9 @@ pub(super) struct Move {
 /// The position automaton of a pattern.
 #[derive(Debug)]
 pub(super) struct Positions {
-    /// Moves per state: state 0 is the start of the text; in search mode state 1 is
-    /// "after skipped characters"; the others are positions.
+    /// Moves per state: state 0 is the start of the text; in search mode the next ones
+    /// are "after skipped characters" (one per class of the last); the others are
+    /// positions.
     pub(super) moves: Vec<Vec<Move>>,
     /// Per state, whether the engine succeeds there at the end of the text.
     pub(super) accepting: Vec<bool>,
@@ -215,6 +217,34 @@ pub(super) struct Positions {
     /// A lookaround read inexactly whose body loops: it costs up to the text's length
     /// each time, which this automaton does not count.
     pub(super) costly_look: bool,
+}
+
+/// The classes of characters that the lookbehinds at the start of `expr` tell apart: the
+/// search's skip states, one per class (tags left out).
+fn skip_classes(expr: &Expr, budget: &Budget) -> Result<Vec<CharSet>, Error> {
+    let mut scratch = Builder {
+        labels: Vec::new(),
+        atoms: Vec::new(),
+        follow: Vec::new(),
+        n_follow: 0,
+        costly_look: false,
+        budget,
+    };
+    let whole = scratch.fragment(expr, 0)?;
+    let behind: Vec<CharSet> = whole
+        .first
+        .iter()
+        .map(|(_, guard)| &guard.behind)
+        .chain(whole.nullable.iter().map(|guard| &guard.behind))
+        .map(|set| set.difference(&pattern::tags()))
+        .collect();
+    let refs: Vec<&CharSet> = behind.iter().collect();
+    let (classes, _) = Classes::new(&refs, budget)?;
+    Ok(classes
+        .iter()
+        .map(|(_, class)| class.difference(&pattern::tags()))
+        .filter(|class| !class.is_empty())
+        .collect())
 }
 
 /// What a sub-expression gives the construction.
@@ -241,7 +271,10 @@ impl Positions {
     /// # Errors
     /// [`Error::Budget`] when the positions or moves exceed `budget`.
     pub(super) fn build(expr: &Expr, search: bool, budget: &Budget) -> Result<Positions, Error> {
-        let n_fixed = if search { 2 } else { 1 };
+        // Search: a state per class of the character skipped last, so that lookbehinds at
+        // the pattern's start are decided (`\b` after a letter or not).
+        let skipped = if search { skip_classes(expr, budget)? } else { Vec::new() };
+        let n_fixed = 1 + skipped.len();
         let mut builder = Builder {
             labels: vec![CharSet::empty(); n_fixed],
             atoms: vec![None; n_fixed],
@@ -251,32 +284,36 @@ impl Positions {
             budget,
         };
         let whole = builder.fragment(expr, 0)?;
-        // The starts: from the text's start, and (search) from inside it.
+        // May the pattern start (or, with `nullable`, end) from state `from`?
+        let starts_from = |from: usize, guard: &Guard| match from {
+            0 => guard.start,
+            skip => skipped[skip - 1].is_subset(&guard.behind),
+        };
         for (target, guard) in &whole.first {
-            if guard.start {
-                builder.link(0, *target, guard.clone())?;
-            }
-            if search && !guard.behind.is_empty() {
-                builder.link(1, *target, guard.clone())?;
+            for from in 0..n_fixed {
+                if starts_from(from, guard) {
+                    builder.link(from, *target, guard.clone())?;
+                }
             }
         }
         let n_states = builder.labels.len();
         let mut accepting = vec![false; n_states];
         let mut succeeds_before = vec![CharSet::empty(); n_states];
-        let mut ends = |state: usize, guard: &Guard, from_start: bool| {
-            let reachable = if from_start { guard.start } else { !guard.behind.is_empty() };
-            if reachable {
-                accepting[state] |= guard.end;
-                succeeds_before[state] = succeeds_before[state].union(&guard.ahead);
-            }
+        let mut ends = |state: usize, guard: &Guard| {
+            accepting[state] |= guard.end;
+            succeeds_before[state] = succeeds_before[state].union(&guard.ahead);
         };
         for (state, guard) in &whole.last {
-            ends(*state, guard, true);
+            // A success counts only where it is sure: a lookbehind the position's own
+            // characters do not all satisfy may fail, and an attack may rely on that.
+            let label = builder.labels[*state].difference(&pattern::tags());
+            if label.is_subset(&guard.behind) {
+                ends(*state, guard);
+            }
         }
         for guard in &whole.nullable {
-            ends(0, guard, true);
-            if search {
-                ends(1, guard, false);
+            for from in (0..n_fixed).filter(|&from| starts_from(from, guard)) {
+                ends(from, guard);
             }
         }
         let mut moves: Vec<Vec<Move>> = Vec::with_capacity(n_states);
@@ -303,13 +340,12 @@ impl Positions {
             }
             moves.push(out);
         }
-        if search {
-            let anything = CharSet::full().difference(&pattern::tags());
-            for state in [0, 1] {
-                let skip = anything.difference(&succeeds_before[state]);
+        for from in 0..n_fixed {
+            for (idx, class) in skipped.iter().enumerate() {
+                let skip = class.difference(&succeeds_before[from]);
                 if !skip.is_empty() {
-                    let id = moves[state].len();
-                    moves[state].push(Move { id, target: 1, label: skip, exact: true });
+                    let id = moves[from].len();
+                    moves[from].push(Move { id, target: 1 + idx, label: skip, exact: true });
                 }
             }
         }

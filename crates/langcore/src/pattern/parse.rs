@@ -117,6 +117,9 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
     parse_with(pattern, dialect, budget, false).map(|(expr, _)| expr)
 }
 
+/// The byte spans of a tagged parse's atoms, by tag index.
+type Spans = Vec<std::ops::Range<usize>>;
+
 /// Parses `pattern` of `dialect` into an [`Expr`] whose one-set atoms outside atomic groups
 /// carry a tag character (`super::tag_char`), with the span of each tag's atom, so that
 /// what an analysis finds in the expression can be shown in the pattern. `None` for a
@@ -126,7 +129,7 @@ pub(super) fn parse_tagged(
     pattern: &str,
     dialect: Dialect,
     budget: &Budget,
-) -> Result<Option<(Expr, Vec<std::ops::Range<usize>>)>, Error> {
+) -> Result<Option<(Expr, Spans)>, Error> {
     if pattern.chars().any(|c| super::tag_index(c).is_some()) {
         return Ok(None);
     }
@@ -140,7 +143,7 @@ fn parse_with(
     dialect: Dialect,
     budget: &Budget,
     tag: bool,
-) -> Result<(Expr, Option<Vec<std::ops::Range<usize>>>), Error> {
+) -> Result<(Expr, Option<Spans>), Error> {
     if let Some(at) = too_deep(pattern) {
         return Err(Error::Parse(ParseError::at(
             pattern,
