@@ -16,7 +16,8 @@
 //!
 //! # Budgets
 //! Pairs and triples, over all the searches of one analysis, count as states of
-//! [`Operation::Backtracking`]; the deadline is checked at each one.
+//! [`Operation::Backtracking`], at most [`MAX_TUPLES`] of them; the deadline is checked at
+//! each one.
 
 use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
@@ -221,6 +222,10 @@ pub(super) fn components(n_nodes: usize, succ: impl Fn(usize) -> Vec<usize>) -> 
     comp
 }
 
+/// The most pairs and triples one analysis makes (fewer when the budget's state limit is
+/// lower): past them the degree is unknown, which keeps the analysis in milliseconds.
+pub(super) const MAX_TUPLES: usize = 20_000;
+
 /// An IDA link: the state it starts from, its word, and the states its paths take.
 type Link = (usize, Vec<CharSet>, Vec<usize>);
 
@@ -252,7 +257,9 @@ impl<'b, const N: usize> TupleSearch<'b, N> {
         }
         let id = self.nodes.len();
         self.work.set(self.work.get() + 1);
-        self.budget.check_states(Operation::Backtracking, self.work.get())?;
+        // The same limit as any other count of states, and at most MAX_TUPLES.
+        let seen = self.work.get().max(self.work.get() * self.budget.max_states() / MAX_TUPLES);
+        self.budget.check_states(Operation::Backtracking, seen)?;
         self.index.insert(tuple, id);
         self.nodes.push((tuple, parent));
         Ok(Some(id))

@@ -203,11 +203,13 @@ impl Backtracking {
         });
         let [exact, upper] = match growths {
             [Ok(exact), Ok(upper)] => [exact, upper],
-            [Err(Error::Budget(BudgetError::TooManyStates { limit, .. })), _]
-            | [_, Err(Error::Budget(BudgetError::TooManyStates { limit, .. }))] => {
+            [Err(Error::Budget(BudgetError::TooManyStates { .. })), _]
+            | [_, Err(Error::Budget(BudgetError::TooManyStates { .. }))] => {
                 return Ok(Backtracking::unknown(format!(
-                    "the pairs and triples of states that tell the degree take more than the \
-                     {limit} states of the budget (every run together: {})",
+                    "the pairs and triples of states that tell the degree are more than the \
+                     analysis makes (at most {}, and within the budget's state limit; every \
+                     run together: {})",
+                    ambiguity::MAX_TUPLES,
                     describe(&plain_growth)
                 )));
             }
