@@ -18,15 +18,15 @@ use utoipa::openapi::{
 
 use crate::error::{ErrorBody, ErrorCode};
 use crate::request::{
-    CountByLengthRequest, ExecutionOptions, FairOptions, GenerateStringsRequest, MatchRequest,
-    MultiTermsRequest, RepeatRequest, RequestOptions, ResponseOptions, SampleRequest, Term,
-    TermRequest, TwoTermsRequest,
+    BacktrackingRequest, CountByLengthRequest, ExecutionOptions, FairOptions,
+    GenerateStringsRequest, MatchRequest, MultiTermsRequest, RepeatRequest, RequestOptions,
+    ResponseOptions, SampleRequest, Term, TermRequest, TwoTermsRequest,
 };
 use crate::response::{
-    AccountLimits, AccountLimitsTag, Boolean, BooleanTag, Cardinality, FairMetadata,
-    GeneratedStrings, GeneratedStringsTag, Length, LengthCount, LengthCounts, LengthCountsTag,
-    LengthTag, MatchResult, Matches, MatchesTag, Overlap, Overlaps, OverlapsTag, StringTag,
-    Strings, StringsTag, TermOutput, Text,
+    AccountLimits, AccountLimitsTag, Attack, Backtracking, BacktrackingTag, Boolean, BooleanTag,
+    Cardinality, FairMetadata, GeneratedStrings, GeneratedStringsTag, Length, LengthCount,
+    LengthCounts, LengthCountsTag, LengthTag, MatchResult, Matches, MatchesTag, Overlap, Overlaps,
+    OverlapsTag, Span, StringTag, Strings, StringsTag, TermOutput, Text,
 };
 
 /// The HTTP method of an endpoint.
@@ -64,7 +64,8 @@ const fn post(
 
 /// The paths of [`ENDPOINTS`] that are extensions: not in the RegexSolver v1 contract, so
 /// its published clients never call them.
-pub const EXTENSIONS: [&str; 9] = [
+pub const EXTENSIONS: [&str; 10] = [
+    "/v1/analyze/backtracking",
     "/v1/analyze/count_by_length",
     "/v1/analyze/match",
     "/v1/analyze/overlaps",
@@ -84,7 +85,7 @@ impl Endpoint {
 }
 
 /// Every endpoint of the contract, and the [`EXTENSIONS`].
-pub const ENDPOINTS: [Endpoint; 28] = [
+pub const ENDPOINTS: [Endpoint; 29] = [
     Endpoint {
         method: Method::Get,
         path: "/v1/account/limits",
@@ -92,6 +93,16 @@ pub const ENDPOINTS: [Endpoint; 28] = [
         request: None,
         response: "AccountLimits",
     },
+    post(
+        "/v1/analyze/backtracking",
+        "Extension: how a backtracking engine's time to match the pattern grows with the \
+         input (linear, polynomial with its degree, exponential, or unknown with the \
+         reason), as a full match (mode match) or a search; when not linear, an attack \
+         string (prefix, pump, suffix) and the hotspot's spans. For regex terms of the \
+         python, js, java and pcre dialects.",
+        "BacktrackingRequest",
+        "Backtracking",
+    ),
     post(
         "/v1/analyze/cardinality",
         "The number of strings of the language.",
@@ -248,6 +259,7 @@ pub const ENDPOINTS: [Endpoint; 28] = [
     MatchRequest,
     CountByLengthRequest,
     SampleRequest,
+    BacktrackingRequest,
     BooleanTag,
     Boolean,
     StringTag,
@@ -272,6 +284,10 @@ pub const ENDPOINTS: [Endpoint; 28] = [
     OverlapsTag,
     Overlaps,
     Overlap,
+    BacktrackingTag,
+    Backtracking,
+    Attack,
+    Span,
     ErrorCode,
     ErrorBody,
 )))]

@@ -262,6 +262,82 @@ impl TermRequest {
     }
 }
 
+/// (ext) A request for the backtracking risk (ReDoS) of a pattern in its engine.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+pub struct BacktrackingRequest {
+    /// A `regex` term whose `dialect` names a backtracking engine: `python`, `js`, `java`
+    /// or `pcre` (the default dialect is Rust's `regex` crate, which does not backtrack).
+    #[serde(deserialize_with = "crate::object::object")]
+    pub term: Term,
+    /// `match` (default): the whole input must match, as a validator asks
+    /// (`re.fullmatch`, `Matcher.matches`, `^…$`); `search`: a match anywhere, the engine
+    /// trying each start in turn (`re.search`, `RegExp.prototype.test`, `Matcher.find`).
+    #[schema(example = "match")]
+    pub mode: Option<String>,
+    /// Options.
+    #[serde(default, deserialize_with = "crate::object::optional_object")]
+    pub options: Option<RequestOptions>,
+}
+
+/// How the engine is asked to match, in a [`BacktrackingRequest`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BacktrackingMode {
+    /// `match`: a full match.
+    #[default]
+    Match,
+    /// `search`: a match anywhere.
+    Search,
+}
+
+/// A checked [`BacktrackingRequest`]: the pattern, its engine and the mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BacktrackingQuestion {
+    /// The pattern text.
+    pub pattern: String,
+    /// Its engine, never the default dialect.
+    pub dialect: Dialect,
+    /// How the engine is asked to match.
+    pub mode: BacktrackingMode,
+}
+
+impl BacktrackingRequest {
+    /// Checks the request against the contract and `limits`.
+    ///
+    /// # Errors
+    /// The contract's error for the first rule broken; `BadRequest` for a `fair` term (an
+    /// automaton: no pattern for an engine to run), a pattern in the default dialect (not
+    /// a backtracking engine), or a `mode` other than `match` and `search`.
+    pub fn validate(
+        self,
+        limits: &RequestLimits,
+    ) -> Result<(BacktrackingQuestion, Options), ApiError> {
+        let options = RequestOptions::validate(self.options, limits)?;
+        let mode = match self.mode.as_deref() {
+            None | Some("match") => BacktrackingMode::Match,
+            Some("search") => BacktrackingMode::Search,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown mode {other:?}: expected \"match\" or \"search\""
+                )));
+            }
+        };
+        match self.term.validate()? {
+            TermInput::Fair(_) => Err(ApiError::bad_request(
+                "a fair term is an automaton: it has no pattern for an engine to backtrack on; \
+                 send the regex term with its dialect",
+            )),
+            TermInput::Regex { dialect: Dialect::Rust, .. } => Err(ApiError::bad_request(
+                "the default dialect (rust) is Rust's regex crate, which does not backtrack: \
+                 its matching time is linear in the input; give the term the dialect of the \
+                 engine that runs it (python, js, java or pcre)",
+            )),
+            TermInput::Regex { pattern, dialect } => {
+                Ok((BacktrackingQuestion { pattern, dialect, mode }, options))
+            }
+        }
+    }
+}
+
 /// The most strings one `/v1/analyze/match` request may carry.
 pub const MAX_MATCH_STRINGS: usize = 100;
 

@@ -67,6 +67,10 @@ type_tag!(
     /// The tag `"overlaps"`.
     OverlapsTag = "overlaps"
 );
+type_tag!(
+    /// The tag `"backtracking"`.
+    BacktrackingTag = "backtracking"
+);
 
 /// A yes/no answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -268,6 +272,52 @@ impl Overlaps {
     pub fn new(overlaps: Vec<Overlap>) -> Overlaps {
         Overlaps { kind: OverlapsTag::Tag, overlaps }
     }
+}
+
+/// (ext) The answer of `/v1/analyze/backtracking`: how the engine's matching time grows
+/// with the length n of the input, in the worst case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Backtracking {
+    /// Always `backtracking`.
+    #[serde(rename = "type")]
+    pub kind: BacktrackingTag,
+    /// `linear`, `polynomial` (n^degree), `exponential`, or `unknown` when the pattern's
+    /// constructs defeat the analysis (`reason` says which).
+    pub complexity: String,
+    /// For `polynomial`: the exponent, at least 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degree: Option<u64>,
+    /// For `unknown`: what was not analysed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// For `polynomial` and `exponential`: an input that takes that time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attack: Option<Attack>,
+    /// The parts of the pattern on the ambiguous paths: byte offsets into the pattern's
+    /// UTF-8 text, in order; empty when linear or unknown.
+    pub hotspot: Vec<Span>,
+}
+
+/// An attack string: `prefix`, then `pump` repeated k times, then `suffix`, on which the
+/// engine tries every path and fails.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Attack {
+    /// What leads to the ambiguous loop.
+    pub prefix: String,
+    /// What the loop reads in several ways: each repetition multiplies (exponential) or
+    /// adds to (polynomial) the paths tried.
+    pub pump: String,
+    /// What makes every path fail.
+    pub suffix: String,
+}
+
+/// A part of a pattern: bytes `start` to `end` (exclusive) of its UTF-8 text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Span {
+    /// The first byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
 }
 
 /// Two terms that share a string.

@@ -498,6 +498,8 @@ pub enum Operation {
     /// Building a language derived from another's automaton: reversal, prefix and suffix
     /// closure, quotients.
     Derive,
+    /// Analysing how a backtracking engine runs a pattern (`langcore::backtracking`).
+    Backtracking,
 }
 
 impl fmt::Display for Operation {
@@ -518,6 +520,7 @@ impl fmt::Display for Operation {
             Operation::Dot => "DOT rendering",
             Operation::Match => "matching",
             Operation::Derive => "derivation",
+            Operation::Backtracking => "backtracking analysis",
         })
     }
 }

@@ -148,6 +148,7 @@
 
 pub mod alphabet;
 mod analysis;
+mod backtrack;
 mod budget;
 mod dfa;
 mod dialect;
@@ -167,6 +168,7 @@ mod to_regex;
 mod witness;
 
 pub use analysis::Cardinality;
+pub use backtrack::{Attack, Backtracking, Complexity, MatchMode};
 pub use budget::{
     Budget, BudgetError, Cancellation, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, DEFAULT_TIMEOUT,
     Operation,

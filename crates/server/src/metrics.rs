@@ -245,6 +245,7 @@ fn operation_label(op: Operation) -> &'static str {
         Operation::Dot => "dot",
         Operation::Match => "match",
         Operation::Derive => "derive",
+        Operation::Backtracking => "backtracking",
         _ => "other",
     }
 }

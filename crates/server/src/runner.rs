@@ -21,9 +21,9 @@ use std::sync::Arc;
 use actix_web::{HttpResponse, web};
 use api_types::ApiError;
 use api_types::request::{
-    CountByLengthRequest, GenerateParams, GenerateStringsRequest, MatchRequest, MultiTermsRequest,
-    Options, RepeatRange, RepeatRequest, RequestLimits, SampleDistribution, SampleRequest,
-    TermInput, TermRequest, TwoTermsRequest,
+    BacktrackingQuestion, BacktrackingRequest, CountByLengthRequest, GenerateParams,
+    GenerateStringsRequest, MatchRequest, MultiTermsRequest, Options, RepeatRange, RepeatRequest,
+    RequestLimits, SampleDistribution, SampleRequest, TermInput, TermRequest, TwoTermsRequest,
 };
 use api_types::response::TermOutput;
 use fair_codec::FairCodec;
@@ -217,6 +217,28 @@ impl Body for SampleRequest {
 
     fn terms((term, _, _): &Self::Checked) -> &[Term] {
         std::slice::from_ref(term)
+    }
+}
+
+/// A pattern asked about as its engine runs it, not as a language: nothing to look up or
+/// build before the question.
+impl Body for BacktrackingRequest {
+    type Valid = BacktrackingQuestion;
+    type Checked = BacktrackingQuestion;
+
+    fn validate(self, limits: &RequestLimits) -> Result<(BacktrackingQuestion, Options), ApiError> {
+        BacktrackingRequest::validate(self, limits)
+    }
+
+    fn check(
+        question: BacktrackingQuestion,
+        _checker: &Checker<'_>,
+    ) -> Result<BacktrackingQuestion, HttpError> {
+        Ok(question)
+    }
+
+    fn terms(_question: &BacktrackingQuestion) -> &[Term] {
+        &[]
     }
 }
 

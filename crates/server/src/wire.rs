@@ -18,16 +18,17 @@ use std::sync::OnceLock;
 
 use api_types::ErrorCode;
 use api_types::request::{
-    CharOrder, Dialect, GenerateParams, Options, PathOrder, ResponseFormat, TermInput,
+    BacktrackingMode, BacktrackingQuestion, CharOrder, Dialect, GenerateParams, Options, PathOrder,
+    ResponseFormat, TermInput,
 };
 use api_types::response::{
-    Cardinality, FairMetadata, Length, LengthCount, LengthCounts, MatchResult, Matches, Overlap,
-    Overlaps, TermOutput,
+    self, Cardinality, FairMetadata, Length, LengthCount, LengthCounts, MatchResult, Matches,
+    Overlap, Overlaps, TermOutput,
 };
 use fair_codec::FairCodec;
 use langcore::alphabet::CharSet;
 use langcore::graph::Graph;
-use langcore::{Budget, Dfa, GenerateOptions, Language, Membership, Nfa};
+use langcore::{Budget, Complexity, Dfa, GenerateOptions, Language, MatchMode, Membership, Nfa};
 
 use crate::error::HttpError;
 use crate::term_cache::{TermCache, TermKey, TermSource};
@@ -258,6 +259,44 @@ pub(crate) fn matches(verdicts: Vec<Membership>) -> Matches {
 /// longest one) as the response gives them.
 pub(crate) fn length((min, max): (Option<usize>, Option<usize>)) -> Length {
     Length::new(min.map(|len| len as u64), max.map(|len| len as u64))
+}
+
+/// The backtracking risk of a checked question, as the response gives it.
+pub(crate) fn backtracking(
+    question: &BacktrackingQuestion,
+    budget: &Budget,
+) -> Result<response::Backtracking, HttpError> {
+    let mode = match question.mode {
+        BacktrackingMode::Match => MatchMode::FullMatch,
+        BacktrackingMode::Search => MatchMode::Search,
+    };
+    let dialect = engine_dialect(question.dialect);
+    let risk = langcore::Backtracking::analyze(&question.pattern, dialect, mode, budget)?;
+    let (complexity, degree, reason) = match risk.complexity() {
+        Complexity::Linear => ("linear", None, None),
+        Complexity::Polynomial { degree } => ("polynomial", Some(u64::from(*degree)), None),
+        Complexity::Exponential => ("exponential", None, None),
+        Complexity::Unknown { reason } => ("unknown", None, Some(reason.clone())),
+        _ => ("unknown", None, Some("a kind of growth this server does not know".to_owned())),
+    };
+    let attack = risk.attack().map(|attack| response::Attack {
+        prefix: attack.prefix().to_owned(),
+        pump: attack.pump().to_owned(),
+        suffix: attack.suffix().to_owned(),
+    });
+    let hotspot = risk
+        .hotspot()
+        .iter()
+        .map(|span| response::Span { start: span.start as u64, end: span.end as u64 })
+        .collect();
+    Ok(response::Backtracking {
+        kind: response::BacktrackingTag::Tag,
+        complexity: complexity.to_owned(),
+        degree,
+        reason,
+        attack,
+        hotspot,
+    })
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 // Every analyze, compute and generate endpoint: path, request shape, label, what it answers.
 // The server's tests check this table against the API's list of endpoints.
 const OPERATIONS = [
+  ["/v1/analyze/backtracking", "BacktrackingRequest", "Backtracking risk", "How the time term 1's engine (its dialect: python, js, java or pcre) takes to fully match it grows with the input, with an attack string and the parts of the pattern responsible (an extension of the v1 API)."],
   ["/v1/analyze/cardinality", "TermRequest", "Cardinality", "How many strings term 1 matches."],
   ["/v1/analyze/count_by_length", "CountByLengthRequest", "Counts by length", "How many strings of each length term 1 matches, from min to max length (an extension of the v1 API)."],
   ["/v1/analyze/deterministic", "TermRequest", "Deterministic", "Whether term 1's automaton is deterministic (for a pattern: its position automaton)."],
@@ -221,6 +222,8 @@ function requestFields(operation, terms) {
       return { term: first, min: integerField("repeat-min") ?? 0, max: integerField("repeat-max") ?? null };
     case "MatchRequest":
       return { term: first, strings: testLines().slice(0, MAX_TEST_STRINGS) };
+    case "BacktrackingRequest":
+      return { term: first };
     case "SampleRequest":
       return {
         term: first,
@@ -388,6 +391,8 @@ function renderData(operation, data) {
             `terms ${overlap.terms[0] + 1} and ${overlap.terms[1] + 1} share `,
             el("span", { class: "witness" }, stringNode(overlap.witness)))))]
         : [el("p", { class: "answer" }, "No two terms share a string")];
+    case "backtracking":
+      return renderBacktracking(data);
     case "lengthCounts":
       return [el("dl", { class: "facts length-counts" }, ...data.counts.flatMap((entry) => [
         el("dt", {}, characters(entry.length)), el("dd", {}, String(entry.count.value))]))];
@@ -413,6 +418,38 @@ function renderData(operation, data) {
     default:
       return [el("pre", { class: "code" }, JSON.stringify(data, null, 2))];
   }
+}
+
+// The growth, the attack as prefix + pump×k + suffix, and the pattern with its hotspot
+// marked (byte spans, turned into the pattern's UTF-16 indices).
+function renderBacktracking(data) {
+  const growth = {
+    linear: "Linear: the engine's time grows at most in proportion to the input",
+    polynomial: `Polynomial: the engine's time grows like n^${data.degree}`,
+    exponential: "Exponential: each repetition of the pump multiplies the engine's time",
+    unknown: `Unknown: ${data.reason}`,
+  }[data.complexity] ?? data.complexity;
+  const out = [el("p", { class: "answer" }, growth)];
+  if (data.attack) {
+    const { prefix, pump, suffix } = data.attack;
+    out.push(el("p", {}, "Attack: ", el("span", { class: "witness" }, stringNode(prefix)), " + ",
+      el("span", { class: "witness" }, stringNode(pump)), " × k + ",
+      el("span", { class: "witness" }, stringNode(suffix))));
+  }
+  const pattern = readTerms()[0]?.value ?? "";
+  if (data.hotspot.length && pattern) {
+    const parts = [];
+    let at = 0;
+    for (const span of data.hotspot) {
+      const [start, end] = [utf16Index(pattern, span.start), utf16Index(pattern, span.end)];
+      if (start === null || end === null || start < at) continue;
+      parts.push(pattern.slice(at, start), el("mark", {}, pattern.slice(start, end)));
+      at = end;
+    }
+    parts.push(pattern.slice(at));
+    out.push(el("p", {}, "Hotspot: ", el("code", {}, ...parts)));
+  }
+  return out;
 }
 
 function renderBoolean(operation, data) {

@@ -229,6 +229,32 @@ impl Expr {
         }
     }
 
+    /// Whether any step on captured values is left (backreferences, conditionals).
+    fn has_capture(&self) -> bool {
+        match self {
+            Expr::Empty | Expr::Set(_) => false,
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::has_capture),
+            Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.has_capture(),
+            Expr::Look(look) => look.body.has_capture(),
+            Expr::Capture(_) => true,
+        }
+    }
+
+    /// The expression with every tag character (see [`parse_tagged`]) taken out of its sets.
+    fn untagged(self) -> Expr {
+        match self {
+            Expr::Set(set) => Expr::Set(set.difference(&tags())),
+            Expr::Concat(parts) => Expr::Concat(parts.into_iter().map(Expr::untagged).collect()),
+            Expr::Alt(branches) => Expr::Alt(branches.into_iter().map(Expr::untagged).collect()),
+            Expr::Repeat { sub, min, max, greedy } => {
+                Expr::Repeat { sub: Box::new(sub.untagged()), min, max, greedy }
+            }
+            Expr::Look(look) => Expr::look(look.ahead, look.negated, look.body.untagged()),
+            Expr::Atomic(sub) => Expr::Atomic(Box::new(sub.untagged())),
+            other @ (Expr::Empty | Expr::Capture(_)) => other,
+        }
+    }
+
     /// Whether the expression sets a captured value (see [`Capture`]).
     fn sets_capture(&self) -> bool {
         match self {
@@ -455,6 +481,66 @@ impl Expr {
     }
 }
 
+/// The first tag character (plane 15, private use): atom `i` of a tagged parse holds
+/// `TAG_BASE + i` (see [`parse_tagged`]).
+const TAG_BASE: u32 = 0xF0000;
+/// How many atoms can be tagged.
+const N_TAGS: u32 = 0xFFFE;
+
+/// The tag character of atom `index`, if there are that many tags.
+fn tag_char(index: usize) -> Option<char> {
+    u32::try_from(index)
+        .ok()
+        .filter(|&index| index < N_TAGS)
+        .and_then(|index| char::from_u32(TAG_BASE + index))
+}
+
+/// The atom index a tag character stands for.
+pub(crate) fn tag_index(c: char) -> Option<usize> {
+    let code = u32::from(c);
+    (TAG_BASE..TAG_BASE + N_TAGS).contains(&code).then(|| (code - TAG_BASE) as usize)
+}
+
+/// Every tag character.
+pub(crate) fn tags() -> CharSet {
+    let last = char::from_u32(TAG_BASE + N_TAGS - 1).unwrap_or(char::MAX);
+    CharSet::range(char::from_u32(TAG_BASE).unwrap_or(char::MAX), last)
+}
+
+/// A pattern read for the backtracking analysis: its IR, with every one-set atom outside
+/// atomic groups holding a tag character (its index into `spans`, by [`tag_index`]).
+#[derive(Debug)]
+pub(crate) struct Tagged {
+    pub(crate) expr: Expr,
+    /// The byte span in the pattern of each tagged atom.
+    pub(crate) spans: Vec<std::ops::Range<usize>>,
+}
+
+/// Reads `pattern` of `dialect` as [`Tagged`], with the assertions at the edges decided
+/// for a full match (`full_match`) or left as written (a search: they are tested where it
+/// starts and stops). `None` for a pattern with backreferences or conditionals, or whose
+/// text holds tag characters.
+///
+/// # Errors
+/// As [`parse_in`]'s parse.
+pub(crate) fn parse_tagged(
+    pattern: &str,
+    dialect: Dialect,
+    full_match: bool,
+    budget: &Budget,
+) -> Result<Option<Tagged>, Error> {
+    budget
+        .check_memory(Operation::Parse, pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE))?;
+    let Some((expr, spans)) = parse::parse_tagged(pattern, dialect, budget)? else {
+        return Ok(None);
+    };
+    if expr.has_capture() {
+        return Ok(None);
+    }
+    let expr = if full_match { expr.decide_edges(true, true) } else { expr };
+    Ok(Some(Tagged { expr, spans }))
+}
+
 /// Bytes the IR may take per byte of pattern, charged before parsing like `syntax.rs` does.
 pub(crate) const IR_BYTES_PER_PATTERN_BYTE: usize = 320;
 
@@ -507,7 +593,7 @@ fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Pa
 /// budget that way). Not where a step on captured values is left: the parts would no
 /// longer see each other's values.
 fn build_automaton(expr: &Expr, budget: &Budget) -> Result<Dfa, Error> {
-    let captures = expr.sets_capture() || expr.reads_capture();
+    let captures = expr.has_capture();
     let Expr::Concat(parts) = expr else { return build_whole(expr, captures, budget) };
     let leading = parts.iter().take_while(|part| matches!(part, Expr::Look(look) if look.ahead));
     let leading = leading.count();

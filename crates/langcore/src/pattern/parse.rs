@@ -118,6 +118,36 @@ pub(super) fn has_possessive(pattern: &str) -> bool {
 
 /// Parses `pattern` of `dialect` into an [`Expr`] without backreferences.
 pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Expr, Error> {
+    parse_with(pattern, dialect, budget, false).map(|(expr, _)| expr)
+}
+
+/// The byte spans of a tagged parse's atoms, by tag index.
+type Spans = Vec<std::ops::Range<usize>>;
+
+/// Parses `pattern` of `dialect` into an [`Expr`] whose one-set atoms outside atomic groups
+/// carry a tag character (`super::tag_char`), with the span of each tag's atom, so that
+/// what an analysis finds in the expression can be shown in the pattern. `None` for a
+/// pattern with backreferences or conditionals (their readings copy atoms apart from their
+/// text), or whose text holds tag characters.
+pub(super) fn parse_tagged(
+    pattern: &str,
+    dialect: Dialect,
+    budget: &Budget,
+) -> Result<Option<(Expr, Spans)>, Error> {
+    if pattern.chars().any(|c| super::tag_index(c).is_some()) {
+        return Ok(None);
+    }
+    let (expr, tags) = parse_with(pattern, dialect, budget, true)?;
+    Ok(tags.map(|tags| (expr, tags)))
+}
+
+/// [`parse`], tagging atoms when `tag` (the tags come back unless references were read).
+fn parse_with(
+    pattern: &str,
+    dialect: Dialect,
+    budget: &Budget,
+    tag: bool,
+) -> Result<(Expr, Option<Spans>), Error> {
     if let Some(at) = too_deep(pattern) {
         return Err(Error::Parse(ParseError::at(
             pattern,
@@ -126,11 +156,13 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
         )));
     }
     let mut parser = Parser::new(pattern, dialect, HashMap::new(), budget);
+    parser.tags = tag.then(Vec::new);
     let mut parsed = parser.parse_all();
     if parser.names_ahead && parsed.is_ok() {
         // A reference named a group written after it: read again, every name known.
         let names = parser.groups.iter().map(|group| group.name.clone()).collect();
         parser = Parser::new(pattern, dialect, HashMap::new(), budget);
+        parser.tags = tag.then(Vec::new);
         parser.later_names = Some(names);
         parsed = parser.parse_all();
     }
@@ -140,13 +172,16 @@ pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<
     let expr = parsed?;
     parser.check_open_references()?;
     if parser.backrefs.is_empty() && parser.tracked_refs.is_empty() {
-        return Ok(expr);
+        return Ok((expr, parser.tags.take()));
+    }
+    if tag {
+        return Ok((expr, None));
     }
     let tracked = parser.split_references()?;
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
     budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
-    parser.read_in_rounds(&choices, &tracked)
+    parser.read_in_rounds(&choices, &tracked).map(|expr| (expr, None))
 }
 
 /// A reference or conditional to a group that has not closed where it stands.
@@ -341,6 +376,8 @@ struct Parser<'p> {
     /// A reference named a group not read yet, and `later_names` is not known: the
     /// pattern is read again once it is.
     names_ahead: bool,
+    /// The spans of the atoms tagged so far, when atoms are tagged (see [`parse_tagged`]).
+    tags: Option<Vec<std::ops::Range<usize>>>,
 }
 
 impl<'p> Parser<'p> {
@@ -401,6 +438,24 @@ impl<'p> Parser<'p> {
             unordered: Vec::new(),
             later_names: None,
             names_ahead: false,
+            tags: None,
+        }
+    }
+
+    /// `atom` with its tag when atoms are tagged and it is one character set: its
+    /// characters in the tag range replaced by the one [`super::tag_char`] of its index,
+    /// its span recorded.
+    fn tagged(&mut self, atom: Expr, span: std::ops::Range<usize>) -> Expr {
+        let Some(tags) = self.tags.as_mut() else { return atom };
+        match atom {
+            Expr::Set(set) if !set.is_empty() => match super::tag_char(tags.len()) {
+                Some(tag) => {
+                    tags.push(span);
+                    Expr::Set(set.difference(&super::tags()).union(&CharSet::singleton(tag)))
+                }
+                None => Expr::Set(set),
+            },
+            other => other,
         }
     }
 
@@ -613,6 +668,7 @@ impl<'p> Parser<'p> {
                     let start = self.pos;
                     let (n_groups, unordered) = (self.groups.len(), self.unordered.len());
                     let atom = self.parse_atom()?;
+                    let atom = self.tagged(atom, start..self.pos);
                     self.charge(&atom, start)?;
                     let piece = self.parse_quantifiers(atom, start, n_groups, unordered)?;
                     parts.push(piece);
@@ -1251,6 +1307,8 @@ impl<'p> Parser<'p> {
             return Err(self.unsupported(format!("{what} not supported yet: {why}"), span));
         }
         let empty_ends_loop = self.dialect != Dialect::Js;
+        // Tags would make the rewriting's language tests see distinct characters.
+        let body = if self.tags.is_some() { body.untagged() } else { body };
         let rewritten =
             atomic::atomic(body, empty_ends_loop, self.budget).map_err(
                 |refusal| match refusal {

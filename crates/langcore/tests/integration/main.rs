@@ -2,6 +2,7 @@
 
 mod analysis;
 mod atomic_oracle;
+mod backtracking;
 mod budget;
 mod by_length;
 mod class_oracle;

@@ -2,7 +2,8 @@
 
 use actix_web::web;
 use api_types::request::{
-    CountByLengthRequest, MatchRequest, MultiTermsRequest, TermRequest, TwoTermsRequest,
+    BacktrackingRequest, CountByLengthRequest, MatchRequest, MultiTermsRequest, TermRequest,
+    TwoTermsRequest,
 };
 use api_types::response::{Boolean, Text};
 use langcore::Language;
@@ -14,6 +15,7 @@ use crate::state::AppState;
 use crate::wire;
 
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    register(cfg, "/v1/analyze/backtracking", web::post().to(backtracking));
     register(cfg, "/v1/analyze/cardinality", web::post().to(cardinality));
     register(cfg, "/v1/analyze/count_by_length", web::post().to(count_by_length));
     register(cfg, "/v1/analyze/deterministic", web::post().to(deterministic));
@@ -133,4 +135,13 @@ async fn overlaps(state: State, caller: Caller, body: web::Json<MultiTermsReques
         Ok(wire::overlaps(Language::overlaps(&refs, job.budget)?))
     })
     .await
+}
+
+/// (ext) How a backtracking engine's time to match the pattern grows, with an attack.
+async fn backtracking(
+    state: State,
+    caller: Caller,
+    body: web::Json<BacktrackingRequest>,
+) -> Answer {
+    run(state, caller, body, |question, job| wire::backtracking(question, job.budget)).await
 }

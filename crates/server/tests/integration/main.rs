@@ -2,6 +2,7 @@
 
 mod analyze;
 mod auth;
+mod backtracking;
 mod browser;
 mod compute;
 mod deadlines;

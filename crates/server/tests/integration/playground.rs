@@ -94,7 +94,7 @@ async fn the_script_offers_every_endpoint_with_its_request_shape() {
         assert!(script.contains(&row), "the playground lacks {row}");
         count += 1;
     }
-    assert_eq!(count, 27, "every analyze, compute and generate endpoint");
+    assert_eq!(count, 28, "every analyze, compute and generate endpoint");
 }
 
 #[actix_web::test]

@@ -1,0 +1,308 @@
+//! Backtracking risk (ReDoS): how the time a backtracking engine takes to match a pattern
+//! grows with the input, with an attack string that shows it.
+//!
+//! # Overview
+//! [`Backtracking::analyze`] reads a pattern exactly as its [`Dialect`]'s engine does
+//! (`pattern/`) and answers, for a full match (a validator) or a search ([`MatchMode`]):
+//! - the [`Complexity`]: linear, polynomial of a degree, exponential, or unknown with the
+//!   construct that defeats the analysis;
+//! - when not linear, an [`Attack`]: `prefix + pump×k + suffix` takes that time, the
+//!   suffix making the match fail so that the engine tries every path;
+//! - the hotspot: the byte spans of the pattern's atoms on the ambiguous paths.
+//!
+//! # Algorithm
+//! 1. `positions.rs`: the pattern's position automaton (Glushkov), whose paths are the
+//!    engine's ways of reading a string; atomic groups and possessive quantifiers come in
+//!    as the front end's exact translation (at most one path per start), one-character
+//!    assertions as guards on moves, longer lookarounds as weaker guards on moves marked
+//!    inexact. In search mode a loop on every character before the pattern stands for
+//!    the engine's retry at each start.
+//! 2. `ambiguity.rs`: the exponential and polynomial degrees of ambiguity (Weber and
+//!    Seidl), on the exact moves (a bound the engine reaches) and on all moves (one it
+//!    cannot exceed); they must agree, else the answer is unknown.
+//! 3. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
+//!    failing from every state the pumps reach (a subset construction).
+//!
+//! What the engines add on top (Perl's and Java's caches of visited loop positions,
+//! PCRE2's match limit, V8's and Perl's pre-checks of required characters) is not
+//! modelled: the answer is the time of the plain backtracking the dialect's syntax means.
+//!
+//! # Budgets
+//! Every position, pair, triple and subset counts as a state of
+//! [`Operation::Backtracking`] against the caller's [`Budget`], with its deadline.
+//!
+//! # Example
+//! ```
+//! use langcore::{Backtracking, Budget, Complexity, Dialect, MatchMode};
+//!
+//! let budget = Budget::default();
+//! let risk = Backtracking::analyze("^(a+)+$", Dialect::Js, MatchMode::FullMatch, &budget)?;
+//! assert_eq!(risk.complexity(), &Complexity::Exponential);
+//! let attack = risk.attack().expect("an attack");
+//! assert_eq!(attack.string(3), "aaaab");
+//!
+//! let risk = Backtracking::analyze(r"^\d+\d+$", Dialect::Python, MatchMode::FullMatch, &budget)?;
+//! assert_eq!(risk.complexity(), &Complexity::Polynomial { degree: 2 });
+//!
+//! let risk = Backtracking::analyze("^(?>a+)+$", Dialect::Pcre, MatchMode::FullMatch, &budget)?;
+//! assert_eq!(risk.complexity(), &Complexity::Linear);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod ambiguity;
+mod attack;
+mod positions;
+#[cfg(test)]
+mod tests;
+
+use std::ops::Range;
+
+use ambiguity::{Growth, View};
+use positions::Positions;
+
+use crate::budget::{Budget, BudgetError};
+use crate::dialect::Dialect;
+use crate::error::Error;
+use crate::pattern;
+
+/// The most states of the automaton of failing runs (`Positions::failing_runs`); past
+/// it the answer is unknown (the analysis of every run, made first, proves linearity
+/// only).
+const MAX_PRODUCT_STATES: usize = 2_000;
+
+/// How the engine is asked to match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MatchMode {
+    /// The whole input must match (`re.fullmatch`, `Matcher.matches`, `^…$` in a
+    /// validator): the pattern's own anchors and the ends of the input.
+    #[default]
+    FullMatch,
+    /// A match anywhere (`re.search`, `RegExp.test`, `Matcher.find`): the engine tries
+    /// each start in turn, which adds a degree to a pattern not anchored at the start.
+    Search,
+}
+
+/// How the worst-case time of matching grows with the length n of the input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Complexity {
+    /// Θ(n) at worst.
+    Linear,
+    /// Θ(n^degree) on the attack, degree ≥ 2.
+    Polynomial {
+        /// The exponent.
+        degree: u32,
+    },
+    /// Θ(c^n) on the attack, c > 1.
+    Exponential,
+    /// The pattern's constructs defeat the analysis: `reason` says which.
+    Unknown {
+        /// What was not analysed, in words.
+        reason: String,
+    },
+}
+
+/// An input on which the engine takes the time [`Complexity`] says: `prefix`, then `pump`
+/// repeated, then `suffix`, which makes the match fail.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Attack {
+    prefix: String,
+    pump: String,
+    suffix: String,
+}
+
+impl Attack {
+    /// What leads to the ambiguous loop.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The word the loop reads in several ways: each repetition multiplies (exponential)
+    /// or adds to (polynomial) the paths the engine tries.
+    pub fn pump(&self) -> &str {
+        &self.pump
+    }
+
+    /// What makes every path fail, so that the engine tries them all.
+    pub fn suffix(&self) -> &str {
+        &self.suffix
+    }
+
+    /// The attack string with `pumps` repetitions of the pump.
+    pub fn string(&self, pumps: usize) -> String {
+        format!("{}{}{}", self.prefix, self.pump.repeat(pumps), self.suffix)
+    }
+}
+
+/// The backtracking risk of a pattern in its engine (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Backtracking {
+    complexity: Complexity,
+    attack: Option<Attack>,
+    hotspot: Vec<Range<usize>>,
+}
+
+impl Backtracking {
+    /// Analyses `pattern` as `dialect`'s engine runs it in `mode`.
+    ///
+    /// The default dialect, [`Dialect::Rust`], is read by the `regex` crate, which does not
+    /// backtrack: its matching is linear in the input, and that is the answer.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] for a pattern invalid in its dialect or that the front end does not
+    /// read (as for every other question); [`Error::Budget`] when the analysis exceeds
+    /// `budget`.
+    pub fn analyze(
+        pattern: &str,
+        dialect: Dialect,
+        mode: MatchMode,
+        budget: &Budget,
+    ) -> Result<Backtracking, Error> {
+        if dialect == Dialect::Rust {
+            return Ok(Backtracking::verdict(Complexity::Linear));
+        }
+        let full_match = mode == MatchMode::FullMatch;
+        let tagged = match pattern::parse_tagged(pattern, dialect, full_match, budget) {
+            Ok(Some(tagged)) => tagged,
+            Ok(None) if pattern.chars().any(|c| pattern::tag_index(c).is_some()) => {
+                return Ok(Backtracking::unknown(
+                    "the pattern holds characters of plane 15 (private use), which the analysis \
+                     reserves",
+                ));
+            }
+            Ok(None) => {
+                return Ok(Backtracking::unknown(
+                    "backreferences and conditionals on groups are not analysed (the paths \
+                     the engine tries depend on the captured text)",
+                ));
+            }
+            Err(err) => return Err(err),
+        };
+        let plain = Positions::build(&tagged.expr, !full_match, budget)?;
+        // Every run, failing or not, has at least the paths of the failing ones: linear
+        // there is linear, and most patterns stop here, before the product.
+        let all = View { positions: &plain, exact_only: false };
+        let plain_growth = ambiguity::growth(&all, budget)?;
+        if matches!(plain_growth, Growth::Linear) && !plain.costly_look {
+            return Ok(Backtracking::verdict(Complexity::Linear));
+        }
+        let product_budget = budget.with_max_states(budget.max_states().min(MAX_PRODUCT_STATES));
+        let positions = match plain.failing_runs(&product_budget) {
+            Ok(positions) => positions,
+            Err(Error::Budget(BudgetError::TooManyStates { .. })) => {
+                return Ok(Backtracking::unknown(format!(
+                    "the runs that can still fail take more than {MAX_PRODUCT_STATES} states to \
+                     tell apart from those that match (every run together: {})",
+                    describe(&plain_growth)
+                )));
+            }
+            Err(err) => return Err(err),
+        };
+        let growths = [true, false].map(|exact_only| {
+            ambiguity::growth(&View { positions: &positions, exact_only }, budget)
+        });
+        let [exact, upper] = match growths {
+            [Ok(exact), Ok(upper)] => [exact, upper],
+            [Err(Error::Budget(BudgetError::TooManyStates { .. })), _]
+            | [_, Err(Error::Budget(BudgetError::TooManyStates { .. }))] => {
+                return Ok(Backtracking::unknown(format!(
+                    "the pairs and triples of states that tell the degree are more than the \
+                     analysis makes (at most {}, and within the budget's state limit; every \
+                     run together: {})",
+                    ambiguity::MAX_TUPLES,
+                    describe(&plain_growth)
+                )));
+            }
+            [Err(err), _] | [_, Err(err)] => return Err(err),
+        };
+        let exponential = exact.rank().is_none();
+        if exact.rank() != upper.rank() {
+            return Ok(Backtracking::unknown(format!(
+                "a lookaround longer than one character (or an atomic group that becomes one) \
+                 may cut the paths found: the time is between {} and {}",
+                describe(&exact),
+                describe(&upper)
+            )));
+        }
+        if positions.costly_look && !exponential {
+            return Ok(Backtracking::unknown(
+                "a lookaround whose body repeats costs up to the rest of the input each time it \
+                 is tested, which is not counted",
+            ));
+        }
+        Backtracking::attack_for(&positions, &plain, &tagged.spans, exact, budget)
+    }
+
+    /// The answer for `growth` (found in `positions`, the failing runs of `plain`), with
+    /// its attack and hotspot. The suffix is checked on `plain`, every run: the failing
+    /// runs have lost the moves by which the match succeeds.
+    fn attack_for(
+        positions: &Positions,
+        plain: &Positions,
+        spans: &[Range<usize>],
+        growth: Growth,
+        budget: &Budget,
+    ) -> Result<Backtracking, Error> {
+        let (complexity, entry, pump, states) = match growth {
+            Growth::Linear => return Ok(Backtracking::verdict(Complexity::Linear)),
+            Growth::Exponential { entry, pump, hotspot } => {
+                (Complexity::Exponential, entry, pump, hotspot)
+            }
+            Growth::Polynomial { links, entry, pump, hotspot } => {
+                (Complexity::Polynomial { degree: links + 1 }, entry, pump, hotspot)
+            }
+        };
+        let view = View { positions, exact_only: true };
+        let Some(prefix) = attack::word_to(&view, entry) else {
+            return Ok(Backtracking::unknown("the ambiguous loop found cannot be reached"));
+        };
+        let (prefix, pump) = (attack::spell(&prefix), attack::spell(&pump));
+        let Some(suffix) = attack::suffix(plain, &prefix, &pump, budget)? else {
+            return Ok(Backtracking::unknown(format!(
+                "the pattern reads {pump:?} in several ways after {prefix:?}, but no short suffix \
+                 makes the match fail there (the engine may stop at its first path)"
+            )));
+        };
+        let mut hotspot: Vec<Range<usize>> = states
+            .iter()
+            .filter_map(|&state| positions.atoms[state])
+            .filter_map(|atom| spans.get(atom).cloned())
+            .collect();
+        hotspot.sort_by_key(|span| (span.start, span.end));
+        hotspot.dedup();
+        Ok(Backtracking { complexity, attack: Some(Attack { prefix, pump, suffix }), hotspot })
+    }
+
+    fn verdict(complexity: Complexity) -> Backtracking {
+        Backtracking { complexity, attack: None, hotspot: Vec::new() }
+    }
+
+    fn unknown(reason: impl Into<String>) -> Backtracking {
+        Backtracking::verdict(Complexity::Unknown { reason: reason.into() })
+    }
+
+    /// How the time grows.
+    pub fn complexity(&self) -> &Complexity {
+        &self.complexity
+    }
+
+    /// An input showing the growth, when it is not linear (nor unknown).
+    pub fn attack(&self) -> Option<&Attack> {
+        self.attack.as_ref()
+    }
+
+    /// The byte spans of the pattern's atoms on the ambiguous paths, in order (atoms inside
+    /// atomic groups and parts written other than as one character or class have none).
+    pub fn hotspot(&self) -> &[Range<usize>] {
+        &self.hotspot
+    }
+}
+
+/// A growth in words, for reasons.
+fn describe(growth: &Growth) -> String {
+    match growth.rank() {
+        Some(1) => "linear".to_owned(),
+        Some(degree) => format!("n^{degree}"),
+        None => "exponential".to_owned(),
+    }
+}

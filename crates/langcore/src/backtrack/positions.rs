@@ -1,0 +1,654 @@
+//! The paths a backtracking engine can take through a pattern, as an automaton: one state
+//! per atom occurrence (Glushkov's position automaton), one-character assertions as guards
+//! on its moves.
+//!
+//! # Algorithm
+//! Glushkov's construction over the front end's [`Expr`]: each sub-expression gives the
+//! positions it can start and end with and the ways it can match "" (its *nullable
+//! guards*); a concatenation links the ends of its left part to the starts of its right.
+//! A path of positions is a way the engine reads a string, so ambiguity here is the
+//! engine's backtracking; ε-iterations of loops collapse, as the engines' empty-iteration
+//! checks make them. Counted repetitions are unrolled. A lookaround whose body is one
+//! character set (every anchor, `\b`, and the translation `S*(?!S)` of an atomic `S*`) is
+//! a [`Guard`] on the next or previous character, exact. Any other lookaround is replaced
+//! by a weaker guard (its body's first characters, or nothing): the moves it stands on
+//! are marked inexact, so that the analysis can tell a bound it proved from one it could
+//! not (`mod.rs`).
+//!
+//! In search mode states stand before the pattern: the start of the text, and "after
+//! some characters skipped", one per class of the last character that the pattern's
+//! leading lookbehinds tell apart, looping on every character: the engine's retry at each
+//! start is that loop. A state where the engine may succeed before reading a
+//! character loses that character's moves: an attack must not let the search succeed.
+//!
+//! # Budgets
+//! Every position counts against the state limit and every move against the memory
+//! limit, as [`Operation::Backtracking`].
+
+use std::collections::HashMap;
+
+use crate::alphabet::{CharSet, Classes};
+use crate::budget::{Budget, Operation};
+use crate::error::Error;
+use crate::pattern::{self, Expr};
+
+/// How many distinct guards a sub-expression's ways of matching "" keep before they are
+/// merged into one (inexact) guard.
+const MAX_GUARDS: usize = 8;
+
+/// A condition on the characters around a point of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Guard {
+    /// The characters allowed next, and whether the end of the text is.
+    ahead: CharSet,
+    end: bool,
+    /// The characters allowed before, and whether the start of the text is.
+    behind: CharSet,
+    start: bool,
+    /// Whether this is exactly the assertions' condition (not a weaker one).
+    exact: bool,
+}
+
+impl Guard {
+    fn always() -> Guard {
+        Guard {
+            ahead: CharSet::full(),
+            end: true,
+            behind: CharSet::full(),
+            start: true,
+            exact: true,
+        }
+    }
+
+    /// Both conditions at the same point; `None` when they cannot both hold.
+    fn and(&self, other: &Guard) -> Option<Guard> {
+        let guard = Guard {
+            ahead: self.ahead.intersection(&other.ahead),
+            end: self.end && other.end,
+            behind: self.behind.intersection(&other.behind),
+            start: self.start && other.start,
+            exact: self.exact && other.exact,
+        };
+        let forward = !guard.ahead.is_empty() || guard.end;
+        let backward = !guard.behind.is_empty() || guard.start;
+        (forward && backward).then_some(guard)
+    }
+
+    /// Either condition, as one guard that may allow more (inexact then).
+    fn or(&self, other: &Guard) -> Guard {
+        Guard {
+            ahead: self.ahead.union(&other.ahead),
+            end: self.end || other.end,
+            behind: self.behind.union(&other.behind),
+            start: self.start || other.start,
+            exact: false,
+        }
+    }
+
+    /// The guard of a lookaround, exact when its body is one character set (or "").
+    fn of_look(ahead: bool, negated: bool, body: &Expr) -> Guard {
+        let (set, can_be_empty, exact) = match (body, one_char(body)) {
+            (Expr::Empty, _) => (CharSet::empty(), true, true),
+            (_, Some(set)) => (set, false, true),
+            (other, None) => (first_chars(other), true, false),
+        };
+        let (allowed, at_edge) = match (negated, exact) {
+            (false, _) => (set, can_be_empty),
+            (true, true) => (set.complement(), !can_be_empty),
+            // `(?!XY)` may hold before any character.
+            (true, false) => (CharSet::full(), true),
+        };
+        // Tags are not characters of the text (`pattern::parse_tagged`).
+        let allowed = allowed.difference(&pattern::tags());
+        let mut guard = Guard::always();
+        if ahead {
+            (guard.ahead, guard.end) = (allowed, at_edge);
+        } else {
+            (guard.behind, guard.start) = (allowed, at_edge);
+        }
+        guard.exact = exact;
+        guard
+    }
+}
+
+/// The set `S` when `expr` matches where its first character is in `S`, whatever follows:
+/// `S`, `S+`, `S X*`, the translation of an atomic `S*`. A lookaround of it tests one
+/// character.
+fn one_char(expr: &Expr) -> Option<CharSet> {
+    match expr {
+        Expr::Set(set) => Some(set.clone()),
+        Expr::Repeat { sub, min, .. } if *min >= 1 => one_char(sub),
+        Expr::Atomic(sub) => one_char(sub),
+        Expr::Alt(branches) if !branches.is_empty() => branches
+            .iter()
+            .try_fold(CharSet::empty(), |acc, branch| Some(acc.union(&one_char(branch)?))),
+        Expr::Concat(parts) => {
+            let (head, rest) = parts.split_first()?;
+            let free = |part: &Expr| {
+                matches!(part, Expr::Empty | Expr::Repeat { min: 0, .. }) && !has_look(part)
+            };
+            one_char(head).filter(|_| rest.iter().all(free))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `expr` holds a lookaround or a step on captured values.
+fn has_look(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Set(_) => false,
+        Expr::Look(_) | Expr::Capture(_) => true,
+        Expr::Alt(parts) | Expr::Concat(parts) => parts.iter().any(has_look),
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => has_look(sub),
+    }
+}
+
+/// The characters a match of `expr` can start with (assertions read as nothing).
+fn first_chars(expr: &Expr) -> CharSet {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => CharSet::empty(),
+        Expr::Set(set) => set.clone(),
+        Expr::Alt(branches) => {
+            branches.iter().fold(CharSet::empty(), |acc, b| acc.union(&first_chars(b)))
+        }
+        Expr::Concat(parts) => {
+            let mut acc = CharSet::empty();
+            for part in parts {
+                acc = acc.union(&first_chars(part));
+                if !can_be_empty(part) {
+                    break;
+                }
+            }
+            acc
+        }
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => first_chars(sub),
+    }
+}
+
+/// Whether `expr` may match "" (assertions read as true).
+fn can_be_empty(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Look(_) | Expr::Capture(_) => true,
+        Expr::Set(_) => false,
+        Expr::Alt(branches) => branches.iter().any(can_be_empty),
+        Expr::Concat(parts) => parts.iter().all(can_be_empty),
+        Expr::Repeat { sub, min, .. } => *min == 0 || can_be_empty(sub),
+        Expr::Atomic(sub) => can_be_empty(sub),
+    }
+}
+
+/// Whether `expr` has an unbounded repetition: a lookaround with one costs the engine up
+/// to the rest of the text each time it is tested.
+fn has_loop(expr: &Expr) -> bool {
+    match expr {
+        Expr::Empty | Expr::Set(_) | Expr::Capture(_) => false,
+        Expr::Alt(parts) | Expr::Concat(parts) => parts.iter().any(has_loop),
+        Expr::Repeat { sub, max, .. } => max.is_none() || has_loop(sub),
+        Expr::Atomic(sub) => has_loop(sub),
+        Expr::Look(look) => has_loop(&look.body),
+    }
+}
+
+/// A move of the automaton.
+#[derive(Clone, Debug)]
+pub(super) struct Move {
+    /// Which of its state's moves this is: two paths taking different ones are different
+    /// ways of reading, even to the same target.
+    pub(super) id: usize,
+    pub(super) target: usize,
+    pub(super) label: CharSet,
+    /// Whether every assertion on the move is read exactly.
+    pub(super) exact: bool,
+}
+
+/// The position automaton of a pattern.
+#[derive(Debug)]
+pub(super) struct Positions {
+    /// Moves per state: state 0 is the start of the text; in search mode the next ones
+    /// are "after skipped characters" (one per class of the last); the others are
+    /// positions.
+    pub(super) moves: Vec<Vec<Move>>,
+    /// Per state, whether the engine succeeds there at the end of the text.
+    pub(super) accepting: Vec<bool>,
+    /// Per state, the characters before which the engine may succeed there (search mode).
+    pub(super) succeeds_before: Vec<CharSet>,
+    /// Per state, the tagged atom it reads (an index into the pattern's spans).
+    pub(super) atoms: Vec<Option<usize>>,
+    /// A lookaround read inexactly whose body loops: it costs up to the text's length
+    /// each time, which this automaton does not count.
+    pub(super) costly_look: bool,
+}
+
+/// The classes of characters that the lookbehinds at the start of `expr` tell apart: the
+/// search's skip states, one per class (tags left out).
+fn skip_classes(expr: &Expr, budget: &Budget) -> Result<Vec<CharSet>, Error> {
+    let mut scratch = Builder {
+        labels: Vec::new(),
+        atoms: Vec::new(),
+        follow: Vec::new(),
+        n_follow: 0,
+        costly_look: false,
+        budget,
+    };
+    let whole = scratch.fragment(expr, 0)?;
+    let behind: Vec<CharSet> = whole
+        .first
+        .iter()
+        .map(|(_, guard)| &guard.behind)
+        .chain(whole.nullable.iter().map(|guard| &guard.behind))
+        .map(|set| set.difference(&pattern::tags()))
+        .collect();
+    let refs: Vec<&CharSet> = behind.iter().collect();
+    let (classes, _) = Classes::new(&refs, budget)?;
+    Ok(classes
+        .iter()
+        .map(|(_, class)| class.difference(&pattern::tags()))
+        .filter(|class| !class.is_empty())
+        .collect())
+}
+
+/// What a sub-expression gives the construction.
+#[derive(Clone, Default)]
+struct Fragment {
+    first: Vec<(usize, Guard)>,
+    last: Vec<(usize, Guard)>,
+    nullable: Vec<Guard>,
+}
+
+/// The construction's state.
+struct Builder<'b> {
+    labels: Vec<CharSet>,
+    atoms: Vec<Option<usize>>,
+    follow: Vec<Vec<(usize, Guard)>>,
+    n_follow: usize,
+    costly_look: bool,
+    budget: &'b Budget,
+}
+
+impl Positions {
+    /// The automaton of `expr`, for a full match or (`search`) a search.
+    ///
+    /// # Errors
+    /// [`Error::Budget`] when the positions or moves exceed `budget`.
+    pub(super) fn build(expr: &Expr, search: bool, budget: &Budget) -> Result<Positions, Error> {
+        // Search: a state per class of the character skipped last, so that lookbehinds at
+        // the pattern's start are decided (`\b` after a letter or not).
+        let skipped = if search { skip_classes(expr, budget)? } else { Vec::new() };
+        let n_fixed = 1 + skipped.len();
+        let mut builder = Builder {
+            labels: vec![CharSet::empty(); n_fixed],
+            atoms: vec![None; n_fixed],
+            follow: vec![Vec::new(); n_fixed],
+            n_follow: 0,
+            costly_look: false,
+            budget,
+        };
+        let whole = builder.fragment(expr, 0)?;
+        // May the pattern start (or, with `nullable`, end) from state `from`?
+        let starts_from = |from: usize, guard: &Guard| match from {
+            0 => guard.start,
+            skip => skipped[skip - 1].is_subset(&guard.behind),
+        };
+        for (target, guard) in &whole.first {
+            for from in 0..n_fixed {
+                if starts_from(from, guard) {
+                    builder.link(from, *target, guard.clone())?;
+                }
+            }
+        }
+        let n_states = builder.labels.len();
+        let mut accepting = vec![false; n_states];
+        let mut succeeds_before = vec![CharSet::empty(); n_states];
+        let mut ends = |state: usize, guard: &Guard| {
+            accepting[state] |= guard.end;
+            succeeds_before[state] = succeeds_before[state].union(&guard.ahead);
+        };
+        for (state, guard) in &whole.last {
+            // A success counts only where it is sure: a lookbehind the position's own
+            // characters do not all satisfy may fail, and an attack may rely on that.
+            let label = builder.labels[*state].difference(&pattern::tags());
+            if label.is_subset(&guard.behind) {
+                ends(*state, guard);
+            }
+        }
+        for guard in &whole.nullable {
+            for from in (0..n_fixed).filter(|&from| starts_from(from, guard)) {
+                ends(from, guard);
+            }
+        }
+        let mut moves: Vec<Vec<Move>> = Vec::with_capacity(n_states);
+        for (from, links) in builder.follow.iter().enumerate() {
+            let mut out: Vec<Move> = Vec::new();
+            for (target, guard) in links {
+                let mut label =
+                    builder.labels[*target].difference(&pattern::tags()).intersection(&guard.ahead);
+                if search {
+                    // Reading it, the engine would have succeeded first (or after).
+                    label = label.difference(&succeeds_before[from]);
+                }
+                let behind_ok =
+                    from < n_fixed || !builder.labels[from].intersection(&guard.behind).is_empty();
+                if label.is_empty() || !behind_ok {
+                    continue;
+                }
+                let exact = guard.exact
+                    && (from < n_fixed
+                        || builder.labels[from]
+                            .difference(&pattern::tags())
+                            .is_subset(&guard.behind));
+                out.push(Move { id: out.len(), target: *target, label, exact });
+            }
+            moves.push(out);
+        }
+        for from in 0..n_fixed {
+            for (idx, class) in skipped.iter().enumerate() {
+                let skip = class.difference(&succeeds_before[from]);
+                if !skip.is_empty() {
+                    let id = moves[from].len();
+                    moves[from].push(Move { id, target: 1 + idx, label: skip, exact: true });
+                }
+            }
+        }
+        Ok(Positions {
+            moves,
+            accepting,
+            succeeds_before: if search {
+                succeeds_before
+            } else {
+                vec![CharSet::empty(); n_states]
+            },
+            atoms: builder.atoms,
+            costly_look: builder.costly_look,
+        })
+    }
+
+    /// The runs on which the match can still fail: the product with the subset automaton
+    /// of every state reached (the determinization the algebra uses), a character allowed
+    /// only where no state of the subset succeeds before it (search), and a product state
+    /// kept only when some continuation of its subset ends where no state succeeds. A
+    /// product with a deterministic automaton keeps the number of paths, so the degrees of
+    /// ambiguity carry over to the runs an attack can use.
+    ///
+    /// # Errors
+    /// [`Error::Budget`] when the product exceeds `budget`.
+    pub(super) fn failing_runs(&self, budget: &Budget) -> Result<Positions, Error> {
+        let sets: Vec<&CharSet> =
+            self.moves.iter().flatten().map(|mv| &mv.label).chain(&self.succeeds_before).collect();
+        let (classes, _) = Classes::new(&sets, budget)?;
+        let reps: Vec<(char, &CharSet)> =
+            classes.iter().filter_map(|(_, set)| Some((set.first()?, set))).collect();
+        let mut subsets: Vec<Vec<usize>> = vec![vec![0]];
+        let mut subset_ids: HashMap<Vec<usize>, usize> = HashMap::from([(vec![0], 0)]);
+        let mut subset_next: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut product: HashMap<(usize, usize), usize> = HashMap::from([((0, 0), 0)]);
+        let mut subset_of = vec![0];
+        let mut res = Positions {
+            moves: vec![Vec::new()],
+            accepting: vec![self.accepting[0]],
+            succeeds_before: vec![self.succeeds_before[0].clone()],
+            atoms: vec![self.atoms[0]],
+            costly_look: self.costly_look,
+        };
+        let mut at = 0;
+        while at < subsets.len() {
+            budget.check_time(Operation::Backtracking)?;
+            let subset = subsets[at].clone();
+            let before =
+                subset.iter().fold(CharSet::empty(), |acc, &s| acc.union(&self.succeeds_before[s]));
+            for &(c, class) in &reps {
+                if before.contains(c) {
+                    continue;
+                }
+                let mut next: Vec<usize> = subset
+                    .iter()
+                    .flat_map(|&s| self.moves[s].iter())
+                    .filter(|mv| mv.label.contains(c))
+                    .map(|mv| mv.target)
+                    .collect();
+                next.sort_unstable();
+                next.dedup();
+                let next_id = match subset_ids.get(&next) {
+                    Some(&id) => id,
+                    None => {
+                        let id = subsets.len();
+                        budget.check_states(Operation::Backtracking, id + res.moves.len())?;
+                        subset_ids.insert(next.clone(), id);
+                        subsets.push(next.clone());
+                        subset_next.push(Vec::new());
+                        id
+                    }
+                };
+                subset_next[at].push(next_id);
+                for &from in &subset {
+                    let source = product[&(from, at)];
+                    for mv in self.moves[from].iter().filter(|mv| mv.label.contains(c)) {
+                        let target = *product.entry((mv.target, next_id)).or_insert_with(|| {
+                            res.moves.push(Vec::new());
+                            res.accepting.push(self.accepting[mv.target]);
+                            res.atoms.push(self.atoms[mv.target]);
+                            res.succeeds_before.push(CharSet::empty());
+                            subset_of.push(next_id);
+                            res.moves.len() - 1
+                        });
+                        let out = &mut res.moves[source];
+                        match out.iter_mut().find(|m| m.target == target && m.id == mv.id) {
+                            Some(m) => m.label = m.label.union(class),
+                            None => out.push(Move {
+                                id: mv.id,
+                                target,
+                                label: class.clone(),
+                                exact: mv.exact,
+                            }),
+                        }
+                    }
+                }
+            }
+            at += 1;
+        }
+        budget.check_states(Operation::Backtracking, subsets.len() + res.moves.len())?;
+        // The subsets from which the match can fail, backwards from those that fail at
+        // the end of the input.
+        let mut can_fail: Vec<bool> =
+            subsets.iter().map(|subset| subset.iter().all(|&s| !self.accepting[s])).collect();
+        let mut changed = true;
+        while changed {
+            budget.check_time(Operation::Backtracking)?;
+            changed = false;
+            for idx in 0..subsets.len() {
+                if !can_fail[idx] && subset_next[idx].iter().any(|&next| can_fail[next]) {
+                    can_fail[idx] = true;
+                    changed = true;
+                }
+            }
+        }
+        for (state, moves) in res.moves.iter_mut().enumerate() {
+            if !can_fail[subset_of[state]] {
+                moves.clear();
+            }
+            moves.retain(|mv| can_fail[subset_of[mv.target]]);
+            let subset = &subsets[subset_of[state]];
+            res.succeeds_before[state] =
+                subset.iter().fold(CharSet::empty(), |acc, &s| acc.union(&self.succeeds_before[s]));
+        }
+        Ok(res)
+    }
+
+    pub(super) fn n_states(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+impl Builder<'_> {
+    /// A new position reading `set`.
+    fn position(&mut self, set: &CharSet) -> Result<usize, Error> {
+        let state = self.labels.len();
+        self.budget.check_states(Operation::Backtracking, state + 1)?;
+        self.atoms.push(set.intersection(&pattern::tags()).first().and_then(pattern::tag_index));
+        self.labels.push(set.clone());
+        self.follow.push(Vec::new());
+        Ok(state)
+    }
+
+    /// The move from `from` to `to` under `guard`.
+    fn link(&mut self, from: usize, to: usize, guard: Guard) -> Result<(), Error> {
+        self.n_follow += 1;
+        self.budget.check_memory(
+            Operation::Backtracking,
+            self.n_follow.saturating_mul(std::mem::size_of::<(usize, Guard)>() + 64),
+        )?;
+        self.follow[from].push((to, guard));
+        Ok(())
+    }
+
+    /// Links every end of `left` to every start of `right`.
+    fn link_all(&mut self, left: &[(usize, Guard)], right: &[(usize, Guard)]) -> Result<(), Error> {
+        for (from, out) in left {
+            for (to, into) in right {
+                if let Some(guard) = out.and(into) {
+                    self.link(*from, *to, guard)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn fragment(&mut self, expr: &Expr, depth: usize) -> Result<Fragment, Error> {
+        self.budget.check_time(Operation::Backtracking)?;
+        Ok(match expr {
+            Expr::Empty => Fragment { nullable: vec![Guard::always()], ..Fragment::default() },
+            Expr::Set(set) => {
+                let state = self.position(set)?;
+                Fragment {
+                    first: vec![(state, Guard::always())],
+                    last: vec![(state, Guard::always())],
+                    nullable: Vec::new(),
+                }
+            }
+            Expr::Look(look) => {
+                if one_char(&look.body).is_none() && has_loop(&look.body) {
+                    self.costly_look = true;
+                }
+                let guard = Guard::of_look(look.ahead, look.negated, &look.body);
+                Fragment { nullable: vec![guard], ..Fragment::default() }
+            }
+            // Steps on captured values are refused before (`mod.rs`); an atomic group's
+            // translation has at most one path per start, which its lookarounds say.
+            Expr::Capture(_) => Fragment { nullable: vec![Guard::always()], ..Fragment::default() },
+            Expr::Atomic(sub) => self.fragment(sub, depth + 1)?,
+            Expr::Alt(branches) => {
+                let mut res = Fragment::default();
+                for branch in branches {
+                    let part = self.fragment(branch, depth + 1)?;
+                    res.first.extend(part.first);
+                    res.last.extend(part.last);
+                    res.nullable.extend(part.nullable);
+                }
+                res.nullable = merged(res.nullable);
+                res
+            }
+            Expr::Concat(parts) => {
+                let mut res = Fragment { nullable: vec![Guard::always()], ..Fragment::default() };
+                for part in parts {
+                    let next = self.fragment(part, depth + 1)?;
+                    res = self.concat(res, next)?;
+                }
+                res
+            }
+            Expr::Repeat { sub, min, max, .. } => self.repeat(sub, *min, *max, depth)?,
+        })
+    }
+
+    fn concat(&mut self, left: Fragment, right: Fragment) -> Result<Fragment, Error> {
+        self.link_all(&left.last, &right.first)?;
+        let mut first = left.first;
+        for empty in &left.nullable {
+            first.extend(right.first.iter().filter_map(|(q, g)| Some((*q, empty.and(g)?))));
+        }
+        let mut last = right.last;
+        for empty in &right.nullable {
+            last.extend(left.last.iter().filter_map(|(p, g)| Some((*p, g.and(empty)?))));
+        }
+        let mut nullable = Vec::new();
+        for a in &left.nullable {
+            nullable.extend(right.nullable.iter().filter_map(|b| a.and(b)));
+        }
+        Ok(Fragment { first: deduped(first), last: deduped(last), nullable: merged(nullable) })
+    }
+
+    /// `sub{min,max}`: `min` copies, then a loop or `max - min` nested optional copies.
+    fn repeat(
+        &mut self,
+        sub: &Expr,
+        min: u32,
+        max: Option<u32>,
+        depth: usize,
+    ) -> Result<Fragment, Error> {
+        let mut res = Fragment { nullable: vec![Guard::always()], ..Fragment::default() };
+        let n_plain = match max {
+            None => min.saturating_sub(1),
+            Some(_) => min,
+        };
+        for _ in 0..n_plain {
+            let copy = self.fragment(sub, depth + 1)?;
+            res = self.concat(res, copy)?;
+        }
+        match max {
+            None => {
+                let body = self.fragment(sub, depth + 1)?;
+                self.link_all(&body.last, &body.first)?;
+                let mut looped = body;
+                if min == 0 {
+                    looped.nullable.push(Guard::always());
+                    looped.nullable = merged(looped.nullable);
+                }
+                res = self.concat(res, looped)?;
+            }
+            Some(max) => {
+                // (S(S(S)?)?)?, built inside out.
+                let mut tail: Option<Fragment> = None;
+                for _ in min..max {
+                    let copy = self.fragment(sub, depth + 1)?;
+                    let mut optional = match tail.take() {
+                        Some(inner) => self.concat(copy, inner)?,
+                        None => copy,
+                    };
+                    optional.nullable.push(Guard::always());
+                    optional.nullable = merged(optional.nullable);
+                    tail = Some(optional);
+                }
+                if let Some(tail) = tail {
+                    res = self.concat(res, tail)?;
+                }
+            }
+        }
+        Ok(res)
+    }
+}
+
+/// `links` without repeats.
+fn deduped(mut links: Vec<(usize, Guard)>) -> Vec<(usize, Guard)> {
+    let mut res: Vec<(usize, Guard)> = Vec::with_capacity(links.len());
+    for link in links.drain(..) {
+        if !res.contains(&link) {
+            res.push(link);
+        }
+    }
+    res
+}
+
+/// `guards` without repeats, at most [`MAX_GUARDS`] of them (the rest merged into one).
+fn merged(guards: Vec<Guard>) -> Vec<Guard> {
+    let mut res: Vec<Guard> = Vec::new();
+    for guard in guards {
+        if res.contains(&guard) {
+            continue;
+        }
+        if res.len() == MAX_GUARDS {
+            let merged = res[MAX_GUARDS - 1].or(&guard);
+            res[MAX_GUARDS - 1] = merged;
+        } else {
+            res.push(guard);
+        }
+    }
+    res
+}

@@ -1,0 +1,165 @@
+//! The backtracking analysis against the engines themselves: each attack string is run by
+//! the pattern's home engine (`tests/backtracking/`'s timing drivers, one batch process per
+//! engine) at growing pump counts, and the growth of its time must be the one predicted:
+//! exponential (two more pumps multiply it), n^d (three times the pumps multiply it by about
+//! 3^d), or linear (the same inputs as the attack of a vulnerable sibling pattern stay in
+//! proportion to their length). Ratios, never absolute times, with generous margins.
+//!
+//! Perl's super-linear cache and Java's cache of loop positions (Java 9 and later) keep
+//! nested quantifiers off the exponential path, so the exponential shapes run in Python and
+//! node only, and Perl's optimizer skips `\s+$`'s hopeless starts (docs/dialects.md): the
+//! PCRE dialect's verdicts are PCRE2's, which has neither. No cubic shape is timed:
+//! CPython's single-character repeats (`a*a*a*`) grew like n^2.4 on a busy machine, between
+//! the margins of degrees 2 and 3. A missing engine prints `SKIPPED` and fails under
+//! `CI=true` or `RELANG_REQUIRE_ENGINES=1`.
+
+use std::path::Path;
+use std::process::Command;
+
+use langcore::{Backtracking, Budget, Complexity, Dialect, MatchMode};
+
+use crate::home_engines::{base64, engines_required, run_lines};
+
+/// A case: the pattern, how it is matched, the growth expected, and (for a linear one) the
+/// vulnerable sibling whose attack is its input.
+struct Case {
+    pattern: &'static str,
+    mode: MatchMode,
+    expected: Complexity,
+    input_from: Option<&'static str>,
+}
+
+const fn case(pattern: &'static str, mode: MatchMode, expected: Complexity) -> Case {
+    Case { pattern, mode, expected, input_from: None }
+}
+
+const fn linear(pattern: &'static str, input_from: &'static str) -> Case {
+    Case {
+        pattern,
+        mode: MatchMode::FullMatch,
+        expected: Complexity::Linear,
+        input_from: Some(input_from),
+    }
+}
+
+const EXP: Complexity = Complexity::Exponential;
+const QUADRATIC: Complexity = Complexity::Polynomial { degree: 2 };
+const FULL: MatchMode = MatchMode::FullMatch;
+const SEARCH: MatchMode = MatchMode::Search;
+
+fn cases(dialect: Dialect) -> Vec<Case> {
+    match dialect {
+        Dialect::Python => vec![
+            case("(a+)+", FULL, EXP),
+            case(r"(\w+\s?)+", FULL, EXP),
+            case(r"\d+\d+", FULL, QUADRATIC),
+            case(r"\s+$", SEARCH, QUADRATIC),
+            linear("(?>a+)+", "(a+)+"),
+            linear(r"\d+-\d+", r"\d+\d+"),
+        ],
+        Dialect::Js => vec![
+            case("(a+)+", FULL, EXP),
+            case("(a|a)*", FULL, EXP),
+            case(r"\d+\d+", FULL, QUADRATIC),
+            case(r"\s+$", SEARCH, QUADRATIC),
+            // (V8 runs out of stack on `(a|b)*` over a few million characters.)
+            linear("[ab]*", "(a|a)*"),
+        ],
+        // (Java's `\d+\d+` did not time as quadratic here: its greedy `Curly` loops.)
+        Dialect::Java => vec![case(r"\s+$", SEARCH, QUADRATIC), linear("(?>a+)+", "(a+)+")],
+        // Perl's optimizer tries `\s+$` only where the end can follow (PCRE2 does not).
+        Dialect::Pcre => vec![case(r"\d+\d+", FULL, QUADRATIC), linear("(?>a+)+", "(a+)+")],
+        _ => Vec::new(),
+    }
+}
+
+/// The timing driver of a dialect's engine.
+fn driver(dialect: Dialect) -> Command {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/backtracking");
+    let (program, script) = match dialect {
+        Dialect::Python => ("python3", "time.py"),
+        Dialect::Js => ("node", "time.js"),
+        Dialect::Java => ("java", "Time.java"),
+        _ => ("perl", "time.pl"),
+    };
+    let mut command = Command::new(program);
+    command.arg(dir.join(script));
+    command
+}
+
+fn analyze(pattern: &str, dialect: Dialect, mode: MatchMode) -> Backtracking {
+    Backtracking::analyze(pattern, dialect, mode, &Budget::default())
+        .unwrap_or_else(|err| panic!("{pattern}: {err}"))
+}
+
+/// The growth a timing shows is the one expected: (k1, t1, k2, t2) from the driver.
+fn check_growth(case: &Case, dialect: Dialect, timing: &str) -> Result<(), String> {
+    let fields: Vec<f64> = timing.split(' ').filter_map(|field| field.parse().ok()).collect();
+    let [k1, t1, k2, t2] = fields[..] else {
+        return Err(format!("{}: the {dialect} driver answered {timing:?}", case.pattern));
+    };
+    let ratio = t2 / t1.max(1e-9);
+    let ok = match case.expected {
+        // Two more pumps: well past what a cubic would add over k1 pumps.
+        Complexity::Exponential => t1 >= 0.015 && ratio >= 2.0 && ratio > 1.2 * (k2 / k1).powi(3),
+        Complexity::Polynomial { degree } => {
+            let degree_seen = ratio.ln() / (k2 / k1).ln();
+            t1 >= 0.015 && (degree_seen - f64::from(degree)).abs() <= 0.6
+        }
+        // Under the timing floor even at millions of pumps (where a quadratic is seconds),
+        // or in proportion to the length.
+        _ => t1 < 0.015 || ratio.ln() / (k2 / k1).ln() <= 1.6,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} ({dialect}, {:?}): expected {:?}, timed {k1} pumps {t1:.4} s, {k2} pumps {t2:.4} s",
+            case.pattern, case.mode, case.expected
+        ))
+    }
+}
+
+#[test]
+fn attack_strings_grow_the_engines_time_as_predicted() {
+    let required =
+        engines_required() || std::env::var("CI").is_ok_and(|ci| ci == "true" || ci == "1");
+    let mut failures = Vec::new();
+    for dialect in [Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre] {
+        let cases = cases(dialect);
+        let mut input = String::new();
+        for case in &cases {
+            let risk = analyze(case.pattern, dialect, case.mode);
+            assert_eq!(risk.complexity(), &case.expected, "{} ({dialect}): {risk:?}", case.pattern);
+            let attacked = match case.input_from {
+                Some(sibling) => analyze(sibling, dialect, case.mode),
+                None => risk,
+            };
+            let attack = attacked.attack().cloned().unwrap_or_else(|| {
+                panic!("{} ({dialect}): no attack in {attacked:?}", case.pattern)
+            });
+            let mode = if case.mode == MatchMode::Search { "search" } else { "full" };
+            let kind = if case.expected == EXP { "exp" } else { "poly" };
+            input.push_str(&format!(
+                "C {mode} {kind} {} {} {} {}\n",
+                base64(case.pattern),
+                base64(attack.prefix()),
+                base64(attack.pump()),
+                base64(attack.suffix())
+            ));
+        }
+        let Some(output) = run_lines(driver(dialect), input) else {
+            assert!(!required, "the {dialect} engine is not installed");
+            eprintln!("SKIPPED {dialect}: its engine is not installed, no attack was timed");
+            continue;
+        };
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), cases.len(), "{dialect}: {output}");
+        for (case, timing) in cases.iter().zip(lines) {
+            if let Err(why) = check_growth(case, dialect, timing) {
+                failures.push(why);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

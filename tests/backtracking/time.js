@@ -1,0 +1,54 @@
+// Times node's RegExp on attack strings (see README.md).
+'use strict';
+const readline = require('readline');
+
+const MIN_SECONDS = 0.02;
+const MAX_PUMPS = 1 << 22;
+const MAX_EXP_PUMPS = 64;
+
+function timed(run, text) {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const start = process.hrtime.bigint();
+    run(text);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e9);
+  }
+  return best;
+}
+
+function runCase(mode, kind, pattern, prefix, pump, suffix) {
+  let regex;
+  try {
+    regex = new RegExp(mode === 'full' ? `^(?:${pattern})$` : pattern);
+  } catch (err) {
+    return 'invalid';
+  }
+  const run = (text) => regex.test(text);
+  let k = kind === 'exp' ? 1 : 8;
+  let elapsed;
+  for (;;) {
+    elapsed = timed(run, prefix + pump.repeat(k) + suffix);
+    if (elapsed >= MIN_SECONDS || k >= (kind === 'exp' ? MAX_EXP_PUMPS : MAX_PUMPS)) break;
+    k = kind === 'exp' ? k + 1 : k * 2;
+  }
+  const k2 = kind === 'exp' ? k + 2 : 3 * k;
+  const t2 = timed(run, prefix + pump.repeat(k2) + suffix);
+  return `${k} ${elapsed.toFixed(6)} ${k2} ${t2.toFixed(6)}`;
+}
+
+const decode = (text) => Buffer.from(text, 'base64').toString('utf8');
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  const parts = line.split(' ');
+  if (parts[0] !== 'C') return;
+  const [mode, kind] = parts.slice(1, 3);
+  const [pattern, prefix, pump, suffix] = parts.slice(3, 7).map(decode);
+  let answer;
+  try {
+    answer = runCase(mode, kind, pattern, prefix, pump, suffix);
+  } catch (err) {
+    // V8 runs out of backtracking stack on long inputs of some patterns.
+    answer = `error ${String(err).replace(/\s+/g, ' ')}`;
+  }
+  process.stdout.write(answer + '\n');
+});
