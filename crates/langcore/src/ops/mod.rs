@@ -31,7 +31,7 @@ mod overlaps;
 pub(crate) mod product;
 mod quotient;
 mod repeat;
-mod rewire;
+pub(crate) mod rewire;
 
 pub(crate) use lazy_product::intersection_is_empty;
 pub use overlaps::Overlap;
