@@ -4,6 +4,8 @@
 //! derived from them. Prints the summary table of docs/benchmarks.md and relang's
 //! conversion times (median, p99, max), then one `STALE` line per entry whose recorded
 //! `regexsolver_length` differs from the measured one (and exits with status 1 if any).
+//! With `--no-peer`, regexsolver is not run: relang against the recorded lengths; with
+//! `--from N`, only the derived languages from the N-th on (a run resumed).
 //!
 //! Run with `cargo run --release -p relang-bench --features peer --example
 //! real_pattern_lengths [combined]` (lengths do not depend on the build profile, times do).
@@ -35,7 +37,7 @@ struct Row {
 
 /// How long each of regexsolver's two conversions may take: past it, it is left out (its
 /// thread runs on until the process ends) and reported on stderr.
-const PEER_TIMEOUT: Duration = Duration::from_secs(120);
+const PEER_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// regexsolver's shortest pattern for `term`: as built, or of its minimal automaton; `None`
 /// when neither finished within [`PEER_TIMEOUT`].
@@ -115,7 +117,14 @@ fn percentiles(mut times: Vec<Duration>) -> String {
 }
 
 fn main() {
-    let combined = std::env::args().nth(1).is_some_and(|arg| arg == "combined");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let combined = args.iter().any(|arg| arg == "combined");
+    // `--no-peer`: relang's lengths and times against the recorded peer lengths.
+    let peer = !args.iter().any(|arg| arg == "--no-peer");
+    // `--from N`: only the derived languages from the N-th (0-based) on, to resume a run.
+    let from = args.iter().position(|arg| arg == "--from").map_or(0, |at| {
+        args.get(at + 1).and_then(|n| n.parse().ok()).expect("--from takes a number")
+    });
     let corpus = if combined { real_corpus::load_combined() } else { real_corpus::load() };
     let mut times = Vec::new();
     let budget = Budget::unlimited();
@@ -128,12 +137,17 @@ fn main() {
             name: entry.name.clone(),
             original: Some(entry.pattern.chars().count()),
             ours: ours(&entry.name, &language, &dfa, &mut times),
-            theirs: peer_best(&entry.name, &term, &dfa).unwrap_or(entry.regexsolver_length),
+            theirs: peer
+                .then(|| peer_best(&entry.name, &term, &dfa))
+                .flatten()
+                .unwrap_or(entry.regexsolver_length),
             recorded: entry.regexsolver_length,
         });
+        let row = &given[given.len() - 1];
+        eprintln!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);
     }
     let mut derived = Vec::new();
-    for item in &corpus.derived {
+    for item in corpus.derived.iter().skip(from) {
         let name = item.name();
         let language = item.language(&corpus, &budget);
         let dfa = language.to_dfa(&budget).unwrap().clone();
@@ -148,11 +162,16 @@ fn main() {
         .expect("regexsolver computes the corpus");
         derived.push(Row {
             ours: ours(&name, &language, &dfa, &mut times),
-            theirs: peer_best(&name, &term, &dfa).unwrap_or(item.regexsolver_length),
+            theirs: peer
+                .then(|| peer_best(&name, &term, &dfa))
+                .flatten()
+                .unwrap_or(item.regexsolver_length),
             original: None,
             recorded: item.regexsolver_length,
             name,
         });
+        let row = &derived[derived.len() - 1];
+        eprintln!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);
     }
     println!(
         "| | languages | relang / peer, median / p90 | shorter / equal / longer | over 2x | longer than the original |"

@@ -116,10 +116,10 @@ pub(super) fn difference(
     let mut best: Option<NodeId> = None;
     for backwards in [false, true] {
         let Some(negated) = gaps.negation(exprs, &inside, &over, backwards)? else { continue };
-        if let Some(node) = gaps.product(exprs, &lefts, &negated)? {
-            if best.is_none_or(|best| super::is_better(exprs, node, best)) {
-                best = Some(node);
-            }
+        if let Some(node) = gaps.product(exprs, &lefts, &negated)?
+            && best.is_none_or(|best| super::is_better(exprs, node, best))
+        {
+            best = Some(node);
         }
     }
     Ok(best)

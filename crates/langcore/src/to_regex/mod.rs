@@ -9,6 +9,7 @@
 //! - `eliminate.rs`: state elimination with cost-guided orders;
 //! - `structure.rs`: the expression of a term as built (patterns, unions, ...);
 //! - `product.rs`: intersections and differences read off their operands' expressions;
+//! - `gaps.rs`: products of patterns with `.*` gaps, as the interleavings of their segments;
 //! - `search.rs`: verified local search for shorter equivalent expressions;
 //! - `class.rs`: the shortest spelling of a character set in a dialect;
 //! - `render.rs`: printing, with the fewest parentheses.
@@ -61,6 +62,11 @@
 //! time returns the best pattern found so far. The search is capped at a number of checks.
 //! For a term, the whole language's automaton and its elimination get half of the time
 //! left, and any failure there keeps the structural candidate.
+//!
+//! The budget's pattern limit ([`Budget::with_max_pattern`]) bounds every elimination
+//! without a bound of its own, so a conversion stops once its expressions grow past it, and
+//! a pattern longer than it is never returned: both fail with
+//! [`BudgetError::PatternTooLong`].
 //!
 //! # Invariants
 //! - The result parses in our dialect and denotes exactly the language, read in the output
