@@ -1,15 +1,20 @@
 //! Pattern lengths of relang and regexsolver 1.1.0 on the real-world corpus
-//! (`bench/real_patterns.toml`, issue 23): each pattern as given, and the union,
-//! intersection and difference of consecutive pairs. Prints the summary table of
-//! docs/benchmarks.md, then one `STALE` line per entry whose recorded `regexsolver_length`
-//! differs from the measured one (and exits with status 1 if any).
+//! (`bench/real_patterns.toml`, issue 23; with the argument `combined`,
+//! `bench/combined_patterns.toml`, issue 35): each pattern as given, and the languages
+//! derived from them. Prints the summary table of docs/benchmarks.md and relang's
+//! conversion times (median, p99, max), then one `STALE` line per entry whose recorded
+//! `regexsolver_length` differs from the measured one (and exits with status 1 if any).
+//! With `--no-peer`, regexsolver is not run: relang against the recorded lengths; with
+//! `--from N`, only the derived languages from the N-th on (a run resumed).
 //!
-//! Run with `cargo run -p relang-bench --features peer --example real_pattern_lengths`
-//! (lengths do not depend on the build profile).
+//! Run with `cargo run --release -p relang-bench --features peer --example
+//! real_pattern_lengths [combined]` (lengths do not depend on the build profile, times do).
 //!
 //! regexsolver's best output is the shorter of `Term::to_pattern()` of the term as built
 //! and of its `minimize()`d automaton; relang's is `Language::to_pattern` (no budget: the
 //! times go to stderr). Both must denote the language (checked on relang's canonical DFAs).
+
+use std::time::{Duration, Instant};
 
 use langcore::{Budget, Dfa, Language};
 use regexsolver::Term;
@@ -17,6 +22,9 @@ use regexsolver::Term;
 // The corpus loader of langcore's tests, so that the file has one reader.
 #[path = "../../langcore/tests/integration/real_corpus.rs"]
 mod real_corpus;
+
+/// relang's outputs longer than this (bytes) are not read back to be checked.
+const UNCHECKED_LENGTH: usize = 1 << 20;
 
 /// One language converted by both engines.
 struct Row {
@@ -27,28 +35,55 @@ struct Row {
     recorded: usize,
 }
 
-/// regexsolver's shortest pattern for `term`: as built, or of its minimal automaton.
-fn peer_best(term: &Term, dfa: &Dfa) -> usize {
-    let candidates =
-        [term.to_pattern().ok(), term.minimize().and_then(|min| min.to_pattern()).ok()];
+/// How long each of regexsolver's two conversions may take: past it, it is left out (its
+/// thread runs on until the process ends) and reported on stderr.
+const PEER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// regexsolver's shortest pattern for `term`: as built, or of its minimal automaton; `None`
+/// when neither finished within [`PEER_TIMEOUT`].
+fn peer_best(name: &str, term: &Term, dfa: &Dfa) -> Option<usize> {
+    let as_built = term.clone();
+    let minimal = term.clone();
+    let candidates = [
+        within(name, move || as_built.to_pattern().ok()),
+        within(name, move || minimal.minimize().and_then(|min| min.to_pattern()).ok()),
+    ];
     candidates
         .into_iter()
+        .flatten()
         .flatten()
         .filter(|pattern| {
             Dfa::from_regex_with(pattern, &Budget::unlimited()).is_ok_and(|back| back == *dfa)
         })
         .map(|pattern| pattern.chars().count())
         .min()
-        .expect("regexsolver gives an exact pattern")
 }
 
-/// relang's pattern for `language`, checked against `dfa`.
-fn ours(name: &str, language: &Language, dfa: &Dfa) -> usize {
-    let started = std::time::Instant::now();
+/// What `run` returns, unless it takes longer than [`PEER_TIMEOUT`].
+fn within<T: Send + 'static>(name: &str, run: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(run()));
+    let answer = receive.recv_timeout(PEER_TIMEOUT).ok();
+    if answer.is_none() {
+        eprintln!("{name}: regexsolver took over {PEER_TIMEOUT:?}, left out");
+    }
+    answer
+}
+
+/// relang's pattern for `language`, checked against `dfa`; its conversion time goes to
+/// `times`.
+fn ours(name: &str, language: &Language, dfa: &Dfa, times: &mut Vec<Duration>) -> usize {
+    let started = Instant::now();
     let pattern = language.to_pattern(&Budget::unlimited()).expect("no budget to run out");
+    times.push(started.elapsed());
     eprintln!("{name}: {} characters in {:.1?}", pattern.chars().count(), started.elapsed());
-    let back = Dfa::from_regex_with(&pattern, &Budget::unlimited()).expect("parses back");
-    assert!(back == *dfa, "{name}: relang's {pattern} is another language");
+    // Reading back a pattern of megabytes takes minutes: it is reported unchecked.
+    if pattern.len() > UNCHECKED_LENGTH {
+        eprintln!("{name}: not checked, over {UNCHECKED_LENGTH} bytes");
+    } else {
+        let back = Dfa::from_regex_with(&pattern, &Budget::unlimited()).expect("parses back");
+        assert!(back == *dfa, "{name}: relang's {pattern} is another language");
+    }
     pattern.chars().count()
 }
 
@@ -74,8 +109,24 @@ fn summary(rows: &[Row]) -> String {
     )
 }
 
+/// The median, 99th percentile and maximum of `times`.
+fn percentiles(mut times: Vec<Duration>) -> String {
+    times.sort();
+    let at = |share: usize| times[(times.len() * share / 100).min(times.len() - 1)];
+    format!("median {:.1?}, p99 {:.1?}, max {:.1?}", at(50), at(99), times[times.len() - 1])
+}
+
 fn main() {
-    let corpus = real_corpus::load();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let combined = args.iter().any(|arg| arg == "combined");
+    // `--no-peer`: relang's lengths and times against the recorded peer lengths.
+    let peer = !args.iter().any(|arg| arg == "--no-peer");
+    // `--from N`: only the derived languages from the N-th (0-based) on, to resume a run.
+    let from = args.iter().position(|arg| arg == "--from").map_or(0, |at| {
+        args.get(at + 1).and_then(|n| n.parse().ok()).expect("--from takes a number")
+    });
+    let corpus = if combined { real_corpus::load_combined() } else { real_corpus::load() };
+    let mut times = Vec::new();
     let budget = Budget::unlimited();
     let mut given = Vec::new();
     for entry in &corpus.pattern {
@@ -85,31 +136,42 @@ fn main() {
         given.push(Row {
             name: entry.name.clone(),
             original: Some(entry.pattern.chars().count()),
-            ours: ours(&entry.name, &language, &dfa),
-            theirs: peer_best(&term, &dfa),
+            ours: ours(&entry.name, &language, &dfa, &mut times),
+            theirs: peer
+                .then(|| peer_best(&entry.name, &term, &dfa))
+                .flatten()
+                .unwrap_or(entry.regexsolver_length),
             recorded: entry.regexsolver_length,
         });
+        let row = &given[given.len() - 1];
+        eprintln!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);
     }
     let mut derived = Vec::new();
-    for item in &corpus.derived {
+    for item in corpus.derived.iter().skip(from) {
         let name = item.name();
         let language = item.language(&corpus, &budget);
         let dfa = language.to_dfa(&budget).unwrap().clone();
         let left = Term::from_pattern(corpus.text(&item.left)).unwrap();
-        let right = Term::from_pattern(corpus.text(&item.right)).unwrap();
+        let right = Term::from_pattern(item.right(&corpus)).unwrap();
         let term = match item.operation.as_str() {
+            "complement" => left.complement(),
             "union" => left.union([&right]),
             "intersection" => left.intersection([&right]),
             _ => left.difference(&right),
         }
         .expect("regexsolver computes the corpus");
         derived.push(Row {
-            ours: ours(&name, &language, &dfa),
-            theirs: peer_best(&term, &dfa),
+            ours: ours(&name, &language, &dfa, &mut times),
+            theirs: peer
+                .then(|| peer_best(&name, &term, &dfa))
+                .flatten()
+                .unwrap_or(item.regexsolver_length),
             original: None,
             recorded: item.regexsolver_length,
             name,
         });
+        let row = &derived[derived.len() - 1];
+        eprintln!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);
     }
     println!(
         "| | languages | relang / peer, median / p90 | shorter / equal / longer | over 2x | longer than the original |"
@@ -117,6 +179,7 @@ fn main() {
     println!("|---|---|---|---|---|---|");
     println!("| real patterns as given | {} |", summary(&given));
     println!("| derived (∪, ∩, −) | {} |", summary(&derived));
+    println!("relang's conversion times: {}", percentiles(times));
     let mut stale = false;
     for row in given.iter().chain(&derived) {
         println!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);

@@ -94,6 +94,8 @@ pub struct Budget {
     pause: Option<Pause>,
     max_states: usize,
     max_memory: usize,
+    /// The longest pattern a conversion to a pattern may return, in bytes.
+    max_pattern: usize,
 }
 
 /// The hook of [`Budget::with_pause`]; equal when it is the same function.
@@ -135,6 +137,7 @@ impl Budget {
             pause: None,
             max_states: DEFAULT_MAX_STATES,
             max_memory: DEFAULT_MAX_MEMORY,
+            max_pattern: usize::MAX,
         }
     }
 
@@ -157,6 +160,7 @@ impl Budget {
             pause: None,
             max_states: usize::MAX,
             max_memory: usize::MAX,
+            max_pattern: usize::MAX,
         }
     }
 
@@ -253,6 +257,43 @@ impl Budget {
     /// ```
     pub fn with_max_memory(self, max_memory: usize) -> Self {
         Budget { max_memory, ..self }
+    }
+
+    /// Returns this budget with patterns written by a conversion (`to_pattern`) at most
+    /// `max_pattern` bytes long: a longer one is not returned, and the conversion stops
+    /// once its expressions grow past it, with [`BudgetError::PatternTooLong`]. No limit by
+    /// default.
+    ///
+    /// # Example
+    /// ```
+    /// use langcore::{Budget, BudgetError, Error, Language};
+    ///
+    /// let budget = Budget::default().with_max_pattern(8);
+    /// assert_eq!(budget.max_pattern(), 8);
+    /// let cats = Language::from_regex("cat|dog")?;
+    /// assert_eq!(cats.to_pattern(&budget)?, "cat|dog");
+    /// let long = Language::from_regex("(elephant|giraffe)*")?;
+    /// let err = long.to_pattern(&budget).unwrap_err();
+    /// assert!(matches!(err, Error::Budget(BudgetError::PatternTooLong { limit: 8, .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_max_pattern(self, max_pattern: usize) -> Self {
+        Budget { max_pattern, ..self }
+    }
+
+    /// The longest pattern a conversion may return, in bytes (see
+    /// [`with_max_pattern`](Budget::with_max_pattern)).
+    pub fn max_pattern(&self) -> usize {
+        self.max_pattern
+    }
+
+    /// Fails with [`BudgetError::PatternTooLong`] when a pattern of `n_bytes` is longer than
+    /// the limit.
+    pub(crate) fn check_pattern(&self, op: Operation, n_bytes: usize) -> Result<(), BudgetError> {
+        if n_bytes > self.max_pattern {
+            return Err(BudgetError::PatternTooLong { op, limit: self.max_pattern });
+        }
+        Ok(())
     }
 
     /// The deadline, if any.
@@ -569,6 +610,14 @@ pub enum BudgetError {
         /// The nesting limit.
         limit: u32,
     },
+    /// `op` would have written a pattern longer than `limit` bytes, the pattern limit of the
+    /// budget ([`Budget::with_max_pattern`]).
+    PatternTooLong {
+        /// The operation that was running.
+        op: Operation,
+        /// The pattern limit, in bytes.
+        limit: usize,
+    },
 }
 
 impl BudgetError {
@@ -586,7 +635,8 @@ impl BudgetError {
             BudgetError::Timeout { op }
             | BudgetError::TooManyStates { op, .. }
             | BudgetError::TooMuchMemory { op, .. }
-            | BudgetError::TooDeep { op, .. } => op,
+            | BudgetError::TooDeep { op, .. }
+            | BudgetError::PatternTooLong { op, .. } => op,
         }
     }
 }
@@ -603,6 +653,9 @@ impl fmt::Display for BudgetError {
             }
             BudgetError::TooDeep { op, limit } => {
                 write!(f, "{op} would exceed the nesting limit of {limit}")
+            }
+            BudgetError::PatternTooLong { op, limit } => {
+                write!(f, "{op} would write a pattern longer than the limit of {limit} bytes")
             }
         }
     }

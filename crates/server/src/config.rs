@@ -88,6 +88,13 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(1024..))]
     pub response_limit: u64,
 
+    /// The longest pattern an answer may carry (`format: regex`, `/analyze/pattern`), in
+    /// bytes: the conversion stops once it would be longer, and the client gets 400
+    /// `ResponseTooLarge` naming the limit and the way out (`format: fair`).
+    #[arg(long, env = "RELANG_MAX_PATTERN_BYTES", default_value_t = 64 << 10,
+          value_parser = clap::value_parser!(u64).range(16..))]
+    pub max_pattern_bytes: u64,
+
     /// How long a client has to send a request's head, and then its body, in milliseconds: a
     /// late head or body gets 408 `RequestTimeout` (a late head also a closed connection).
     /// actix counts a head's time from a clock it reads every 500 ms, so a head may have up
@@ -250,6 +257,11 @@ impl Config {
         let delay = Duration::from_secs(self.drain_delay_secs);
         let grace = self.shutdown_grace_secs.saturating_sub(self.drain_delay_secs);
         (delay, Duration::from_secs(grace.saturating_sub(1)))
+    }
+
+    /// The longest pattern an answer may carry, in bytes.
+    pub(crate) fn max_pattern_bytes(&self) -> usize {
+        usize::try_from(self.max_pattern_bytes).unwrap_or(usize::MAX)
     }
 
     /// The largest response body, in bytes.

@@ -155,6 +155,20 @@ impl From<langcore::BudgetError> for HttpError {
     fn from(err: langcore::BudgetError) -> HttpError {
         match err {
             langcore::BudgetError::Timeout { op } => HttpError::timeout(Some(op)),
+            langcore::BudgetError::PatternTooLong { limit, .. } => HttpError {
+                exhausted: Some(Exhausted {
+                    limit: crate::metrics::budget_limit(&err),
+                    op: Some(err.operation()),
+                }),
+                ..HttpError::new(
+                    ErrorCode::ResponseTooLarge,
+                    format!(
+                        "the pattern would be longer than this server's pattern limit of \
+                         {limit} bytes: ask for options.response.format \"fair\" to get the \
+                         language as a FAIR value"
+                    ),
+                )
+            },
             _ => HttpError {
                 exhausted: Some(Exhausted {
                     limit: crate::metrics::budget_limit(&err),

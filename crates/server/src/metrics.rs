@@ -224,6 +224,7 @@ pub(crate) fn budget_limit(err: &BudgetError) -> &'static str {
         BudgetError::TooManyStates { .. } => "states",
         BudgetError::TooMuchMemory { .. } => "memory",
         BudgetError::TooDeep { .. } => "depth",
+        BudgetError::PatternTooLong { .. } => "pattern",
         _ => "other",
     }
 }

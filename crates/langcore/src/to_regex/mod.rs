@@ -9,6 +9,7 @@
 //! - `eliminate.rs`: state elimination with cost-guided orders;
 //! - `structure.rs`: the expression of a term as built (patterns, unions, ...);
 //! - `product.rs`: intersections and differences read off their operands' expressions;
+//! - `gaps.rs`: products of patterns with `.*` gaps, as the interleavings of their segments;
 //! - `search.rs`: verified local search for shorter equivalent expressions;
 //! - `class.rs`: the shortest spelling of a character set in a dialect;
 //! - `render.rs`: printing, with the fewest parentheses.
@@ -62,6 +63,11 @@
 //! For a term, the whole language's automaton and its elimination get half of the time
 //! left, and any failure there keeps the structural candidate.
 //!
+//! The budget's pattern limit ([`Budget::with_max_pattern`]) bounds every elimination
+//! without a bound of its own, so a conversion stops once its expressions grow past it, and
+//! a pattern longer than it is never returned: both fail with
+//! [`BudgetError::PatternTooLong`].
+//!
 //! # Invariants
 //! - The result parses in our dialect and denotes exactly the language, read in the output
 //!   dialect; its nesting stays within [`NEST_LIMIT`](crate::NEST_LIMIT) (otherwise the
@@ -76,6 +82,7 @@
 mod ast;
 mod class;
 mod eliminate;
+mod gaps;
 mod product;
 mod render;
 mod search;
@@ -134,8 +141,7 @@ pub(crate) fn to_pattern(
 ) -> Result<String, BudgetError> {
     let minimal = dfa.minimize(budget)?;
     let mut exprs = Exprs::new(dialect);
-    let eliminated = eliminate(&minimal, &mut exprs, budget, None)?
-        .expect("an unbounded elimination gives a candidate");
+    let eliminated = eliminate(&minimal, &mut exprs, budget, None)?.ok_or(too_long(budget))?;
     let mut best = eliminated.node;
     if eliminated.complete {
         improve(&mut exprs, &mut best, &minimal, budget);
@@ -225,12 +231,18 @@ pub(crate) fn term_to_pattern<'a>(
     let structural = match built {
         Ok(node) => node,
         // An automaton leaf too large to convert: the whole language may be small.
-        Err(BudgetError::TooManyStates { .. } | BudgetError::TooMuchMemory { .. }) => {
+        Err(
+            BudgetError::TooManyStates { .. }
+            | BudgetError::TooMuchMemory { .. }
+            | BudgetError::PatternTooLong { .. },
+        ) => {
             return Ok(to_pattern(minimal(budget)?, dialect, budget)?);
         }
         Err(err) => return Err(err.into()),
     };
-    let verbatim = source.filter(|source| dialect == Dialect::Rust && is_plain_rust(source));
+    let verbatim = source.filter(|source| {
+        dialect == Dialect::Rust && source.len() <= budget.max_pattern() && is_plain_rust(source)
+    });
     let mut best = structural;
     let share = time_share(budget, ELIMINATION_SHARE);
     let bound = exprs.size(structural).min(verbatim.map_or(usize::MAX, str::len));
@@ -317,16 +329,20 @@ struct Eliminated {
     complete: bool,
 }
 
-/// The shortest expression that elimination finds for the language of `dfa`, with no bound:
-/// the leaves of structural renderings.
+/// The shortest expression that elimination finds for the language of `dfa`, bound only by
+/// the budget's pattern limit: the leaves of structural renderings.
 fn eliminate_all(dfa: &Dfa, exprs: &mut Exprs, budget: &Budget) -> Result<NodeId, BudgetError> {
-    Ok(eliminate(dfa, exprs, budget, None)?
-        .expect("an unbounded elimination gives a candidate")
-        .node)
+    Ok(eliminate(dfa, exprs, budget, None)?.ok_or(too_long(budget))?.node)
+}
+
+/// The error of a conversion whose every candidate grew past the budget's pattern limit.
+fn too_long(budget: &Budget) -> BudgetError {
+    BudgetError::PatternTooLong { op: Operation::ToRegex, limit: budget.max_pattern() }
 }
 
 /// The shortest expression that elimination finds for the language of the minimal `dfa`,
-/// or `None` when every candidate grows past `bound`.
+/// or `None` when every candidate grows past `bound` (without one, the budget's pattern
+/// limit).
 fn eliminate(
     minimal: &Dfa,
     exprs: &mut Exprs,
@@ -359,7 +375,7 @@ fn eliminate(
         for order in orders {
             let size_limit = match best {
                 Some(best) => exprs.size(best).saturating_mul(SIZE_LIMIT_FACTOR),
-                None => bound.unwrap_or(usize::MAX),
+                None => bound.unwrap_or(budget.max_pattern()),
             };
             let candidate = match gnfa.clone().eliminate(exprs, order, budget, size_limit) {
                 Ok(Some(candidate)) => candidate,
@@ -400,6 +416,7 @@ fn finish(exprs: &Exprs, best: NodeId, budget: &Budget) -> Result<String, Budget
     if info.depth > NEST_LIMIT {
         return Err(BudgetError::TooDeep { op: Operation::ToRegex, limit: NEST_LIMIT });
     }
+    budget.check_pattern(Operation::ToRegex, info.size)?;
     budget.check_memory(Operation::ToRegex, info.size)?;
     Ok(render::render(exprs, best))
 }

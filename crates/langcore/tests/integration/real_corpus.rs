@@ -1,4 +1,5 @@
-//! The real-world pattern corpus, `bench/real_patterns.toml`, for tests and the peer runner.
+//! The real-world pattern corpora, `bench/real_patterns.toml` and
+//! `bench/combined_patterns.toml` (one format), for tests and the peer runner.
 //!
 //! Also compiled into `relang-bench`'s `real_pattern_lengths` example (by `#[path]`), so the
 //! file has one reader.
@@ -19,12 +20,13 @@ pub(crate) struct Pattern {
     pub(crate) regexsolver_length: usize,
 }
 
-/// One derived language: `operation` applied to the patterns named `left` and `right`.
+/// One derived language: `operation` applied to the patterns named `left` and `right`
+/// (`complement` to `left` alone).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Derived {
     pub(crate) left: String,
-    pub(crate) right: String,
+    pub(crate) right: Option<String>,
     pub(crate) operation: String,
     pub(crate) regexsolver_length: usize,
 }
@@ -37,9 +39,20 @@ pub(crate) struct Corpus {
     pub(crate) derived: Vec<Derived>,
 }
 
-/// The corpus, in file order.
+/// The corpus of patterns as people write them, in file order.
 pub(crate) fn load() -> Corpus {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/real_patterns.toml");
+    load_file("real_patterns.toml")
+}
+
+/// The corpus of combinations of patterns with `.*` contexts (issue 35), in file order.
+#[allow(dead_code, reason = "read by langcore's tests and the peer runner, not the server's")]
+pub(crate) fn load_combined() -> Corpus {
+    load_file("combined_patterns.toml")
+}
+
+/// The corpus in `bench/<file>`.
+fn load_file(file: &str) -> Corpus {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench").join(file);
     let text =
         std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
     toml::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
@@ -54,16 +67,25 @@ impl Corpus {
 }
 
 impl Derived {
-    /// A short name: `left op right`.
+    /// A short name: `left op right`, or `op left`.
     pub(crate) fn name(&self) -> String {
-        format!("{} {} {}", self.left, self.operation, self.right)
+        match &self.right {
+            Some(right) => format!("{} {} {right}", self.left, self.operation),
+            None => format!("{} {}", self.operation, self.left),
+        }
     }
 
-    /// The language, built by relang's operations on the two patterns as terms.
+    /// The text of the right operand (`left`'s, for a complement).
+    pub(crate) fn right<'c>(&'c self, corpus: &'c Corpus) -> &'c str {
+        corpus.text(self.right.as_deref().unwrap_or(&self.left))
+    }
+
+    /// The language, built by relang's operations on the patterns as terms.
     pub(crate) fn language(&self, corpus: &Corpus, budget: &Budget) -> Language {
         let left = Language::from_regex(corpus.text(&self.left)).unwrap();
-        let right = Language::from_regex(corpus.text(&self.right)).unwrap();
+        let right = Language::from_regex(self.right(corpus)).unwrap();
         let result = match self.operation.as_str() {
+            "complement" => left.complement(budget),
             "union" => left.union(&right, budget),
             "intersection" => left.intersection(&right, budget),
             "difference" => left.difference(&right, budget),

@@ -49,6 +49,8 @@ pub(crate) struct CallerLimits {
     max_states: usize,
     /// Bytes for the large tables of one engine step; the server's for every caller.
     max_memory: usize,
+    /// The longest pattern an answer may carry, in bytes; the server's for every caller.
+    max_pattern: usize,
     default_timeout: Duration,
     report: AccountLimits,
 }
@@ -63,6 +65,7 @@ impl CallerLimits {
             },
             max_states: usize::try_from(limits.max_states_count).unwrap_or(usize::MAX),
             max_memory: langcore::DEFAULT_MAX_MEMORY,
+            max_pattern: usize::MAX,
             default_timeout: Duration::from_millis(default_timeout_ms.min(limits.max_timeout)),
             report: AccountLimits {
                 kind: AccountLimitsTag::Tag,
@@ -79,8 +82,12 @@ impl CallerLimits {
     pub(crate) fn server(config: &Config) -> CallerLimits {
         let limits =
             TokenLimits::unlimited(config.max_terms, config.max_timeout_ms, config.max_states);
-        let max_memory = config.max_memory_bytes();
-        CallerLimits { max_memory, ..CallerLimits::new(limits, config.default_timeout_ms) }
+        let (max_memory, max_pattern) = (config.max_memory_bytes(), config.max_pattern_bytes());
+        CallerLimits {
+            max_memory,
+            max_pattern,
+            ..CallerLimits::new(limits, config.default_timeout_ms)
+        }
     }
 
     /// A token's limits, checked against the `server`'s.
@@ -103,6 +110,7 @@ impl CallerLimits {
         let default_timeout_ms = server.default_timeout.as_millis().try_into().unwrap_or(u64::MAX);
         Ok(CallerLimits {
             max_memory: server.max_memory,
+            max_pattern: server.max_pattern,
             ..CallerLimits::new(limits, default_timeout_ms)
         })
     }
@@ -122,6 +130,7 @@ impl CallerLimits {
         Budget::new(self.timeout(options))
             .with_max_states(self.max_states)
             .with_max_memory(self.max_memory)
+            .with_max_pattern(self.max_pattern)
     }
 
     /// What `/v1/account/limits` reports.

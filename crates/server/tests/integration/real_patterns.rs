@@ -10,7 +10,7 @@ use actix_web::dev::{Service, ServiceResponse};
 use langcore::{Budget, Dfa};
 use serde_json::{Value, json};
 
-use crate::support::{app, data, post, regex};
+use crate::support::{app, app_with, config, data, error, post, regex};
 
 /// Sends `output`, the server's pattern for `term`, back: `/analyze/empty` answers, the
 /// server finds it equivalent to `term`, and it denotes `expected` (langcore's canonical
@@ -52,7 +52,7 @@ async fn every_returned_pattern_of_the_corpus_is_answered_when_sent_back() {
     }
     for derived in &corpus.derived {
         let name = derived.name();
-        let terms = [regex(corpus.text(&derived.left)), regex(corpus.text(&derived.right))];
+        let terms = [regex(corpus.text(&derived.left)), regex(derived.right(&corpus))];
         let path = format!("/v1/compute/{}", derived.operation);
         let ask = |format: &str| {
             let options = json!({ "response": { "format": format } });
@@ -64,4 +64,26 @@ async fn every_returned_pattern_of_the_corpus_is_answered_when_sent_back() {
         let expected = language.to_dfa(&budget).unwrap();
         send_back(&app, &name, fair, &output, expected, derived.regexsolver_length).await;
     }
+}
+
+/// A pattern over `--max-pattern-bytes` is not sent (issue 35: 15.6 MB for an intersection
+/// of two log filters): 400 `ResponseTooLarge` naming the limit and `fair`, which answers.
+#[actix_web::test]
+async fn patterns_past_the_pattern_limit_are_refused_with_the_way_out() {
+    let app = app_with(config(&["--max-pattern-bytes", "40"])).await;
+    let terms = [regex(".*Kein.*Kunde.*"), regex(".*foo.*bar.*")];
+    let ask = |format: &str| {
+        let options = json!({ "response": { "format": format } });
+        post(&app, "/v1/compute/intersection", json!({ "terms": terms, "options": options }))
+    };
+    let (status, body) = ask("regex").await;
+    let message = body["error"].as_str().unwrap_or_default().to_owned();
+    error((status, body), 400, "ResponseTooLarge");
+    assert!(message.contains("40 bytes") && message.contains("\"fair\""), "{message}");
+    assert_eq!(data(ask("fair").await)["type"], "fair");
+    // Within the limit, the pattern comes back; past it, `/analyze/pattern` is refused too.
+    let pattern = |text: &str| post(&app, "/v1/analyze/pattern", json!({ "term": regex(text) }));
+    assert_eq!(pattern_of(&data(pattern("(cat|dog)+").await)), "(cat|dog)+");
+    let long = "0123456789".repeat(5);
+    error(pattern(&long).await, 400, "ResponseTooLarge");
 }
