@@ -134,7 +134,9 @@ impl Attack {
     }
 }
 
-/// The backtracking risk of a pattern in its engine (see the [module docs](self)).
+/// The backtracking risk of a pattern in its engine: how the time of plain backtracking
+/// grows with the input, an attack string when it grows faster than linearly, and the
+/// pattern's spans responsible (the method: docs/dialects.md, "Backtracking risk").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Backtracking {
     complexity: Complexity,
