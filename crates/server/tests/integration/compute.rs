@@ -87,6 +87,8 @@ async fn a_returned_fair_is_accepted_by_every_endpoint() {
             "MatchRequest" => json!({ "term": fair, "strings": ["ab", "cc", "x"] }),
             "CountByLengthRequest" => json!({ "term": fair, "maxLength": 3 }),
             "SampleRequest" => json!({ "term": fair, "count": 3 }),
+            // It reads a pattern's text, which a FAIR value has not: a 400 (backtracking.rs).
+            "BacktrackingRequest" => continue,
             other => panic!("{}: no sample body for {other}", endpoint.path),
         };
         let (status, body) = post(&app, endpoint.path, request).await;
