@@ -61,7 +61,7 @@ public class Time {
             if (elapsed >= MIN_SECONDS || k >= (exp ? MAX_EXP_PUMPS : MAX_PUMPS)) break;
             k = exp ? k + 1 : k * 2;
         }
-        int k2 = exp ? k + 2 : 3 * k;
+        int k2 = exp ? k + 4 : 3 * k;
         double t2 = timed(pattern, full, prefix + pump.repeat(k2) + suffix);
         return String.format("%d %.6f %d %.6f", k, elapsed, k2, t2);
     }

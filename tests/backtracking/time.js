@@ -31,7 +31,7 @@ function runCase(mode, kind, pattern, prefix, pump, suffix) {
     if (elapsed >= MIN_SECONDS || k >= (kind === 'exp' ? MAX_EXP_PUMPS : MAX_PUMPS)) break;
     k = kind === 'exp' ? k + 1 : k * 2;
   }
-  const k2 = kind === 'exp' ? k + 2 : 3 * k;
+  const k2 = kind === 'exp' ? k + 4 : 3 * k;
   const t2 = timed(run, prefix + pump.repeat(k2) + suffix);
   return `${k} ${elapsed.toFixed(6)} ${k2} ${t2.toFixed(6)}`;
 }

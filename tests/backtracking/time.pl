@@ -40,6 +40,6 @@ while (my $line = <STDIN>) {
         last if $elapsed >= $MIN_SECONDS || $k >= ($kind eq 'exp' ? $MAX_EXP_PUMPS : $MAX_PUMPS);
         $k = $kind eq 'exp' ? $k + 1 : $k * 2;
     }
-    my $k2 = $kind eq 'exp' ? $k + 2 : 3 * $k;
+    my $k2 = $kind eq 'exp' ? $k + 4 : 3 * $k;
     printf "%d %.6f %d %.6f\n", $k, $elapsed, $k2, timed($regex, $prefix . ($pump x $k2) . $suffix);
 }

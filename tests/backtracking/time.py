@@ -31,7 +31,7 @@ def case(mode, kind, pattern, prefix, pump, suffix):
         if elapsed >= MIN_SECONDS or k >= (MAX_EXP_PUMPS if kind == "exp" else MAX_PUMPS):
             break
         k = k + 1 if kind == "exp" else k * 2
-    k2 = k + 2 if kind == "exp" else 3 * k
+    k2 = k + 4 if kind == "exp" else 3 * k
     return "%d %.6f %d %.6f" % (k, elapsed, k2, timed(run, prefix + pump * k2 + suffix))
 
 

@@ -539,7 +539,7 @@ pub enum Operation {
     /// Building a language derived from another's automaton: reversal, prefix and suffix
     /// closure, quotients.
     Derive,
-    /// Analysing how a backtracking engine runs a pattern (`langcore::backtracking`).
+    /// Analysing how a backtracking engine runs a pattern (`Backtracking::analyze`).
     Backtracking,
 }
 
