@@ -208,7 +208,7 @@ impl Expr {
                 Expr::Atomic(sub) => walk(sub, repeated, found),
                 Expr::Look(look) => {
                     found[usize::from(!look.ahead)] |=
-                        repeated && (!look.ahead || look.body.is_unbounded());
+                        repeated && (!look.ahead || capture::widths(&look.body).1.is_none());
                     walk(&look.body, repeated, found);
                 }
             }
@@ -216,17 +216,6 @@ impl Expr {
         let mut found = [false; 2];
         walk(self, false, &mut found);
         found
-    }
-
-    /// Whether the expression holds a repetition without a maximum.
-    fn is_unbounded(&self) -> bool {
-        match self {
-            Expr::Empty | Expr::Set(_) | Expr::Capture(_) => false,
-            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::is_unbounded),
-            Expr::Repeat { sub, max, .. } => max.is_none() || sub.is_unbounded(),
-            Expr::Atomic(sub) => sub.is_unbounded(),
-            Expr::Look(look) => look.body.is_unbounded(),
-        }
     }
 
     /// Whether any step on captured values is left (backreferences, conditionals).
