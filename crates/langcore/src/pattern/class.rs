@@ -15,14 +15,17 @@
 //! (and ASCII under Python's `(?a)`); Java folds case in ASCII only; JavaScript reads `[]`
 //! as the empty class, `[^]` as every character, a `[` inside a class as itself, and an
 //! unknown escape as the escaped character; Java nests classes and intersects them with
-//! `&&`; Java's and .NET's property names (`\p{Alnum}`, `\p{IsLatin}`, `\p{InGreek}`,
-//! `\p{IsBasicLatin}`, `\p{javaLetterOrDigit}`) are translated; a `-` after a class escape
+//! `&&`; Java's property names (`\p{Alnum}`, the script `\p{IsGreek}`, the block
+//! `\p{InGreek}`, `\p{javaLetterOrDigit}`) are translated; a `-` after a class escape
 //! (`[\w-.]`) is a literal hyphen everywhere.
+
+use std::sync::OnceLock;
 
 use regex_syntax::hir::HirKind;
 
 use super::Ctx;
 use super::case::{self, Item};
+use super::utf16;
 use crate::alphabet::CharSet;
 use crate::dialect::Dialect;
 
@@ -163,8 +166,9 @@ pub(super) fn fold(set: CharSet, ctx: Ctx) -> CharSet {
     case::fold_items(&[item], ctx)
 }
 
-/// Java's POSIX and `java*` property names, and Unicode block names (`InGreek`, and
-/// .NET's `IsBasicLatin`), as sets; `None` for names `regex-syntax` knows itself.
+/// Java's POSIX and `java*` property names, and Unicode block names (`InGreek`: `Is` is
+/// a script, binary property or category, which `regex-syntax` knows), as sets; `None`
+/// for names `regex-syntax` knows itself.
 fn named_property(name: &str) -> Option<CharSet> {
     let posix: Option<&[(char, char)]> = match name {
         "Lower" => Some(&[('a', 'z')]),
@@ -212,43 +216,41 @@ fn named_property(name: &str) -> Option<CharSet> {
     if let Some(text) = java {
         return rust_set(text);
     }
-    let block = name.strip_prefix("In").or_else(|| name.strip_prefix("Is"))?;
-    let key: String =
-        block.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
-    let range = match key.as_str() {
-        "basiclatin" => ('\0', '\x7f'),
-        "latin1supplement" => ('\u{80}', '\u{ff}'),
-        "latinextendeda" => ('\u{100}', '\u{17f}'),
-        "latinextendedb" => ('\u{180}', '\u{24f}'),
-        "ipaextensions" => ('\u{250}', '\u{2af}'),
-        "greek" | "greekandcoptic" => ('\u{370}', '\u{3ff}'),
-        "cyrillic" => ('\u{400}', '\u{4ff}'),
-        "armenian" => ('\u{530}', '\u{58f}'),
-        "hebrew" => ('\u{590}', '\u{5ff}'),
-        "arabic" => ('\u{600}', '\u{6ff}'),
-        "devanagari" => ('\u{900}', '\u{97f}'),
-        "thai" => ('\u{e00}', '\u{e7f}'),
-        "latinextendedadditional" => ('\u{1e00}', '\u{1eff}'),
-        "greekextended" => ('\u{1f00}', '\u{1fff}'),
-        "generalpunctuation" => ('\u{2000}', '\u{206f}'),
-        "currencysymbols" => ('\u{20a0}', '\u{20cf}'),
-        "letterlikesymbols" => ('\u{2100}', '\u{214f}'),
-        "arrows" => ('\u{2190}', '\u{21ff}'),
-        "mathematicaloperators" => ('\u{2200}', '\u{22ff}'),
-        "boxdrawing" => ('\u{2500}', '\u{257f}'),
-        "geometricshapes" => ('\u{25a0}', '\u{25ff}'),
-        "miscellaneoussymbols" => ('\u{2600}', '\u{26ff}'),
-        "dingbats" => ('\u{2700}', '\u{27bf}'),
-        "cjksymbolsandpunctuation" => ('\u{3000}', '\u{303f}'),
-        "hiragana" => ('\u{3040}', '\u{309f}'),
-        "katakana" => ('\u{30a0}', '\u{30ff}'),
-        "cjkunifiedideographs" => ('\u{4e00}', '\u{9fff}'),
-        "hangulsyllables" => ('\u{ac00}', '\u{d7af}'),
-        "privateusearea" => ('\u{e000}', '\u{f8ff}'),
-        "halfwidthandfullwidthforms" => ('\u{ff00}', '\u{ffef}'),
-        _ => return None,
+    block(name.strip_prefix("In")?)
+}
+
+/// The Unicode block `name` (`Character.UnicodeBlock.forName`: the block's name or its
+/// constant's, in any case, with or without its spaces, `_` or `-`, and Java's older
+/// names), from the `unicode-blocks` tables.
+fn block(name: &str) -> Option<CharSet> {
+    static BLOCKS: OnceLock<Vec<(String, char, char)>> = OnceLock::new();
+    let loose = |name: &str| -> String {
+        name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
     };
-    Some(CharSet::range(range.0, range.1))
+    let blocks = BLOCKS.get_or_init(|| {
+        let mut blocks = Vec::new();
+        let mut code = 0;
+        while let Some(c) = char::from_u32(code).or_else(|| char::from_u32(code.max(0xE000))) {
+            match unicode_blocks::find_unicode_block(c) {
+                Some(block) => {
+                    let last = char::from_u32(block.end()).unwrap_or(char::MAX);
+                    blocks.push((loose(block.name()), c, last));
+                    code = block.end() + 1;
+                }
+                None => code = u32::from(c) + 1,
+            }
+        }
+        blocks
+    });
+    let key = loose(name);
+    let key = match key.as_str() {
+        "greek" => "greekandcoptic",
+        "cyrillicsupplementary" => "cyrillicsupplement",
+        "combiningmarksforsymbols" => "combiningdiacriticalmarksforsymbols",
+        key => key,
+    };
+    let (_, lo, hi) = blocks.iter().find(|(name, ..)| name == key)?;
+    Some(CharSet::range(*lo, *hi))
 }
 
 /// The set of property `name` (the text between the braces, or one letter) in `dialect`:
@@ -309,6 +311,19 @@ fn count_prefix(text: &str, max: usize, pred: impl Fn(char) -> bool) -> usize {
 /// A code point from hex digits.
 fn hex_char(digits: &str) -> Option<char> {
     u32::from_str_radix(digits, 16).ok().and_then(char::from_u32)
+}
+
+/// The character of Python's `\N{name}`: `unicodedata.lookup`'s, a name or an alias in any
+/// case (from the `unicode_names2` tables), but not the loose forms those tables also take
+/// (`EMDASH`, `em_dash`: CPython wants `EM DASH`).
+fn python_named(name: &str) -> Option<char> {
+    let c = unicode_names2::character(name)?;
+    let upper = name.to_ascii_uppercase();
+    let canonical = unicode_names2::name(c).map(|name| name.to_string()).unwrap_or_default();
+    let squeezed = |text: &str| text.replace([' ', '_', '-'], "");
+    // A loose form of the character's own name; an alias squeezes to something else.
+    let loose = upper != canonical && squeezed(&upper) == squeezed(&canonical);
+    (!loose && !name.contains('_')).then_some(c)
 }
 
 /// The value of a `\uDC00`-`\uDFFF` escape (a low surrogate) at the start of `text`.
@@ -430,10 +445,14 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
             }
             let value = u32::from_str_radix(&rest[..len], 16).ok().filter(|_| len == width);
             match value {
-                // JavaScript and Java read a pattern in UTF-16: an escaped surrogate pair is
-                // one character.
+                // JavaScript reads code units (`utf16.rs`), a surrogate too.
+                Some(unit) if dialect == Dialect::Js => {
+                    Ok((Atom::Char(utf16::unit_char(unit)), 1 + len))
+                }
+                // Java reads a pattern in UTF-16 but matches characters: an escaped
+                // surrogate pair is one character.
                 Some(high @ 0xd800..=0xdbff)
-                    if matches!(dialect, Dialect::Js | Dialect::Java)
+                    if dialect == Dialect::Java
                         && let Some(low) = low_surrogate(&rest[len..]) =>
                 {
                     let code = 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
@@ -453,6 +472,14 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 None if dialect == Dialect::Js => ch(first),
                 None => Err((format!("\\{first} needs {width} hex digits"), 0..1 + len)),
             }
+        }
+        'N' if dialect == Dialect::Python => {
+            let braced = text[1..].strip_prefix('{').ok_or(("missing {".to_owned(), 0..1))?;
+            let close = braced.find('}').ok_or(("missing }".to_owned(), 0..text.len()))?;
+            let name = &braced[..close];
+            let c = python_named(name)
+                .ok_or_else(|| (format!("undefined character name '{name}'"), 0..close + 3))?;
+            Ok((Atom::Char(c), close + 3))
         }
         'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre | Dialect::Rust) => {
             match text[1..].chars().next() {
@@ -506,7 +533,7 @@ pub(super) fn bracket(text: &str, ctx: Ctx) -> Result<(CharSet, usize), ClassErr
     if ctx.dialect == Dialect::Rust {
         return rust_bracket(text, ctx);
     }
-    let mut reader = ClassReader { text, pos: 1, ctx, quoted: false };
+    let mut reader = ClassReader { text, pos: 1, ctx, quoted: false, low_half: false };
     let negated = reader.eat('^');
     let set = reader.items(true)?;
     Ok((if negated { set.complement() } else { set }, reader.pos))
@@ -671,6 +698,8 @@ struct ClassReader<'t> {
     ctx: Ctx,
     /// Inside `\Q...\E` (Java, PCRE): every character is itself, `-` and `]` too.
     quoted: bool,
+    /// JavaScript: the character here, above U+FFFF, has given its high unit.
+    low_half: bool,
 }
 
 impl ClassReader<'_> {
@@ -805,13 +834,25 @@ impl ClassReader<'_> {
                     items.extend([Item::Char(*lo_char), Item::Char('-'), hi.into_item()]);
                     return Ok(());
                 };
-                if hi_char < *lo_char {
+                let units =
+                    |c: char| if dialect == Dialect::Js { utf16::unit_of(c) } else { c.into() };
+                let (lo_unit, hi_unit) = (units(*lo_char), units(hi_char));
+                if hi_unit < lo_unit {
                     return Err((
                         "invalid character class range: the start is after the end".into(),
                         start..self.pos,
                     ));
                 }
-                items.push(Item::Range(*lo_char, hi_char));
+                if dialect == Dialect::Js && hi_unit >= 0xD800 && lo_unit <= 0xDFFF {
+                    // Surrogate units stand for themselves and do not fold.
+                    let set = utf16::unit_range(lo_unit, hi_unit);
+                    let chars = set.ranges().iter().filter(|(lo, _)| u32::from(*lo) <= 0xFFFF);
+                    items.extend(chars.map(|&(lo, hi)| Item::Range(lo, hi)));
+                    let surrogates = set.ranges().iter().filter(|(lo, _)| u32::from(*lo) > 0xFFFF);
+                    items.extend(surrogates.map(|&(lo, hi)| Item::Set(CharSet::range(lo, hi))));
+                } else {
+                    items.push(Item::Range(*lo_char, hi_char));
+                }
             }
             (Atom::Set(_), Some(next)) if !closes && dialect == Dialect::Python => {
                 return Err((
@@ -864,6 +905,17 @@ impl ClassReader<'_> {
         let Some(c) = self.peek() else {
             return Err(("unclosed character class".into(), 0..1));
         };
+        if self.ctx.dialect == Dialect::Js
+            && let Some([high, low]) = utf16::halves(c)
+        {
+            // Two units: the high one, then (the next time) the low one.
+            self.low_half = !self.low_half;
+            if self.low_half {
+                return Ok(Atom::Char(high));
+            }
+            self.pos += c.len_utf8();
+            return Ok(Atom::Char(low));
+        }
         self.pos += c.len_utf8();
         if c != '\\' {
             return Ok(Atom::Char(c));

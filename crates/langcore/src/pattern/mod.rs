@@ -38,6 +38,7 @@ mod class;
 mod java;
 mod lookaround;
 mod parse;
+mod utf16;
 
 use regex_syntax::hir::{self, Hir};
 
@@ -216,6 +217,17 @@ impl Expr {
         let mut found = [false; 2];
         walk(self, false, &mut found);
         found
+    }
+
+    /// Whether some set of the expression satisfies `pred`.
+    fn any_set(&self, pred: fn(&CharSet) -> bool) -> bool {
+        match self {
+            Expr::Empty | Expr::Capture(_) => false,
+            Expr::Set(set) => pred(set),
+            Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(|part| part.any_set(pred)),
+            Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.any_set(pred),
+            Expr::Look(look) => look.body.any_set(pred),
+        }
     }
 
     /// Whether any step on captured values is left (backreferences, conditionals).
@@ -567,6 +579,11 @@ fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Pa
         .check_memory(Operation::Parse, pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE))?;
     let expr = parse::parse(pattern, dialect, budget)?.decide_edges(true, true).simplify();
     budget.check_time(Operation::Parse)?;
+    if dialect == Dialect::Js && expr.any_set(utf16::reaches_pairs) {
+        // Over UTF-16 units: composed into characters.
+        let units = build_part(expr, budget)?;
+        return Ok(Parsed::Automaton(utf16::characters(&units, budget)?));
+    }
     if expr.has_look() {
         Ok(Parsed::Automaton(build_automaton(&expr, budget)?))
     } else {

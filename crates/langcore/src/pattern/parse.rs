@@ -23,7 +23,7 @@ use super::atomic::{self, Refusal};
 use super::class;
 use super::java::{self, Piece};
 use super::{Capture, Ctx, Expr, IR_BYTES_PER_PATTERN_BYTE, NEST_LIMIT};
-use super::{capture, case};
+use super::{capture, case, utf16};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dialect::Dialect;
@@ -285,6 +285,9 @@ struct Parser<'p> {
     pattern: &'p str,
     dialect: Dialect,
     pos: usize,
+    /// JavaScript: the character at `pos`, above U+FFFF, has given its high unit
+    /// (`utf16.rs`).
+    low_half: bool,
     flags: Flags,
     depth: u32,
     /// Current group levels: (level id, branch number).
@@ -392,6 +395,7 @@ impl<'p> Parser<'p> {
             pattern,
             dialect,
             pos: 0,
+            low_half: false,
             flags: Flags {
                 case_insensitive: false,
                 multi_line: false,
@@ -936,8 +940,18 @@ impl<'p> Parser<'p> {
             )),
             '\\' => self.parse_escape(),
             c => {
-                self.pos += c.len_utf8();
-                Ok(Expr::set(class::fold(CharSet::singleton(c), self.ctx())))
+                let mut unit = c;
+                if let Some([high, low]) = utf16::halves(c).filter(|_| self.dialect == Dialect::Js)
+                {
+                    // Two units: the high one, then (the next time) the low one, which a
+                    // quantifier after it repeats alone.
+                    self.low_half = !self.low_half;
+                    unit = if self.low_half { high } else { low };
+                }
+                if !self.low_half {
+                    self.pos += c.len_utf8();
+                }
+                Ok(Expr::set(class::fold(CharSet::singleton(unit), self.ctx())))
             }
         }
     }
@@ -1093,10 +1107,33 @@ impl<'p> Parser<'p> {
             ]);
             return Ok(Expr::alt(vec![Expr::literal("\r\n"), Expr::set(single)]));
         }
-        if c == 'N' && dialect == Dialect::Python && self.rest()[1..].starts_with('{') {
+        if c == 'N' && dialect == Dialect::Pcre {
+            // Any character but a newline, whatever `(?s)` says; `\N{U+hh}` is a code point
+            // and other names are PCRE2's error 137.
+            self.pos += 1;
+            if self.rest().starts_with('{') && self.quantifier().is_none() {
+                let close = self.rest().find('}').map_or(self.rest().len(), |close| close + 1);
+                let code = self.rest()[..close].strip_prefix("{U+").and_then(|hex| {
+                    u32::from_str_radix(hex.strip_suffix('}')?, 16).ok().and_then(char::from_u32)
+                });
+                let Some(code) = code else {
+                    return Err(self.error(
+                        "PCRE2 does not support \\N{name}: write \\N{U+hh} or \\x{hh}",
+                        start..self.pos + close,
+                    ));
+                };
+                self.pos += close;
+                return Ok(Expr::set(class::fold(CharSet::singleton(code), self.ctx())));
+            }
+            return Ok(Expr::set(CharSet::singleton('\n').complement()));
+        }
+        if c == 'N' && dialect == Dialect::Java && self.rest()[1..].starts_with('{') {
+            // Java's names are `Character.getName`'s: a block and a number where the
+            // Unicode data has a range, not the names Python reads.
             let end = self.rest().find('}').map_or(self.pattern.len(), |end| self.pos + end + 1);
             return Err(self.unsupported(
-                "\\N{...} named characters are not supported yet: write the character or \\u",
+                "\\N{...} named characters are not supported yet in the java dialect: write \
+                 the character or \\u",
                 start..end,
             ));
         }

@@ -347,7 +347,34 @@ fn dialect_classes_and_escapes() {
     check(r"a{,2}", Dialect::Python, &["", "aa"], &["aaa"]);
     check(r"a{,2}", Dialect::Js, &["a{,2}"], &["a"]);
     check(r"\p{Alnum}+", Dialect::Java, &["a1"], &["é"]);
-    check(r"\p{IsBasicLatin}+", Dialect::Java, &["a~"], &["é"]);
+    check(r"\p{InBasicLatin}+", Dialect::Java, &["a~"], &["é"]);
+    // `In` is a block, `Is` a script (Java 17 checked): Greek Extended is of the script,
+    // not of the block Greek and Coptic.
+    check(r"\p{IsGreek}", Dialect::Java, &["α", "\u{1F00}"], &["a"]);
+    check(r"\p{InGreek}", Dialect::Java, &["α"], &["\u{1F00}"]);
+    check(r"\p{InCombining_Diacritical_Marks}+", Dialect::Java, &["\u{301}\u{36F}"], &["é"]);
+    check(r"\p{InEmoticons}", Dialect::Java, &["\u{1F600}"], &["a"]);
+    assert!(refusal(r"\p{IsBasicLatin}", Dialect::Java).contains("unknown Unicode property"));
+    // Python's named characters: names and aliases in any case, not the loose forms
+    // (CPython 3.11 checked).
+    let python = Dialect::Python;
+    check(r"\N{EM DASH}+", python, &["\u{2014}\u{2014}"], &["-"]);
+    check(r"[\N{em dash}-\N{HORIZONTAL BAR}]", python, &["\u{2015}"], &["\u{2013}"]);
+    check(r"\N{NBSP}\N{BYTE ORDER MARK}", python, &["\u{a0}\u{feff}"], &[]);
+    check(r"\N{CJK UNIFIED IDEOGRAPH-4E00}", python, &["\u{4e00}"], &[]);
+    for bad in [r"\N{EMDASH}", r"\N{EM_DASH}", r"\N{NO SUCH NAME}"] {
+        assert!(refusal(bad, python).contains("undefined character name"), "{bad}");
+    }
+    assert!(refusal(r"\N", python).contains("missing {"));
+    assert!(refusal(r"\N{EM DASH}", Dialect::Java).contains("not supported yet"));
+    check(r"\N{EM DASH}", Dialect::Js, &["N{EM DASH}"], &[]);
+    assert!(refusal(r"\N{EM DASH}", Dialect::Rust).contains("unrecognized escape"));
+    // PCRE2 10.42 checked: `\N` is any character but a newline, even under `(?s)`.
+    let pcre = Dialect::Pcre;
+    check(r"\N{2}", pcre, &["ab", "\u{1F600}\r"], &["a\n", "a"]);
+    check(r"(?s)\N", pcre, &["a"], &["\n"]);
+    check(r"\N{U+41}", pcre, &["A"], &["N"]);
+    assert!(refusal(r"\N{EM DASH}", pcre).contains("does not support"));
     check(r"\p{javaLetterOrDigit}", Dialect::Java, &["é"], &["_"]);
     check(r"\040", Dialect::Pcre, &[" "], &[]);
     check(r"a(?#comment)b", Dialect::Python, &["ab"], &[]);
@@ -822,16 +849,30 @@ fn javascript_flag_groups_and_identity_k() {
     assert!(refusal("(?U)a", Dialect::Python).contains("unknown flag"));
 }
 
-/// JavaScript and Java read escaped surrogate pairs as one character; a lone surrogate is
-/// refused, not read as the letter `u` and its digits.
+/// Java reads an escaped surrogate pair as one character and refuses a lone surrogate;
+/// JavaScript without the `u` flag reads code units (`utf16.rs`): a character above U+FFFF
+/// is two of them, whether written, escaped or matched by `.`. Checked with node 20.
 #[test]
-fn escaped_surrogate_pairs_are_one_character() {
-    for dialect in [Dialect::Js, Dialect::Java] {
-        check(r"\uD83D\uDE00+", dialect, &["\u{1F600}", "\u{1F600}\u{1F600}"], &["uD83DuDE00"]);
-        check(r"[\uD83D\uDE00-\uD83D\uDE4F]", dialect, &["\u{1F600}", "\u{1F64F}"], &["\u{1F650}"]);
-        assert!(refusal(r"a\uD83D", dialect).contains("lone surrogate"));
-    }
+fn java_pairs_surrogates_and_javascript_reads_units() {
+    let (java, js) = (Dialect::Java, Dialect::Js);
+    check(r"\uD83D\uDE00+", java, &["\u{1F600}", "\u{1F600}\u{1F600}"], &["uD83DuDE00"]);
+    check(r"[\uD83D\uDE00-\uD83D\uDE4F]", java, &["\u{1F600}", "\u{1F64F}"], &["\u{1F650}"]);
+    assert!(refusal(r"a\uD83D", java).contains("lone surrogate"));
     assert!(refusal(r"\uDE00", Dialect::Python).contains("lone surrogate"));
+    check(".", js, &["a", "\u{FFFF}"], &["\u{1F600}"]);
+    check("..", js, &["\u{1F600}", "ab"], &["a\u{1F600}"]);
+    check("[^a]{2}", js, &["\u{10000}", "bc"], &[]);
+    check(r"\S\W", js, &["\u{1F600}"], &[]);
+    check(r"\uD83D\uDE00+", js, &["\u{1F600}"], &["\u{1F600}\u{1F600}"]);
+    check("\u{1F600}+", js, &["\u{1F600}"], &["\u{1F600}\u{1F600}"]);
+    check("(?:\u{1F600})+", js, &["\u{1F600}\u{1F600}"], &[]);
+    check(r"[\uD800-\uDBFF][\uDC00-\uDFFF]", js, &["\u{10000}", "\u{10FFFF}"], &["a"]);
+    check("[\u{1F600}]{2}", js, &["\u{1F600}"], &["\u{1F601}", "\u{1F600}\u{1F600}"]);
+    check(r"[\u0000-\uFFFF]*", js, &["a\u{1F600}\u{10FFFF}"], &[]);
+    check(r".\B.", js, &["\u{1F600}"], &[]);
+    check(r"(?=.$).", js, &[], &["\u{1F600}"]);
+    check(r"a\uD83D", js, &[], &["a"]);
+    assert!(refusal("[\u{1F600}-\u{1F64F}]", js).contains("start is after the end"));
 }
 
 /// PCRE2: `(?xx)` ignores spaces and tabs in classes too (a later `(?x)` ends that); a

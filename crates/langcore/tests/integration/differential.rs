@@ -59,10 +59,10 @@ const MAX_ROUNDS: usize = 12;
 const CORE_LENGTH: usize = 5;
 const CORE: [char; 3] = ['a', 'b', '-'];
 /// Every string over these up to length [`WIDE_LENGTH`] is in the universe too.
-const WIDE: [char; 7] = ['a', 'b', '-', 'A', 'é', '\u{301}', '\n'];
+const WIDE: [char; 8] = ['a', 'b', '-', 'A', 'é', '\u{301}', '\n', '\u{1F600}'];
 const WIDE_LENGTH: usize = 3;
 /// Random longer strings draw from these.
-const LONG: [char; 10] = ['a', 'b', '-', 'A', 'é', '\u{301}', '\n', ' ', '1', '_'];
+const LONG: [char; 11] = ['a', 'b', '-', 'A', 'é', '\u{301}', '\n', ' ', '1', '_', '\u{1F600}'];
 
 /// The strings every accepted pattern is asked about; the first ones are all the strings
 /// over [`CORE`] up to [`CORE_LENGTH`], in order of length.

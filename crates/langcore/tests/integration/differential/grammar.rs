@@ -8,8 +8,8 @@
 //! flags, classes (ranges, negation, escapes, Java's `&&` and nesting, POSIX names,
 //! properties), `\b` `\B` and anchors, greedy, lazy and possessive quantifiers, counted
 //! repetitions, `\Q...\E`, comments, escapes. Literals come from a tiny alphabet (`a`, `b`,
-//! `-`, `A`, `é`, the combining acute accent U+0301, space), so short strings reach every
-//! branch.
+//! `-`, `A`, `é`, the combining acute accent U+0301, space, and `😀`, two UTF-16 units in
+//! JavaScript, which also gets escaped surrogates), so short strings reach every branch.
 //!
 //! Each dialect gets its own syntax for what it has, and, rarely, another dialect's
 //! construct, so that refusals are checked too (the home engine must refuse what relang
@@ -406,7 +406,8 @@ impl Generator {
     }
 
     fn literal(&mut self) -> String {
-        let text = *self.rng.pick(&["a", "b", "-", "a", "b", "ab", "A", "é", "\u{301}", " "]);
+        let text =
+            *self.rng.pick(&["a", "b", "-", "a", "b", "ab", "A", "é", "\u{301}", " ", "\u{1F600}"]);
         if !text.is_ascii() {
             self.note("non-ascii");
         }
@@ -462,11 +463,19 @@ impl Generator {
         if self.rng.percent(25) {
             self.note("property");
             let options: &[&str] = match self.dialect {
-                Dialect::Java => {
-                    &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{Alpha}", "\\p{M}", "\\p{IsLatin}"]
-                }
-                Dialect::Js => &["\\p{L}", "\\h"],
-                Dialect::Python => &["\\p{L}"],
+                Dialect::Java => &[
+                    "\\p{L}",
+                    "\\p{Lu}",
+                    "\\P{L}",
+                    "\\p{Alpha}",
+                    "\\p{M}",
+                    "\\p{IsLatin}",
+                    "\\p{InBasicLatin}",
+                    "\\p{InCombiningDiacriticalMarks}",
+                ],
+                Dialect::Js => &["\\p{L}", "\\h", "\\uD83D", "\\uDE00", "\\uD83D\\uDE00"],
+                Dialect::Python => &["\\p{L}", "\\N{LATIN SMALL LETTER A}", "\\N{hyphen-minus}"],
+                Dialect::Pcre => &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{M}", "\\pL", "\\N"],
                 _ => &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{M}", "\\pL"],
             };
             return self.rng.pick(options).to_string();
@@ -476,14 +485,29 @@ impl Generator {
 
     fn class_item(&mut self) -> String {
         let common = [
-            "a", "b", "a-b", "A", "é", "\u{301}", "\\w", "\\d", "\\s", "\\W", "\\-", "-", "a-é",
-            "b", " ",
+            "a",
+            "b",
+            "a-b",
+            "A",
+            "é",
+            "\u{301}",
+            "\\w",
+            "\\d",
+            "\\s",
+            "\\W",
+            "\\-",
+            "-",
+            "a-é",
+            "b",
+            " ",
+            "\u{1F600}",
         ];
         if self.rng.percent(20) {
             let options: &[&str] = match self.dialect {
                 Dialect::Java => &["\\p{L}", "\\p{Lower}", "\\P{M}", "[ab]", "[^a]", "\\Q-\\E"],
                 Dialect::Pcre => &["[:alpha:]", "[:^lower:]", "[:word:]", "[:punct:]", "\\p{L}"],
-                Dialect::Python | Dialect::Js => &["[", "\\b", "\\x61"],
+                Dialect::Python => &["[", "\\b", "\\x61"],
+                Dialect::Js => &["[", "\\b", "\\x61", "\\uD83D", "\\uDE00", "\\uD800-\\uDBFF"],
                 _ => &["[:alpha:]", "[:^lower:]", "[ab]", "[^a]", "\\p{M}"],
             };
             self.note("class-extra");

@@ -1,0 +1,157 @@
+//! JavaScript without the `u` flag reads UTF-16 code units, not characters: a character
+//! above U+FFFF is two units (a high and a low surrogate), so `.` and `[^a]` match half of
+//! one, `^.$` does not match `😀` while `^..$` does, and `😀+` repeats its low half only.
+//!
+//! The front end reads such a pattern over units, each surrogate standing for itself as
+//! a private character ([`unit_char`]: U+100000 + its offset from U+D800; no pattern of
+//! the dialect can name those characters, which are above U+FFFF, as one atom), and
+//! [`characters`] turns the automaton over units into the automaton over characters: a
+//! character above U+FFFF moves where its high unit and then its low unit lead, every
+//! other character where it leads by itself. That is exact for every construct, the
+//! assertions included, since they were decided over units first.
+
+use crate::alphabet::CharSet;
+use crate::budget::{Budget, Operation};
+use crate::dfa::Dfa;
+use crate::error::Error;
+use crate::graph::{Graph, GraphState};
+
+/// The first surrogate unit, and the character that stands for it.
+const FIRST_SURROGATE: u32 = 0xD800;
+const UNIT_BASE: u32 = 0x10_0000;
+/// The first low surrogate, and the number of surrogates of each kind.
+const FIRST_LOW: u32 = 0xDC00;
+const HALF: u32 = 0x400;
+/// The first character that is two units.
+const FIRST_PAIR: u32 = 0x1_0000;
+
+/// The character that stands for code unit `unit` (itself below U+D800 or above U+DFFF).
+pub(super) fn unit_char(unit: u32) -> char {
+    let code = if (FIRST_SURROGATE..=0xDFFF).contains(&unit) {
+        UNIT_BASE + unit - FIRST_SURROGATE
+    } else {
+        unit
+    };
+    char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// The code unit a character of a unit pattern stands for: the inverse of [`unit_char`].
+pub(super) fn unit_of(c: char) -> u32 {
+    let code = u32::from(c);
+    if (UNIT_BASE..UNIT_BASE + 2 * HALF).contains(&code) {
+        code - UNIT_BASE + FIRST_SURROGATE
+    } else {
+        code
+    }
+}
+
+/// The two units of `c` where it is above U+FFFF, as [`unit_char`]s.
+pub(super) fn halves(c: char) -> Option<[char; 2]> {
+    let offset = u32::from(c).checked_sub(FIRST_PAIR)?;
+    Some([unit_char(FIRST_SURROGATE + offset / HALF), unit_char(FIRST_LOW + offset % HALF)])
+}
+
+/// The units `lo..=hi` as a set of characters: the surrogates among them as [`unit_char`]s.
+pub(super) fn unit_range(lo: u32, hi: u32) -> CharSet {
+    let chars = |lo: u32, hi: u32| match (char::from_u32(lo), char::from_u32(hi)) {
+        (Some(lo), Some(hi)) if lo <= hi => CharSet::range(lo, hi),
+        _ => CharSet::empty(),
+    };
+    let surrogates = if lo <= 0xDFFF && hi >= FIRST_SURROGATE {
+        CharSet::range(unit_char(lo.max(FIRST_SURROGATE)), unit_char(hi.min(0xDFFF)))
+    } else {
+        CharSet::empty()
+    };
+    chars(lo, hi.min(0xD7FF)).union(&chars(lo.max(0xE000), hi)).union(&surrogates)
+}
+
+/// The characters of `set` that are units: below U+10000 or standing for a surrogate.
+fn units(lo: u32, hi: u32, set: &CharSet) -> Vec<(u32, u32)> {
+    let range = CharSet::range(unit_char(lo), unit_char(hi));
+    let within = set.intersection(&range);
+    within.ranges().iter().map(|&(a, b)| (unit_of(a) - lo, unit_of(b) - lo)).collect()
+}
+
+/// Whether `set` holds a character above U+FFFF, which over units is a surrogate.
+pub(super) fn reaches_pairs(set: &CharSet) -> bool {
+    set.ranges().last().is_some_and(|&(_, hi)| u32::from(hi) >= FIRST_PAIR)
+}
+
+/// The automaton over characters of `dfa`, an automaton over units: a string is accepted
+/// iff its UTF-16 encoding is.
+///
+/// # Errors
+/// When the result exceeds `budget` (each high and low label pair may take up to 1,024
+/// ranges of characters).
+pub(super) fn characters(dfa: &Dfa, budget: &Budget) -> Result<Dfa, Error> {
+    let graph = dfa.to_graph();
+    let states = graph.states();
+    let bmp = CharSet::range('\0', '\u{D7FF}').union(&CharSet::range('\u{E000}', '\u{FFFF}'));
+    let mut composed = Vec::with_capacity(states.len());
+    for state in states {
+        let mut moves: Vec<(CharSet, crate::StateId)> = Vec::new();
+        for (label, target) in &state.moves {
+            let single = label.intersection(&bmp);
+            if !single.is_empty() {
+                moves.push((single, *target));
+            }
+            let highs = units(FIRST_SURROGATE, FIRST_LOW - 1, label);
+            if highs.is_empty() {
+                continue;
+            }
+            for (low_label, end) in &states[target.index()].moves {
+                let lows = units(FIRST_LOW, FIRST_LOW + HALF - 1, low_label);
+                let pairs = pairs(&highs, &lows);
+                if !pairs.is_empty() {
+                    moves.push((pairs, *end));
+                }
+            }
+            budget.check_time(Operation::Determinize)?;
+        }
+        composed.push(GraphState { accepting: state.accepting, moves });
+    }
+    Dfa::from_graph(&Graph::from_parts(graph.start(), composed), budget)
+}
+
+/// The characters whose high unit's offset is in `highs` and low unit's in `lows`.
+fn pairs(highs: &[(u32, u32)], lows: &[(u32, u32)]) -> CharSet {
+    let char_at =
+        |high: u32, low: u32| char::from_u32(FIRST_PAIR + high * HALF + low).unwrap_or(char::MAX);
+    let mut ranges = Vec::new();
+    for &(high_lo, high_hi) in highs {
+        if lows == [(0, HALF - 1)] {
+            ranges.push((char_at(high_lo, 0), char_at(high_hi, HALF - 1)));
+            continue;
+        }
+        for high in high_lo..=high_hi {
+            ranges.extend(lows.iter().map(|&(lo, hi)| (char_at(high, lo), char_at(high, hi))));
+        }
+    }
+    CharSet::from_ranges(ranges)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_and_their_characters_round_trip() {
+        for unit in [0, 0x41, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFF] {
+            assert_eq!(unit_of(unit_char(unit)), unit);
+        }
+        assert_eq!(halves('😀'), Some([unit_char(0xD83D), unit_char(0xDE00)]));
+        assert_eq!(halves('\u{FFFF}'), None);
+        let all = unit_range(0, 0xFFFF);
+        assert_eq!(all.len(), 0x10000);
+        assert!(all.contains(unit_char(0xDABC)) && !all.contains('😀'));
+        assert_eq!(unit_range(0xD83D, 0xD83D), CharSet::singleton(unit_char(0xD83D)));
+    }
+
+    #[test]
+    fn a_pair_of_unit_ranges_is_its_characters() {
+        let every_low = pairs(&[(0x3D, 0x3D)], &[(0, HALF - 1)]);
+        assert_eq!(every_low, CharSet::range('\u{1F400}', '\u{1F7FF}'));
+        let one = pairs(&[(0x3D, 0x3E)], &[(0x200, 0x200)]);
+        assert_eq!(one, CharSet::from_ranges([('😀', '😀'), ('\u{1FA00}', '\u{1FA00}')]));
+    }
+}
