@@ -216,7 +216,8 @@ fn named_property(name: &str) -> Option<CharSet> {
     if let Some(text) = java {
         return rust_set(text);
     }
-    block(name.strip_prefix("In")?)
+    let keyword = name.split_once('=').filter(|(key, _)| matches!(*key, "block" | "blk"));
+    block(keyword.map_or_else(|| name.strip_prefix("In"), |(_, block)| Some(block))?)
 }
 
 /// The Unicode block `name` (`Character.UnicodeBlock.forName`: the block's name or its

@@ -354,6 +354,7 @@ fn dialect_classes_and_escapes() {
     check(r"\p{InGreek}", Dialect::Java, &["α"], &["\u{1F00}"]);
     check(r"\p{InCombining_Diacritical_Marks}+", Dialect::Java, &["\u{301}\u{36F}"], &["é"]);
     check(r"\p{InEmoticons}", Dialect::Java, &["\u{1F600}"], &["a"]);
+    check(r"\p{blk=Greek}\p{block=Combining Diacritical Marks}", Dialect::Java, &["α\u{301}"], &[]);
     assert!(refusal(r"\p{IsBasicLatin}", Dialect::Java).contains("unknown Unicode property"));
     // Python's named characters: names and aliases in any case, not the loose forms
     // (CPython 3.11 checked).
