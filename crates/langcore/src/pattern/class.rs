@@ -266,10 +266,26 @@ fn property(name: &str, ctx: Ctx) -> Option<CharSet> {
     let java_first = if ascii_posix { named_property(name) } else { None };
     let set = java_case_insensitive_property(name, ctx)
         .or(java_first)
+        .or_else(|| if ctx.dialect == Dialect::Pcre { pcre_property(name) } else { None })
         .or_else(|| rust_set(&format!(r"\p{{{name}}}")))
         .or_else(|| named_property(name))
         .or_else(|| name.strip_prefix("Is").and_then(|rest| rust_set(&format!(r"\p{{{rest}}}"))))?;
     Some(if negated { set.complement() } else { set })
+}
+
+/// PCRE2's own properties: cased letters `L&` (`Lc`), and the `X` ones (`pcre2pattern`'s
+/// "PCRE2 special category properties"; spaces as `pcre2_match` lists them).
+fn pcre_property(name: &str) -> Option<CharSet> {
+    let spaces = r"[\p{Z}\t\n\x0B\f\r\x85\u180E]";
+    let text = match name {
+        "L&" | "Lc" => r"[\p{Lu}\p{Ll}\p{Lt}]",
+        "Xan" => r"[\p{L}\p{N}]",
+        "Xwd" => r"[\p{L}\p{N}_]",
+        "Xsp" | "Xps" => spaces,
+        "Xuc" => r"[$@`\u{A0}-\u{D7FF}\u{E000}-\u{10FFFF}]",
+        _ => return None,
+    };
+    rust_set(text)
 }
 
 /// The case properties Java widens under `(?i)` (`CharPredicates.forProperty` and

@@ -1652,6 +1652,9 @@ impl<'p> Parser<'p> {
     /// Reads what follows `(`: the kind of group, consuming its opening syntax.
     fn group_kind(&mut self, start: usize) -> Result<GroupKind, ParseError> {
         let dialect = self.dialect;
+        if dialect == Dialect::Pcre && self.eat("*") {
+            return self.pcre_verb(start);
+        }
         if !self.eat("?") {
             return Ok(GroupKind::Capture(None));
         }
@@ -1805,6 +1808,14 @@ impl<'p> Parser<'p> {
                 'a' if dialect == Dialect::Python => flags.ascii = on,
                 'u' if dialect == Dialect::Python => flags.ascii = !on,
                 'J' if dialect == Dialect::Pcre => flags.duplicate_names = on,
+                // PCRE2: `(?^)` turns `i`, `m`, `n`, `s` and `x` off first.
+                '^' if dialect == Dialect::Pcre && self.pos == start + 3 => {
+                    flags.case_insensitive = false;
+                    flags.multi_line = false;
+                    flags.dot_all = false;
+                    flags.verbose = false;
+                    flags.verbose_classes = false;
+                }
                 'U' if dialect == Dialect::Java => {
                     flags.unicode_classes = on;
                     flags.unicode_case = on;
@@ -1850,6 +1861,87 @@ impl<'p> Parser<'p> {
             }
         }
     }
+}
+
+impl Parser<'_> {
+    /// PCRE2's `(*...)` after its `(*`: an alphabetic assertion (`(*pla:...)` is `(?=...)`,
+    /// `(*atomic:...)` is `(?>...)`), `(*FAIL)`, a mark, or at the start of the pattern an option
+    /// that leaves the language alone (`(*UTF)`, `(*LIMIT_MATCH=10)`). Options that change
+    /// what `$`, `.`, `\R` or `\w` mean, and the backtracking control verbs, are refused.
+    fn pcre_verb(&mut self, start: usize) -> Result<GroupKind, ParseError> {
+        let name_len = self.rest().find([':', ')']).unwrap_or(self.rest().len());
+        let name = &self.rest()[..name_len];
+        let assertion = match name {
+            "pla" | "positive_lookahead" => Some(GroupKind::Look { ahead: true, negated: false }),
+            "nla" | "negative_lookahead" => Some(GroupKind::Look { ahead: true, negated: true }),
+            "plb" | "positive_lookbehind" => Some(GroupKind::Look { ahead: false, negated: false }),
+            "nlb" | "negative_lookbehind" => Some(GroupKind::Look { ahead: false, negated: true }),
+            "atomic" => Some(GroupKind::Atomic),
+            _ => None,
+        };
+        let opening = start..self.pos + name_len + 1;
+        if let Some(kind) = assertion.filter(|_| self.rest()[name_len..].starts_with(':')) {
+            self.pos += name_len + 1;
+            return Ok(kind);
+        }
+        if matches!(name, "MARK" | "") && self.rest()[name_len..].starts_with(':') {
+            // A mark only names the path that reached it.
+            let end = self
+                .rest()
+                .find(')')
+                .ok_or_else(|| self.error("unclosed (*MARK)", opening.clone()))?;
+            self.pos += end + 1;
+            return Ok(GroupKind::Reference(Expr::Empty));
+        }
+        if !self.rest()[name_len..].starts_with(')') {
+            let what = if name.is_empty() { "(*:NAME)" } else { name };
+            return Err(self.unsupported(format!("(*{what}...) is not supported"), opening));
+        }
+        let at_start = is_pcre_options(&self.pattern[..start]);
+        let limit =
+            ["LIMIT_HEAP=", "LIMIT_MATCH=", "LIMIT_DEPTH=", "LIMIT_RECURSION="].iter().any(|key| {
+                name.strip_prefix(key).is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            });
+        let kind = match name {
+            "FAIL" | "F" => GroupKind::Reference(Expr::set(CharSet::empty())),
+            "UTF" | "LF" | "BSR_UNICODE" | "NO_AUTO_POSSESS" | "NO_DOTSTAR_ANCHOR" | "NO_JIT"
+            | "NO_START_OPT"
+                if at_start =>
+            {
+                GroupKind::Reference(Expr::Empty)
+            }
+            _ if limit && at_start => GroupKind::Reference(Expr::Empty),
+            "UCP" | "CR" | "CRLF" | "ANYCRLF" | "ANY" | "NUL" | "BSR_ANYCRLF" | "NOTEMPTY"
+            | "NOTEMPTY_ATSTART" | "ACCEPT" | "COMMIT" | "PRUNE" | "SKIP" | "THEN" => {
+                return Err(self.unsupported(
+                    format!("(*{name}) is not supported: it changes how PCRE2 matches"),
+                    opening,
+                ));
+            }
+            _ => {
+                return Err(self.error(
+                    format!("(*{name}) is not recognized here (options stand at the start)"),
+                    opening,
+                ));
+            }
+        };
+        self.pos += name_len + 1;
+        // `(*FAIL)?` is PCRE2's error 109, as for an option.
+        self.unquantifiable = true;
+        Ok(kind)
+    }
+}
+
+/// Whether `prefix` is only PCRE2 start-of-pattern options, `(*NAME)` each.
+fn is_pcre_options(prefix: &str) -> bool {
+    let mut rest = prefix;
+    while let Some(after) = rest.strip_prefix("(*") {
+        match after.find(')') {
+            Some(end) if !after[..end].contains(['(', ':']) => rest = &after[end + 1..],
+            _ => return false,
+        }
+    }
+    rest.is_empty()
 }
 
 /// Not between the `\r` and the `\n` of a `\r\n`, which Java's multi-line anchors read as

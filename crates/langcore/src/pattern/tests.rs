@@ -376,6 +376,36 @@ fn dialect_classes_and_escapes() {
     check(r"(?s)\N", pcre, &["a"], &["\n"]);
     check(r"\N{U+41}", pcre, &["A"], &["N"]);
     assert!(refusal(r"\N{EM DASH}", pcre).contains("does not support"));
+}
+
+/// PCRE2's own properties, `(*...)` verbs and options, and `(?^)` (PCRE2 10.42 checked).
+#[test]
+fn pcre_verbs_options_and_special_properties() {
+    let pcre = Dialect::Pcre;
+    check(r"\p{L&}+\p{Lc}", pcre, &["aA\u{1c5}"], &["1a"]);
+    check(r"\p{Xan}", pcre, &["a", "1", "\u{661}"], &["_"]);
+    check(r"\p{Xwd}", pcre, &["_", "a"], &["-"]);
+    check(r"\p{Xsp}\p{Xps}", pcre, &[" \x0b", "\u{a0}\u{2028}", "\u{85}\u{180e}"], &["a "]);
+    check(r"\p{Xuc}", pcre, &["$", "@", "`", "\u{a0}"], &["a", "\u{9f}"]);
+    check(r"\P{Xan}", pcre, &["_"], &["a"]);
+    check(r"(*UTF)(*LIMIT_MATCH=10)a", pcre, &["a"], &[]);
+    check(r"(*FAIL)|b|a(*F)", pcre, &["b"], &["", "a"]);
+    check(r"(*MARK:x)a(*:y)", pcre, &["a"], &[]);
+    check(r"(*pla:a)\w(*nlb:b)(*atomic:a|ab)b", pcre, &["aab"], &["aabb"]);
+    check(r"(?i)(?^)a(?^i)b", pcre, &["aB"], &["AB"]);
+    assert!(
+        refusal(r"a(*F)?", pcre).contains("quantifier")
+            || refusal(r"a(*F)?", pcre).contains("repeat")
+    );
+    for (pattern, why) in [
+        (r"(*UCP)\w", "changes how"),
+        (r"(*CRLF)a", "changes how"),
+        (r"a(*COMMIT)b", "changes how"),
+        (r"(*PRUNE:x)a", "not supported"),
+        (r"a(*UTF)", "not recognized"),
+    ] {
+        assert!(refusal(pattern, pcre).contains(why), "{pattern}: {}", refusal(pattern, pcre));
+    }
     check(r"\p{javaLetterOrDigit}", Dialect::Java, &["é"], &["_"]);
     check(r"\040", Dialect::Pcre, &[" "], &[]);
     check(r"a(?#comment)b", Dialect::Python, &["ab"], &[]);

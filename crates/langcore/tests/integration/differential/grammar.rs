@@ -211,7 +211,11 @@ impl Generator {
             38..=47 => {
                 self.note("lookahead");
                 let negated = self.rng.percent(40);
-                format!("(?{}{})", if negated { "!" } else { "=" }, self.alternation(inner))
+                let body = self.alternation(inner);
+                if self.dialect == Dialect::Pcre && self.rng.percent(20) {
+                    return format!("(*{}la:{body})", if negated { "n" } else { "p" });
+                }
+                format!("(?{}{body})", if negated { "!" } else { "=" })
             }
             48..=57 => {
                 self.note("lookbehind");
@@ -219,6 +223,9 @@ impl Generator {
                 let was = std::mem::replace(&mut self.in_behind, true);
                 let body = self.alternation(inner);
                 self.in_behind = was;
+                if self.dialect == Dialect::Pcre && self.rng.percent(20) {
+                    return format!("(*{}lb:{body})", if negated { "n" } else { "p" });
+                }
                 format!("(?<{}{body})", if negated { "!" } else { "=" })
             }
             58..=67 => {
@@ -226,7 +233,15 @@ impl Generator {
                     return self.leaf();
                 }
                 self.note("atomic");
-                format!("(?>{})", self.alternation(inner))
+                let body = self.alternation(inner);
+                if self.dialect == Dialect::Pcre && self.rng.percent(20) {
+                    return if self.rng.percent(20) {
+                        "(*F)".into()
+                    } else {
+                        format!("(*atomic:{body})")
+                    };
+                }
+                format!("(?>{body})")
             }
             68..=77 => self.conditional(inner),
             78..=89 => self.scoped_flags(inner),
