@@ -57,16 +57,32 @@ impl Growth {
     }
 }
 
-/// The automaton's moves as the analysis sees them: all, or only the exact ones.
+/// Which moves of the automaton an analysis reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// The exact moves: paths the engine takes (a lower bound).
+    Exact,
+    /// The moves exact where no lookahead body's run succeeds: paths it takes on a text
+    /// where none does.
+    WithBodies,
+    /// Every move: a bound the engine cannot exceed.
+    All,
+}
+
+/// The automaton's moves as the analysis sees them.
 pub(super) struct View<'a> {
     pub(super) positions: &'a Positions,
-    pub(super) exact_only: bool,
+    pub(super) reading: Reading,
 }
 
 impl View<'_> {
     pub(super) fn moves(&self, state: usize) -> impl Iterator<Item = &Move> + '_ {
-        let exact_only = self.exact_only;
-        self.positions.moves[state].iter().filter(move |mv| mv.exact || !exact_only)
+        let reading = self.reading;
+        self.positions.moves[state].iter().filter(move |mv| match reading {
+            Reading::Exact => mv.exact,
+            Reading::WithBodies => mv.body_exact,
+            Reading::All => true,
+        })
     }
 }
 

@@ -123,6 +123,25 @@ fn one_character_lookarounds_are_read_exactly() {
 }
 
 #[test]
+fn a_lookahead_body_runs_each_time_it_is_tested() {
+    // Tested once, at the start: its run is linear, like the rest.
+    full(r"^(?=.*[A-Z])(?=.*\d).{8,}$", Linear);
+    // Tested at every start, each run reading to the end where no digit is.
+    search(r"(?=.*\d)", poly(2));
+    search(r"(?=\s*=)", poly(2));
+    search(r"(?!\s*\])y", poly(2));
+    // Tested once per `x`: the lookahead's run and the loop after it read the same spaces.
+    search(r"x(?!\s*\])\s*y", Linear);
+    // After a word's first character only, and `\s*` stops at the next word.
+    search(r"\b\w+(?=\s*\()", Linear);
+    // The body's own loops count: `(?:a|a)*` tried at each `x`.
+    search(r"x(?=(?:a|a)*b)", Exponential);
+    // A body that matches "" succeeds at once: its paths are not surely tried.
+    let risk = analyze(r"(?=\s*)\s*x", Dialect::Js, Search);
+    assert!(matches!(risk.complexity(), Complexity::Unknown { .. }), "{risk:?}");
+}
+
+#[test]
 fn what_is_not_analysed_is_unknown_with_its_reason() {
     let unknown = |pattern: &str, dialect: Dialect, part: &str| {
         let risk = Backtracking::analyze(pattern, dialect, FullMatch, &Budget::default()).unwrap();
