@@ -253,9 +253,9 @@ impl Backtracking {
             }
         }
         Ok(Backtracking::unknown(format!(
-            "a lookaround longer than one character (or an atomic group that becomes one) may \
-             cut the paths found, or a lookahead's body may stop its run: the time is between \
-             {} and {}",
+            "a lookaround longer than one character (or an atomic group that becomes one), a \
+             lookahead body's run that may stop, or a success the characters read do not \
+             decide may cut the paths found: the time is between {} and {}",
             describe(&exact),
             describe(&upper)
         )))

@@ -171,6 +171,12 @@ fn a_search_retries_at_every_start() {
     let risk = analyze("(a|a)*$", Dialect::Js, Search);
     assert!(matches!(risk.complexity(), Complexity::Unknown { .. }), "{risk:?}");
     search("(a+)+b", Exponential);
+    // The failing suffix is found among the characters the skip loop reads too.
+    search("^(a+)+$", Exponential);
+    // A trailing `\b` after `.` or `-` may hold at once: not a success to count on, nor
+    // one to prune by.
+    let risk = analyze(r"\b[a-z][a-z0-9._-]+\b", Dialect::Js, Search);
+    assert!(matches!(risk.complexity(), Complexity::Unknown { .. }), "{risk:?}");
     // Anchored at the start: one try.
     search(r"^\s+$", Linear);
     search(r"^\d+\d+x", poly(2));
