@@ -416,8 +416,14 @@ fn link(
         }
         res
     };
-    for &p in from {
-        for &q in to {
+    // The loops p →v p and q →v q read v's first character from p and q and its last into
+    // them: a pair whose characters cannot agree needs no search.
+    let (ends_from, ends_to) = (loop_ends(view, comp, from), loop_ends(view, comp, to));
+    for (&p, (p_out, p_in)) in from.iter().zip(&ends_from) {
+        for (&q, (q_out, q_in)) in to.iter().zip(&ends_to) {
+            if p_out.intersection(q_out).is_empty() || p_in.intersection(q_in).is_empty() {
+                continue;
+            }
             budget.check_time(Operation::Backtracking)?;
             let mut search = TupleSearch::<3>::new(budget, work);
             let start = [p as u32, p as u32, q as u32];
@@ -433,4 +439,20 @@ fn link(
         }
     }
     Ok(None)
+}
+
+/// Per state of `states` (one component), the characters of its moves within the
+/// component and of the moves into it from the component.
+fn loop_ends(view: &View<'_>, comp: &[usize], states: &[usize]) -> Vec<(CharSet, CharSet)> {
+    let mut res = vec![(CharSet::empty(), CharSet::empty()); states.len()];
+    let at: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    for (from, &state) in states.iter().enumerate() {
+        for mv in moves_within(view, comp, state, comp[state]) {
+            res[from].0 = res[from].0.union(&mv.label);
+            if let Some(&to) = at.get(&mv.target) {
+                res[to].1 = res[to].1.union(&mv.label);
+            }
+        }
+    }
+    res
 }
