@@ -31,7 +31,7 @@ public class Time {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null) {
-            String[] parts = line.split(" ");
+            String[] parts = line.split(" ", -1); // an empty suffix is an empty last field
             if (parts.length < 7 || !parts[0].equals("C")) continue;
             boolean full = parts[1].equals("full");
             boolean exp = parts[2].equals("exp");

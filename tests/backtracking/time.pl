@@ -24,7 +24,7 @@ sub timed {
 
 while (my $line = <STDIN>) {
     chomp $line;
-    my @parts = split / /, $line;
+    my @parts = split / /, $line, -1;    # an empty suffix is an empty last field
     next unless @parts >= 7 && $parts[0] eq 'C';
     my ($mode, $kind) = @parts[1, 2];
     my ($pattern, $prefix, $pump, $suffix) = map { decode_utf8(decode_base64($_)) } @parts[3 .. 6];

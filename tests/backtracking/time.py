@@ -36,8 +36,9 @@ def case(mode, kind, pattern, prefix, pump, suffix):
 
 
 for line in sys.stdin:
-    parts = line.split()
-    if not parts or parts[0] != "C":
+    # Split on single spaces: an empty prefix or suffix is an empty field.
+    parts = line.rstrip("\n").split(" ")
+    if parts[0] != "C":
         continue
     texts = [base64.b64decode(part).decode("utf-8") for part in parts[3:7]]
     print(case(parts[1], parts[2], *texts), flush=True)

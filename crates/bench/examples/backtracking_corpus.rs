@@ -84,7 +84,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             },
             Err(err) => ("error", err.to_string()),
         };
-        let attack = res.ok().and_then(|risk| risk.attack().map(|attack| attack.string(20)));
+        let parts = res.as_ref().ok().and_then(|risk| {
+            risk.attack().map(|attack| [attack.prefix(), attack.pump(), attack.suffix()])
+        });
+        let attack = res.as_ref().ok().and_then(|risk| risk.attack().map(|at| at.string(20)));
         verdicts.push_str(&format!(
             "{}\n",
             serde_json::json!({"id": entry.id, "verdict": ours, "detail": detail,
@@ -96,8 +99,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if ours != their_status {
             disagreements.push_str(&format!(
                 "{}\n",
-                serde_json::json!({"id": entry.id, "pattern": entry.pattern, "source": entry.source,
-                    "relang": ours, "relang_detail": detail, "relang_attack": attack,
+                serde_json::json!({"id": entry.id, "pattern": entry.pattern, "flags": entry.flags,
+                    "source": entry.source, "relang": ours, "relang_detail": detail,
+                    "relang_attack": attack, "relang_attack_parts": parts,
                     "recheck": their_status,
                     "recheck_complexity": theirs.and_then(|t| t.complexity.clone()),
                     "recheck_attack": theirs.and_then(|t| t.attack.clone())})

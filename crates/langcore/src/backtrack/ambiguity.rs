@@ -57,16 +57,32 @@ impl Growth {
     }
 }
 
-/// The automaton's moves as the analysis sees them: all, or only the exact ones.
+/// Which moves of the automaton an analysis reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// The exact moves: paths the engine takes (a lower bound).
+    Exact,
+    /// The moves exact where no lookahead body's run succeeds: paths it takes on a text
+    /// where none does.
+    WithBodies,
+    /// Every move: a bound the engine cannot exceed.
+    All,
+}
+
+/// The automaton's moves as the analysis sees them.
 pub(super) struct View<'a> {
     pub(super) positions: &'a Positions,
-    pub(super) exact_only: bool,
+    pub(super) reading: Reading,
 }
 
 impl View<'_> {
     pub(super) fn moves(&self, state: usize) -> impl Iterator<Item = &Move> + '_ {
-        let exact_only = self.exact_only;
-        self.positions.moves[state].iter().filter(move |mv| mv.exact || !exact_only)
+        let reading = self.reading;
+        self.positions.moves[state].iter().filter(move |mv| match reading {
+            Reading::Exact => mv.exact,
+            Reading::WithBodies => mv.body_exact,
+            Reading::All => true,
+        })
     }
 }
 
@@ -400,8 +416,14 @@ fn link(
         }
         res
     };
-    for &p in from {
-        for &q in to {
+    // The loops p →v p and q →v q read v's first character from p and q and its last into
+    // them: a pair whose characters cannot agree needs no search.
+    let (ends_from, ends_to) = (loop_ends(view, comp, from), loop_ends(view, comp, to));
+    for (&p, (p_out, p_in)) in from.iter().zip(&ends_from) {
+        for (&q, (q_out, q_in)) in to.iter().zip(&ends_to) {
+            if p_out.intersection(q_out).is_empty() || p_in.intersection(q_in).is_empty() {
+                continue;
+            }
             budget.check_time(Operation::Backtracking)?;
             let mut search = TupleSearch::<3>::new(budget, work);
             let start = [p as u32, p as u32, q as u32];
@@ -417,4 +439,20 @@ fn link(
         }
     }
     Ok(None)
+}
+
+/// Per state of `states` (one component), the characters of its moves within the
+/// component and of the moves into it from the component.
+fn loop_ends(view: &View<'_>, comp: &[usize], states: &[usize]) -> Vec<(CharSet, CharSet)> {
+    let mut res = vec![(CharSet::empty(), CharSet::empty()); states.len()];
+    let at: HashMap<usize, usize> = states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+    for (from, &state) in states.iter().enumerate() {
+        for mv in moves_within(view, comp, state, comp[state]) {
+            res[from].0 = res[from].0.union(&mv.label);
+            if let Some(&to) = at.get(&mv.target) {
+                res[to].1 = res[to].1.union(&mv.label);
+            }
+        }
+    }
+    res
 }

@@ -6,8 +6,9 @@
 //! shortest word that, from every state the prefix and any number of pumps reach, leads
 //! only to states that do not succeed at the end of the text, and (search) never lets the
 //! engine succeed on the way: a breadth-first walk of subsets of states, the same subset
-//! construction the language algebra determinizes with, over one character per distinct
-//! label and one outside them all. Characters are spelled readable where the labels allow.
+//! construction the language algebra determinizes with, over one character of each class
+//! of characters the labels tell apart. Characters are spelled readable where the labels
+//! allow.
 //!
 //! # Budgets
 //! Every subset visited counts as a state of [`Operation::Backtracking`].
@@ -15,8 +16,8 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use super::ambiguity::View;
-use super::positions::Positions;
-use crate::alphabet::CharSet;
+use super::positions::{Positions, Successes};
+use crate::alphabet::{CharSet, Classes};
 use crate::budget::{Budget, Operation};
 use crate::error::Error;
 use crate::pattern;
@@ -71,46 +72,51 @@ pub(super) fn word_to(view: &View<'_>, target: usize) -> Option<Vec<CharSet>> {
     None
 }
 
-/// The states after reading `c` from `states`, or `None` when the engine would succeed
+/// The states after reading `c` from `states`, or `None` when the engine may succeed
 /// before reading it (search).
-fn step(positions: &Positions, states: &BTreeSet<usize>, c: char) -> Option<BTreeSet<usize>> {
-    if states.iter().any(|&s| positions.succeeds_before[s].contains(c)) {
+fn step(
+    positions: &Positions,
+    avoid: &Successes,
+    states: &BTreeSet<usize>,
+    c: char,
+) -> Option<BTreeSet<usize>> {
+    if states.iter().any(|&s| avoid.before[s].contains(c)) {
         return None;
     }
-    Some(
-        states
-            .iter()
-            .flat_map(|&s| positions.moves[s].iter())
-            .filter(|mv| mv.label.contains(c))
-            .map(|mv| mv.target)
-            .collect(),
-    )
+    Some(positions.moves_on(states, c).collect())
 }
 
 /// The states after `word` from `states`, `None` if the engine succeeds on the way.
-fn run(positions: &Positions, states: &BTreeSet<usize>, word: &str) -> Option<BTreeSet<usize>> {
-    word.chars().try_fold(states.clone(), |states, c| step(positions, &states, c))
+fn run(
+    positions: &Positions,
+    avoid: &Successes,
+    states: &BTreeSet<usize>,
+    word: &str,
+) -> Option<BTreeSet<usize>> {
+    word.chars().try_fold(states.clone(), |states, c| step(positions, avoid, &states, c))
 }
 
-/// A shortest suffix after which no path of `prefix` `pump`^k (k ≥ 1) succeeds, or `None`
-/// when there is none short enough (or the engine succeeds within the pumps).
+/// A shortest suffix after which no path of `prefix` `pump`^k (k ≥ 1) can succeed (nor
+/// on the way, the successes being those of `avoid`), or `None` when there is none short
+/// enough (or the engine may succeed within the pumps).
 ///
 /// # Errors
 /// [`Error::Budget`] when the subsets exceed `budget`.
 pub(super) fn suffix(
     positions: &Positions,
+    avoid: &Successes,
     prefix: &str,
     pump: &str,
     budget: &Budget,
 ) -> Result<Option<String>, Error> {
-    let Some(mut states) = run(positions, &BTreeSet::from([0]), prefix) else {
+    let Some(mut states) = run(positions, avoid, &BTreeSet::from([0]), prefix) else {
         return Ok(None);
     };
     let mut reached: BTreeSet<usize> = BTreeSet::new();
     let mut seen: Vec<BTreeSet<usize>> = Vec::new();
     for _ in 0..MAX_PUMPS {
         budget.check_time(Operation::Backtracking)?;
-        let Some(next) = run(positions, &states, pump) else { return Ok(None) };
+        let Some(next) = run(positions, avoid, &states, pump) else { return Ok(None) };
         if seen.contains(&next) {
             break;
         }
@@ -118,8 +124,8 @@ pub(super) fn suffix(
         seen.push(next.clone());
         states = next;
     }
-    let chars = candidates(positions);
-    let fails = |states: &BTreeSet<usize>| states.iter().all(|&s| !positions.accepting[s]);
+    let chars = candidates(positions, budget)?;
+    let fails = |states: &BTreeSet<usize>| states.iter().all(|&s| !avoid.at_end[s]);
     let mut queue = VecDeque::from([(reached.clone(), String::new())]);
     let mut visited = BTreeSet::from([reached]);
     while let Some((states, word)) = queue.pop_front() {
@@ -130,7 +136,7 @@ pub(super) fn suffix(
             continue;
         }
         for &c in &chars {
-            let Some(next) = step(positions, &states, c) else { continue };
+            let Some(next) = step(positions, avoid, &states, c) else { continue };
             if visited.insert(next.clone()) {
                 budget.check_states(Operation::Backtracking, visited.len())?;
                 queue.push_back((next, format!("{word}{c}")));
@@ -140,19 +146,59 @@ pub(super) fn suffix(
     Ok(None)
 }
 
-/// The characters the suffix is made of: one outside every label (it ends every path),
-/// then one of each distinct label.
-fn candidates(positions: &Positions) -> Vec<char> {
-    let labels: BTreeSet<&CharSet> = positions.moves.iter().flatten().map(|mv| &mv.label).collect();
-    let all = labels.iter().fold(CharSet::empty(), |acc, label| acc.union(label));
-    let outside = CharSet::full().difference(&all).difference(&pattern::tags());
-    let mut res: Vec<char> = pick(&outside).into_iter().collect();
-    for label in labels {
-        if let Some(c) = pick(label)
-            && !res.contains(&c)
-        {
-            res.push(c);
+/// Whether no lookahead body's run can succeed anywhere on `attack` with any number of
+/// pumps (every state set `plain` reaches, checked until the sets after a pump repeat):
+/// then the engine runs every body to its end, and the side moves are its work.
+///
+/// # Errors
+/// [`Error::Budget`] past the deadline.
+pub(super) fn bodies_fail(
+    plain: &Positions,
+    attack: &super::Attack,
+    budget: &Budget,
+) -> Result<bool, Error> {
+    let clear = |states: &BTreeSet<usize>| states.iter().all(|&s| !plain.ends_body[s]);
+    // The sets after each character of `word` from `states`, all clear of body ends.
+    let clear_along = |states: &BTreeSet<usize>, word: &str| -> Option<BTreeSet<usize>> {
+        word.chars().try_fold(states.clone(), |states, c| {
+            let next: BTreeSet<usize> = plain.moves_on(&states, c).collect();
+            clear(&next).then_some(next)
+        })
+    };
+    let start = BTreeSet::from([0]);
+    let Some(mut states) = clear_along(&start, attack.prefix()).filter(|_| clear(&start)) else {
+        return Ok(false);
+    };
+    let mut seen: Vec<BTreeSet<usize>> = Vec::new();
+    for _ in 0..MAX_PUMPS {
+        budget.check_time(Operation::Backtracking)?;
+        let Some(next) = clear_along(&states, attack.pump()) else { return Ok(false) };
+        if clear_along(&next, attack.suffix()).is_none() {
+            return Ok(false);
         }
+        if seen.contains(&next) {
+            return Ok(true);
+        }
+        seen.push(next.clone());
+        states = next;
     }
-    res
+    Ok(false)
+}
+
+/// The characters the suffix is made of: one of each class of characters that the labels
+/// and the successes tell apart (a character outside every label among them: it ends every
+/// path).
+///
+/// # Errors
+/// [`Error::Budget`] when the classes exceed `budget`.
+fn candidates(positions: &Positions, budget: &Budget) -> Result<Vec<char>, Error> {
+    let sets: Vec<&CharSet> = positions
+        .moves
+        .iter()
+        .flatten()
+        .map(|mv| &mv.label)
+        .chain(&positions.possible.before)
+        .collect();
+    let (classes, _) = Classes::new(&sets, budget)?;
+    Ok(classes.iter().filter_map(|(_, class)| pick(&class.difference(&pattern::tags()))).collect())
 }

@@ -57,7 +57,7 @@ mod tests;
 
 use std::ops::Range;
 
-use ambiguity::{Growth, View};
+use ambiguity::{Growth, Reading, View};
 use positions::Positions;
 
 use crate::budget::{Budget, BudgetError};
@@ -183,7 +183,7 @@ impl Backtracking {
         let plain = Positions::build(&tagged.expr, !full_match, budget)?;
         // Every run, failing or not, has at least the paths of the failing ones: linear
         // there is linear, and most patterns stop here, before the product.
-        let all = View { positions: &plain, exact_only: false };
+        let all = View { positions: &plain, reading: Reading::All };
         let plain_growth = ambiguity::growth(&all, budget)?;
         if matches!(plain_growth, Growth::Linear) && !plain.costly_look {
             return Ok(Backtracking::verdict(Complexity::Linear));
@@ -200,49 +200,77 @@ impl Backtracking {
             }
             Err(err) => return Err(err),
         };
-        let growths = [true, false].map(|exact_only| {
-            ambiguity::growth(&View { positions: &positions, exact_only }, budget)
-        });
-        let [exact, upper] = match growths {
-            [Ok(exact), Ok(upper)] => [exact, upper],
-            [Err(Error::Budget(BudgetError::TooManyStates { .. })), _]
-            | [_, Err(Error::Budget(BudgetError::TooManyStates { .. }))] => {
-                return Ok(Backtracking::unknown(format!(
-                    "the pairs and triples of states that tell the degree are more than the \
-                     analysis makes (at most {}, and within the budget's state limit; every \
-                     run together: {})",
-                    ambiguity::MAX_TUPLES,
-                    describe(&plain_growth)
-                )));
-            }
-            [Err(err), _] | [_, Err(err)] => return Err(err),
+        let growth = |reading| ambiguity::growth(&View { positions: &positions, reading }, budget);
+        let too_many = || {
+            Backtracking::unknown(format!(
+                "the pairs and triples of states that tell the degree are more than the \
+                 analysis makes (at most {}, and within the budget's state limit; every run \
+                 together: {})",
+                ambiguity::MAX_TUPLES,
+                describe(&plain_growth)
+            ))
         };
-        let exponential = exact.rank().is_none();
-        if exact.rank() != upper.rank() {
-            return Ok(Backtracking::unknown(format!(
-                "a lookaround longer than one character (or an atomic group that becomes one) \
-                 may cut the paths found: the time is between {} and {}",
-                describe(&exact),
-                describe(&upper)
-            )));
-        }
-        if positions.costly_look && !exponential {
+        let (exact, upper) = match (growth(Reading::Exact), growth(Reading::All)) {
+            (Ok(exact), Ok(upper)) => (exact, upper),
+            (Err(Error::Budget(BudgetError::TooManyStates { .. })), _)
+            | (_, Err(Error::Budget(BudgetError::TooManyStates { .. }))) => {
+                return Ok(too_many());
+            }
+            (Err(err), _) | (_, Err(err)) => return Err(err),
+        };
+        if positions.costly_look && exact.rank().is_some() {
             return Ok(Backtracking::unknown(
-                "a lookaround whose body repeats costs up to the rest of the input each time it \
-                 is tested, which is not counted",
+                "a lookbehind whose body repeats costs up to the input read so far each time \
+                 it is tested, which is not counted",
             ));
         }
-        Backtracking::attack_for(&positions, &plain, &tagged.spans, exact, budget)
+        if exact.rank() == upper.rank() {
+            let (spans, reading) = (&tagged.spans, Reading::Exact);
+            return Backtracking::attack_for(&positions, &plain, spans, exact, reading, budget);
+        }
+        // The lookahead bodies' runs may make up the difference: paths taken where none
+        // of them succeeds, which the attack must then show.
+        if !positions.empty_body {
+            let with_bodies = match growth(Reading::WithBodies) {
+                Err(Error::Budget(BudgetError::TooManyStates { .. })) => return Ok(too_many()),
+                other => other?,
+            };
+            if with_bodies.rank() == upper.rank() {
+                let (spans, reading) = (&tagged.spans, Reading::WithBodies);
+                let risk = Backtracking::attack_for(
+                    &positions,
+                    &plain,
+                    spans,
+                    with_bodies,
+                    reading,
+                    budget,
+                )?;
+                match risk.attack() {
+                    Some(found) if attack::bodies_fail(&plain, found, budget)? => return Ok(risk),
+                    Some(_) => {}
+                    None => return Ok(risk),
+                }
+            }
+        }
+        Ok(Backtracking::unknown(format!(
+            "a lookaround longer than one character (or an atomic group that becomes one), a \
+             lookahead body's run that may stop, or a success the characters read do not \
+             decide may cut the paths found: the time is between {} and {}",
+            describe(&exact),
+            describe(&upper)
+        )))
     }
 
-    /// The answer for `growth` (found in `positions`, the failing runs of `plain`), with
-    /// its attack and hotspot. The suffix is checked on `plain`, every run: the failing
-    /// runs have lost the moves by which the match succeeds.
+    /// The answer for `growth` (found in `positions`, the failing runs of `plain`, on the
+    /// moves `reading` reads: a prefix along them), with its attack and hotspot. The
+    /// suffix is checked on `plain`, every run: the failing runs have lost the moves by
+    /// which the match succeeds.
     fn attack_for(
         positions: &Positions,
         plain: &Positions,
         spans: &[Range<usize>],
         growth: Growth,
+        reading: Reading,
         budget: &Budget,
     ) -> Result<Backtracking, Error> {
         let (complexity, entry, pump, states) = match growth {
@@ -254,12 +282,18 @@ impl Backtracking {
                 (Complexity::Polynomial { degree: links + 1 }, entry, pump, hotspot)
             }
         };
-        let view = View { positions, exact_only: true };
+        let view = View { positions, reading };
         let Some(prefix) = attack::word_to(&view, entry) else {
             return Ok(Backtracking::unknown("the ambiguous loop found cannot be reached"));
         };
         let (prefix, pump) = (attack::spell(&prefix), attack::spell(&pump));
-        let Some(suffix) = attack::suffix(plain, &prefix, &pump, budget)? else {
+        // The successes the attack must avoid: every possible one, but those that need a
+        // lookahead body's run to succeed where the paths counted need them all to fail.
+        let avoid = match reading {
+            Reading::WithBodies => &plain.unless_bodies,
+            Reading::Exact | Reading::All => &plain.possible,
+        };
+        let Some(suffix) = attack::suffix(plain, avoid, &prefix, &pump, budget)? else {
             return Ok(Backtracking::unknown(format!(
                 "the pattern reads {pump:?} in several ways after {prefix:?}, but no short suffix \
                  makes the match fail there (the engine may stop at its first path)"

@@ -13,7 +13,13 @@
 //! a [`Guard`] on the next or previous character, exact. Any other lookaround is replaced
 //! by a weaker guard (its body's first characters, or nothing): the moves it stands on
 //! are marked inexact, so that the analysis can tell a bound it proved from one it could
-//! not (`mod.rs`).
+//! not (`mod.rs`), and a success under such a guard is only a possible one.
+//!
+//! A lookahead whose body repeats costs the engine a run of the body each time it is
+//! tested, up to the rest of the text: the body's positions hang off the point of the
+//! lookahead as a dead end (its *side branch*), whose moves are inexact but
+//! [`Move::body_exact`]. Its paths are the work of those runs, which the engine does in
+//! full where the body never succeeds (`mod.rs` checks that on the attack).
 //!
 //! In search mode states stand before the pattern: the start of the text, and "after
 //! some characters skipped", one per class of the last character that the pattern's
@@ -25,7 +31,7 @@
 //! Every position counts against the state limit and every move against the memory
 //! limit, as [`Operation::Backtracking`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::alphabet::{CharSet, Classes};
 use crate::budget::{Budget, Operation};
@@ -47,6 +53,11 @@ struct Guard {
     start: bool,
     /// Whether this is exactly the assertions' condition (not a weaker one).
     exact: bool,
+    /// Whether it is exact where no lookahead body's run with a side branch succeeds
+    /// (a negative lookahead whose body fails holds).
+    body_exact: bool,
+    /// Whether it cannot hold there (a positive lookahead whose body fails does not).
+    body_never: bool,
 }
 
 impl Guard {
@@ -57,6 +68,8 @@ impl Guard {
             behind: CharSet::full(),
             start: true,
             exact: true,
+            body_exact: true,
+            body_never: false,
         }
     }
 
@@ -68,6 +81,8 @@ impl Guard {
             behind: self.behind.intersection(&other.behind),
             start: self.start && other.start,
             exact: self.exact && other.exact,
+            body_exact: self.body_exact && other.body_exact,
+            body_never: self.body_never || other.body_never,
         };
         let forward = !guard.ahead.is_empty() || guard.end;
         let backward = !guard.behind.is_empty() || guard.start;
@@ -82,6 +97,8 @@ impl Guard {
             behind: self.behind.union(&other.behind),
             start: self.start || other.start,
             exact: false,
+            body_exact: false,
+            body_never: self.body_never && other.body_never,
         }
     }
 
@@ -107,6 +124,11 @@ impl Guard {
             (guard.behind, guard.start) = (allowed, at_edge);
         }
         guard.exact = exact;
+        // With a side branch (`Builder::side_branch`), a negative lookahead holds where
+        // its body's run fails.
+        let side = !exact && ahead && has_loop(body);
+        guard.body_exact = exact || (side && negated);
+        guard.body_never = side && !negated;
         guard
     }
 }
@@ -197,8 +219,12 @@ pub(super) struct Move {
     pub(super) id: usize,
     pub(super) target: usize,
     pub(super) label: CharSet,
-    /// Whether every assertion on the move is read exactly.
+    /// Whether every assertion on the move is read exactly (and it is not a side move).
     pub(super) exact: bool,
+    /// Whether the move is read exactly where no lookahead body's run succeeds: exact
+    /// moves, moves into or inside a side branch (the work of that run), moves past a
+    /// negative lookahead with one.
+    pub(super) body_exact: bool,
 }
 
 /// The position automaton of a pattern.
@@ -208,28 +234,61 @@ pub(super) struct Positions {
     /// are "after skipped characters" (one per class of the last); the others are
     /// positions.
     pub(super) moves: Vec<Vec<Move>>,
-    /// Per state, whether the engine succeeds there at the end of the text.
-    pub(super) accepting: Vec<bool>,
-    /// Per state, the characters before which the engine may succeed there (search mode).
-    pub(super) succeeds_before: Vec<CharSet>,
+    /// Where the engine surely succeeds (exact guards).
+    pub(super) sure: Successes,
+    /// Where it may succeed (any guard).
+    pub(super) possible: Successes,
+    /// Where it may succeed on a text where no lookahead body's run succeeds.
+    pub(super) unless_bodies: Successes,
+    /// Per state, whether it is in a lookahead body's side branch.
+    pub(super) side: Vec<bool>,
+    /// Per state, whether a lookahead body's run may succeed there (the body's ends).
+    pub(super) ends_body: Vec<bool>,
     /// Per state, the tagged atom it reads (an index into the pattern's spans).
     pub(super) atoms: Vec<Option<usize>>,
-    /// A lookaround read inexactly whose body loops: it costs up to the text's length
+    /// A lookbehind read inexactly whose body loops: it costs up to the text's length
     /// each time, which this automaton does not count.
     pub(super) costly_look: bool,
+    /// A lookahead body with a side branch matches "": its run may succeed at once.
+    pub(super) empty_body: bool,
+}
+
+/// Where the engine succeeds, per state.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Successes {
+    /// Whether it succeeds there at the end of the text.
+    pub(super) at_end: Vec<bool>,
+    /// The characters before which it succeeds there (search mode).
+    pub(super) before: Vec<CharSet>,
+}
+
+impl Successes {
+    fn new(n_states: usize) -> Successes {
+        Successes { at_end: vec![false; n_states], before: vec![CharSet::empty(); n_states] }
+    }
+
+    /// A success at `state` under `guard`.
+    fn add(&mut self, state: usize, guard: &Guard) {
+        self.at_end[state] |= guard.end;
+        self.before[state] = self.before[state].union(&guard.ahead);
+    }
+
+    /// A new state's: `at_end`, nothing before.
+    fn push(&mut self, at_end: bool) {
+        self.at_end.push(at_end);
+        self.before.push(CharSet::empty());
+    }
+
+    /// The characters before which some state of `subset` succeeds.
+    fn before_any(&self, subset: &[usize]) -> CharSet {
+        subset.iter().fold(CharSet::empty(), |acc, &s| acc.union(&self.before[s]))
+    }
 }
 
 /// The classes of characters that the lookbehinds at the start of `expr` tell apart: the
 /// search's skip states, one per class (tags left out).
 fn skip_classes(expr: &Expr, budget: &Budget) -> Result<Vec<CharSet>, Error> {
-    let mut scratch = Builder {
-        labels: Vec::new(),
-        atoms: Vec::new(),
-        follow: Vec::new(),
-        n_follow: 0,
-        costly_look: false,
-        budget,
-    };
+    let mut scratch = Builder::new(0, budget);
     let whole = scratch.fragment(expr, 0)?;
     let behind: Vec<CharSet> = whole
         .first
@@ -261,7 +320,13 @@ struct Builder<'b> {
     atoms: Vec<Option<usize>>,
     follow: Vec<Vec<(usize, Guard)>>,
     n_follow: usize,
+    /// Per position, whether it is in a side branch, and whether a body may end there.
+    side: Vec<bool>,
+    ends_body: Vec<bool>,
+    /// How many lookahead bodies the construction is inside.
+    in_body: usize,
     costly_look: bool,
+    empty_body: bool,
     budget: &'b Budget,
 }
 
@@ -275,14 +340,7 @@ impl Positions {
         // the pattern's start are decided (`\b` after a letter or not).
         let skipped = if search { skip_classes(expr, budget)? } else { Vec::new() };
         let n_fixed = 1 + skipped.len();
-        let mut builder = Builder {
-            labels: vec![CharSet::empty(); n_fixed],
-            atoms: vec![None; n_fixed],
-            follow: vec![Vec::new(); n_fixed],
-            n_follow: 0,
-            costly_look: false,
-            budget,
-        };
+        let mut builder = Builder::new(n_fixed, budget);
         let whole = builder.fragment(expr, 0)?;
         // May the pattern start (or, with `nullable`, end) from state `from`?
         let starts_from = |from: usize, guard: &Guard| match from {
@@ -297,83 +355,99 @@ impl Positions {
             }
         }
         let n_states = builder.labels.len();
-        let mut accepting = vec![false; n_states];
-        let mut succeeds_before = vec![CharSet::empty(); n_states];
-        let mut ends = |state: usize, guard: &Guard| {
-            accepting[state] |= guard.end;
-            succeeds_before[state] = succeeds_before[state].union(&guard.ahead);
+        let [mut sure, mut possible, mut unless_bodies] =
+            [(); 3].map(|()| Successes::new(n_states));
+        // A success is sure under an exact guard, else only possible: an attack must
+        // avoid both, an upper bound may prune only the sure ones.
+        let mut ends = |state: usize, guard: &Guard, certain: bool| {
+            possible.add(state, guard);
+            if certain && guard.exact {
+                sure.add(state, guard);
+            }
+            if !guard.body_never {
+                unless_bodies.add(state, guard);
+            }
         };
         for (state, guard) in &whole.last {
-            // A success counts only where it is sure: a lookbehind the position's own
-            // characters do not all satisfy may fail, and an attack may rely on that.
+            // A lookbehind the position's own characters do not all satisfy may fail.
             let label = builder.labels[*state].difference(&pattern::tags());
-            if label.is_subset(&guard.behind) {
-                ends(*state, guard);
-            }
+            ends(*state, guard, label.is_subset(&guard.behind));
         }
         for guard in &whole.nullable {
             for from in (0..n_fixed).filter(|&from| starts_from(from, guard)) {
-                ends(from, guard);
+                ends(from, guard, true);
             }
         }
         let mut moves: Vec<Vec<Move>> = Vec::with_capacity(n_states);
         for (from, links) in builder.follow.iter().enumerate() {
             let mut out: Vec<Move> = Vec::new();
-            for (target, guard) in links {
+            for (id, (target, guard)) in links.iter().enumerate() {
                 let mut label =
                     builder.labels[*target].difference(&pattern::tags()).intersection(&guard.ahead);
                 if search {
                     // Reading it, the engine would have succeeded first (or after).
-                    label = label.difference(&succeeds_before[from]);
+                    label = label.difference(&sure.before[from]);
                 }
                 let behind_ok =
                     from < n_fixed || !builder.labels[from].intersection(&guard.behind).is_empty();
                 if label.is_empty() || !behind_ok {
                     continue;
                 }
-                let exact = guard.exact
-                    && (from < n_fixed
-                        || builder.labels[from]
-                            .difference(&pattern::tags())
-                            .is_subset(&guard.behind));
-                out.push(Move { id: out.len(), target: *target, label, exact });
+                let behind_exact = from < n_fixed
+                    || builder.labels[from].difference(&pattern::tags()).is_subset(&guard.behind);
+                let exact = guard.exact && behind_exact && !builder.side[*target];
+                let body_exact = guard.body_exact && behind_exact;
+                for (label, exact, body_exact) in
+                    unsure_parts(&label, from, search, &possible, &unless_bodies, exact, body_exact)
+                {
+                    out.push(Move { id, target: *target, label, exact, body_exact });
+                }
             }
             moves.push(out);
         }
-        for from in 0..n_fixed {
+        for (from, out) in moves.iter_mut().enumerate().take(n_fixed) {
             for (idx, class) in skipped.iter().enumerate() {
-                let skip = class.difference(&succeeds_before[from]);
-                if !skip.is_empty() {
-                    let id = moves[from].len();
-                    moves[from].push(Move { id, target: 1 + idx, label: skip, exact: true });
+                let skip = class.difference(&sure.before[from]);
+                let id = builder.follow[from].len() + idx;
+                for (label, exact, body_exact) in
+                    unsure_parts(&skip, from, search, &possible, &unless_bodies, true, true)
+                {
+                    out.push(Move { id, target: 1 + idx, label, exact, body_exact });
                 }
             }
         }
+        // A full match succeeds at the end only.
+        let at_end_only = |successes: Successes| match search {
+            true => successes,
+            false => Successes { before: vec![CharSet::empty(); n_states], ..successes },
+        };
         Ok(Positions {
             moves,
-            accepting,
-            succeeds_before: if search {
-                succeeds_before
-            } else {
-                vec![CharSet::empty(); n_states]
-            },
+            sure: at_end_only(sure),
+            possible: at_end_only(possible),
+            unless_bodies: at_end_only(unless_bodies),
             atoms: builder.atoms,
+            side: builder.side,
+            ends_body: builder.ends_body,
             costly_look: builder.costly_look,
+            empty_body: builder.empty_body,
         })
     }
 
     /// The runs on which the match can still fail: the product with the subset automaton
     /// of every state reached (the determinization the algebra uses), a character allowed
-    /// only where no state of the subset succeeds before it (search), and a product state
-    /// kept only when some continuation of its subset ends where no state succeeds. A
-    /// product with a deterministic automaton keeps the number of paths, so the degrees of
-    /// ambiguity carry over to the runs an attack can use.
+    /// only where no state of the subset surely succeeds before it (search), and a product
+    /// state kept only when some continuation of its subset ends where no state surely
+    /// succeeds. A move is exact only where no success is possible on the way and the
+    /// match can fail whatever the inexact guards decide. A product with a deterministic
+    /// automaton keeps the number of paths, so the degrees of ambiguity carry over to the
+    /// runs an attack can use.
     ///
     /// # Errors
     /// [`Error::Budget`] when the product exceeds `budget`.
     pub(super) fn failing_runs(&self, budget: &Budget) -> Result<Positions, Error> {
         let sets: Vec<&CharSet> =
-            self.moves.iter().flatten().map(|mv| &mv.label).chain(&self.succeeds_before).collect();
+            self.moves.iter().flatten().map(|mv| &mv.label).chain(&self.possible.before).collect();
         let (classes, _) = Classes::new(&sets, budget)?;
         let reps: Vec<(char, &CharSet)> =
             classes.iter().filter_map(|(_, set)| Some((set.first()?, set))).collect();
@@ -384,21 +458,31 @@ impl Positions {
         let mut subset_of = vec![0];
         let mut res = Positions {
             moves: vec![Vec::new()],
-            accepting: vec![self.accepting[0]],
-            succeeds_before: vec![self.succeeds_before[0].clone()],
+            sure: Successes::new(0),
+            possible: Successes::new(0),
+            unless_bodies: Successes::new(0),
             atoms: vec![self.atoms[0]],
+            side: vec![self.side[0]],
+            ends_body: vec![self.ends_body[0]],
             costly_look: self.costly_look,
+            empty_body: self.empty_body,
         };
+        let all = [&self.sure, &self.possible, &self.unless_bodies];
+        for (to, from) in
+            [&mut res.sure, &mut res.possible, &mut res.unless_bodies].into_iter().zip(all)
+        {
+            to.push(from.at_end[0]);
+        }
         let mut at = 0;
         while at < subsets.len() {
             budget.check_time(Operation::Backtracking)?;
             let subset = subsets[at].clone();
-            let before =
-                subset.iter().fold(CharSet::empty(), |acc, &s| acc.union(&self.succeeds_before[s]));
+            let [before, may_before, bodies_before] = all.map(|succ| succ.before_any(&subset));
             for &(c, class) in &reps {
                 if before.contains(c) {
                     continue;
                 }
+                let (sure, sure_bodies) = (!may_before.contains(c), !bodies_before.contains(c));
                 let mut next: Vec<usize> = subset
                     .iter()
                     .flat_map(|&s| self.moves[s].iter())
@@ -424,20 +508,29 @@ impl Positions {
                     for mv in self.moves[from].iter().filter(|mv| mv.label.contains(c)) {
                         let target = *product.entry((mv.target, next_id)).or_insert_with(|| {
                             res.moves.push(Vec::new());
-                            res.accepting.push(self.accepting[mv.target]);
+                            res.sure.push(self.sure.at_end[mv.target]);
+                            res.possible.push(self.possible.at_end[mv.target]);
+                            res.unless_bodies.push(self.unless_bodies.at_end[mv.target]);
                             res.atoms.push(self.atoms[mv.target]);
-                            res.succeeds_before.push(CharSet::empty());
+                            res.side.push(self.side[mv.target]);
+                            res.ends_body.push(self.ends_body[mv.target]);
                             subset_of.push(next_id);
                             res.moves.len() - 1
                         });
+                        let (exact, body_exact) = (mv.exact && sure, mv.body_exact && sure_bodies);
                         let out = &mut res.moves[source];
-                        match out.iter_mut().find(|m| m.target == target && m.id == mv.id) {
+                        let same = |m: &&mut Move| {
+                            (m.target, m.id, m.exact, m.body_exact)
+                                == (target, mv.id, exact, body_exact)
+                        };
+                        match out.iter_mut().find(same) {
                             Some(m) => m.label = m.label.union(class),
                             None => out.push(Move {
                                 id: mv.id,
                                 target,
                                 label: class.clone(),
-                                exact: mv.exact,
+                                exact,
+                                body_exact,
                             }),
                         }
                     }
@@ -446,31 +539,69 @@ impl Positions {
             at += 1;
         }
         budget.check_states(Operation::Backtracking, subsets.len() + res.moves.len())?;
-        // The subsets from which the match can fail, backwards from those that fail at
-        // the end of the input.
-        let mut can_fail: Vec<bool> =
-            subsets.iter().map(|subset| subset.iter().all(|&s| !self.accepting[s])).collect();
-        let mut changed = true;
-        while changed {
-            budget.check_time(Operation::Backtracking)?;
-            changed = false;
-            for idx in 0..subsets.len() {
-                if !can_fail[idx] && subset_next[idx].iter().any(|&next| can_fail[next]) {
-                    can_fail[idx] = true;
-                    changed = true;
-                }
-            }
-        }
+        // The subsets from which the match can fail (no sure success at the end), and
+        // those from which it surely can (no possible one).
+        let [can_fail, surely, surely_bodies] = all
+            .map(|succ| self.can_fail(&subsets, &subset_next, &succ.at_end, budget))
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?
+            .try_into()
+            .expect("three");
         for (state, moves) in res.moves.iter_mut().enumerate() {
             if !can_fail[subset_of[state]] {
                 moves.clear();
             }
             moves.retain(|mv| can_fail[subset_of[mv.target]]);
+            for mv in moves.iter_mut() {
+                mv.exact &= surely[subset_of[mv.target]];
+                mv.body_exact &= surely_bodies[subset_of[mv.target]];
+            }
             let subset = &subsets[subset_of[state]];
-            res.succeeds_before[state] =
-                subset.iter().fold(CharSet::empty(), |acc, &s| acc.union(&self.succeeds_before[s]));
+            for (to, from) in
+                [&mut res.sure, &mut res.possible, &mut res.unless_bodies].into_iter().zip(all)
+            {
+                to.before[state] = from.before_any(subset);
+            }
         }
         Ok(res)
+    }
+
+    /// Per subset, whether some continuation ends where no state `accepts`: backwards
+    /// from the subsets that fail at the end of the input.
+    fn can_fail(
+        &self,
+        subsets: &[Vec<usize>],
+        subset_next: &[Vec<usize>],
+        accepts: &[bool],
+        budget: &Budget,
+    ) -> Result<Vec<bool>, Error> {
+        let mut res: Vec<bool> =
+            subsets.iter().map(|subset| subset.iter().all(|&s| !accepts[s])).collect();
+        let mut changed = true;
+        while changed {
+            budget.check_time(Operation::Backtracking)?;
+            changed = false;
+            for idx in 0..subsets.len() {
+                if !res[idx] && subset_next[idx].iter().any(|&next| res[next]) {
+                    res[idx] = true;
+                    changed = true;
+                }
+            }
+        }
+        Ok(res)
+    }
+
+    /// The targets of the moves on `c` from `states` (with repeats).
+    pub(super) fn moves_on<'s>(
+        &'s self,
+        states: &'s BTreeSet<usize>,
+        c: char,
+    ) -> impl Iterator<Item = usize> + 's {
+        states
+            .iter()
+            .flat_map(|&s| self.moves[s].iter())
+            .filter(move |mv| mv.label.contains(c))
+            .map(|mv| mv.target)
     }
 
     pub(super) fn n_states(&self) -> usize {
@@ -478,7 +609,23 @@ impl Positions {
     }
 }
 
-impl Builder<'_> {
+impl<'b> Builder<'b> {
+    /// A construction whose first `n_fixed` states read nothing.
+    fn new(n_fixed: usize, budget: &'b Budget) -> Builder<'b> {
+        Builder {
+            labels: vec![CharSet::empty(); n_fixed],
+            atoms: vec![None; n_fixed],
+            follow: vec![Vec::new(); n_fixed],
+            n_follow: 0,
+            side: vec![false; n_fixed],
+            ends_body: vec![false; n_fixed],
+            in_body: 0,
+            costly_look: false,
+            empty_body: false,
+            budget,
+        }
+    }
+
     /// A new position reading `set`.
     fn position(&mut self, set: &CharSet) -> Result<usize, Error> {
         let state = self.labels.len();
@@ -486,7 +633,23 @@ impl Builder<'_> {
         self.atoms.push(set.intersection(&pattern::tags()).first().and_then(pattern::tag_index));
         self.labels.push(set.clone());
         self.follow.push(Vec::new());
+        self.side.push(self.in_body > 0);
+        self.ends_body.push(false);
         Ok(state)
+    }
+
+    /// A lookahead whose body repeats: its weaker guard, and the body's positions as a
+    /// side branch entered where the lookahead stands, leading nowhere.
+    fn side_branch(&mut self, body: &Expr, guard: Guard, depth: usize) -> Result<Fragment, Error> {
+        self.in_body += 1;
+        let body = self.fragment(body, depth + 1);
+        self.in_body -= 1;
+        let body = body?;
+        for (state, _) in &body.last {
+            self.ends_body[*state] = true;
+        }
+        self.empty_body |= !body.nullable.is_empty();
+        Ok(Fragment { first: body.first, last: Vec::new(), nullable: vec![guard] })
     }
 
     /// The move from `from` to `to` under `guard`.
@@ -525,11 +688,16 @@ impl Builder<'_> {
                 }
             }
             Expr::Look(look) => {
-                if one_char(&look.body).is_none() && has_loop(&look.body) {
-                    self.costly_look = true;
-                }
                 let guard = Guard::of_look(look.ahead, look.negated, &look.body);
-                Fragment { nullable: vec![guard], ..Fragment::default() }
+                let costly = one_char(&look.body).is_none() && has_loop(&look.body);
+                if costly && look.ahead {
+                    self.side_branch(&look.body, guard, depth)?
+                } else {
+                    // A lookbehind's body runs backwards from here, which these moves
+                    // cannot read.
+                    self.costly_look |= costly;
+                    Fragment { nullable: vec![guard], ..Fragment::default() }
+                }
             }
             // Steps on captured values are refused before (`mod.rs`); an atomic group's
             // translation has at most one path per start, which its lookarounds say.
@@ -623,6 +791,33 @@ impl Builder<'_> {
         }
         Ok(res)
     }
+}
+
+/// The parts of a move's `label` from state `from`: where the engine cannot have succeeded
+/// first (read as `exact`, `body_exact` say), where it may have unless the lookahead bodies
+/// fail (exact only where they do), and where it may have in any case (inexact).
+fn unsure_parts(
+    label: &CharSet,
+    from: usize,
+    search: bool,
+    possible: &Successes,
+    unless_bodies: &Successes,
+    exact: bool,
+    body_exact: bool,
+) -> Vec<(CharSet, bool, bool)> {
+    if !search {
+        return vec![(label.clone(), exact, body_exact)];
+    }
+    let maybe = label.intersection(&possible.before[from]);
+    let without_bodies = maybe.intersection(&unless_bodies.before[from]);
+    [
+        (label.difference(&maybe), exact, body_exact),
+        (maybe.difference(&without_bodies), false, body_exact),
+        (without_bodies, false, false),
+    ]
+    .into_iter()
+    .filter(|(part, _, _)| !part.is_empty())
+    .collect()
 }
 
 /// `links` without repeats.

@@ -123,6 +123,25 @@ fn one_character_lookarounds_are_read_exactly() {
 }
 
 #[test]
+fn a_lookahead_body_runs_each_time_it_is_tested() {
+    // Tested once, at the start: its run is linear, like the rest.
+    full(r"^(?=.*[A-Z])(?=.*\d).{8,}$", Linear);
+    // Tested at every start, each run reading to the end where no digit is.
+    search(r"(?=.*\d)", poly(2));
+    search(r"(?=\s*=)", poly(2));
+    search(r"(?!\s*\])y", poly(2));
+    // Tested once per `x`: the lookahead's run and the loop after it read the same spaces.
+    search(r"x(?!\s*\])\s*y", Linear);
+    // After a word's first character only, and `\s*` stops at the next word.
+    search(r"\b\w+(?=\s*\()", Linear);
+    // The body's own loops count: `(?:a|a)*` tried at each `x`.
+    search(r"x(?=(?:a|a)*b)", Exponential);
+    // A body that matches "" succeeds at once: its paths are not surely tried.
+    let risk = analyze(r"(?=\s*)\s*x", Dialect::Js, Search);
+    assert!(matches!(risk.complexity(), Complexity::Unknown { .. }), "{risk:?}");
+}
+
+#[test]
 fn what_is_not_analysed_is_unknown_with_its_reason() {
     let unknown = |pattern: &str, dialect: Dialect, part: &str| {
         let risk = Backtracking::analyze(pattern, dialect, FullMatch, &Budget::default()).unwrap();
@@ -152,6 +171,12 @@ fn a_search_retries_at_every_start() {
     let risk = analyze("(a|a)*$", Dialect::Js, Search);
     assert!(matches!(risk.complexity(), Complexity::Unknown { .. }), "{risk:?}");
     search("(a+)+b", Exponential);
+    // The failing suffix is found among the characters the skip loop reads too.
+    search("^(a+)+$", Exponential);
+    // A trailing `\b` after `.` or `-` may hold at once: not a success to count on, nor
+    // one to prune by.
+    let risk = analyze(r"\b[a-z][a-z0-9._-]+\b", Dialect::Js, Search);
+    assert!(matches!(risk.complexity(), Complexity::Unknown { .. }), "{risk:?}");
     // Anchored at the start: one try.
     search(r"^\s+$", Linear);
     search(r"^\d+\d+x", poly(2));

@@ -54,6 +54,8 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             case(r"(\w+\s?)+", FULL, EXP),
             case(r"\d+\d+", FULL, QUADRATIC),
             case(r"\s+$", SEARCH, QUADRATIC),
+            // A lookahead's body run to the end at every start.
+            case(r"(?=\s*=)", SEARCH, QUADRATIC),
             linear("(?>a+)+", "(a+)+"),
             linear(r"\d+-\d+", r"\d+\d+"),
         ],
@@ -62,6 +64,7 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             case("(a|a)*", FULL, EXP),
             case(r"\d+\d+", FULL, QUADRATIC),
             case(r"\s+$", SEARCH, QUADRATIC),
+            case(r"(?=\s*=)", SEARCH, QUADRATIC),
             // (V8 runs out of stack on `(a|b)*` over a few million characters.)
             linear("[ab]*", "(a|a)*"),
         ],
