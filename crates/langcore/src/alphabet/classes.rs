@@ -8,14 +8,15 @@
 //! characters to their class.
 //!
 //! # Algorithm
-//! Up to [`SWEEP_LABELS`] labels (what patterns have), one *sweep*: every label range's start
-//! and the scalar value after its end toggle the label's bit, so sorting these bounds and
-//! walking them left to right gives each elementary interval (from one bound to the scalar
-//! before the next) the set of labels holding it, as a 64-bit signature. Intervals with equal
-//! signatures form a class, numbered by first appearance, and a label lists the classes whose
-//! signature has its bit: O(R log R) for the sort, then O(R) with one hash look-up per
-//! interval, and no per-label pass over the intervals it covers (a class like `\w` has
-//! hundreds of ranges; the refinement below visits them once per label that covers them).
+//! Up to [`SWEEP_LABELS`] labels (a pattern's distinct labels rarely number more), one
+//! *sweep*: every label range's start and the scalar value after its end toggle the label's
+//! bit, so sorting these bounds and walking them left to right gives each elementary
+//! interval (from one bound to the scalar before the next) the set of labels holding it, as
+//! a 64-bit signature. Intervals with equal signatures form a class, numbered by first
+//! appearance, and a label lists the classes whose signature has its bit: O(R log R) for the
+//! sort, then O(R) with at most one hash look-up per interval, and no per-label pass over
+//! the intervals it covers (a class like `\w` has hundreds of ranges; the refinement below
+//! visits them once per label that covers them).
 //!
 //! More labels are refined instead, with `R` label ranges in total:
 //! 1. *Elementary intervals.* The cut points are U+0000, every label range start, and the scalar
@@ -726,7 +727,8 @@ mod tests {
             assert_partition(&labels, &classes, &lists);
             let refs: Vec<&CharSet> = labels.iter().collect();
             let refined = refine(&refs, &Budget::unlimited()).expect("no deadline");
-            prop_assert_eq!(&refined, &(classes.clone(), lists.clone()), "sweep and refinement differ");
+            let swept = (classes.clone(), lists.clone());
+            prop_assert_eq!(&refined, &swept, "sweep and refinement differ");
             let (same, variant_lists) = partition(&variant);
             prop_assert_eq!(&same, &classes);
             let by_label: HashMap<&CharSet, &Vec<ClassId>> = labels.iter().zip(&lists).collect();
