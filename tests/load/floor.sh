@@ -9,6 +9,9 @@
 # SERVER_CPUS, LOAD_CPUS: taskset CPU lists (default 0 and 1); ROUNDS: how many times the
 # floor/relang pair runs (default 1); BIN_DIR: a folder holding relang-server and floor built
 # elsewhere (default: cargo builds target/release). Extra server flags: RELANG_* variables.
+# MIX=real: instead of `(abc|de){2}`, the real-pattern mix of issue 32 for both servers:
+# emptiness and cardinality of each pattern of bench/real_corpus.toml in turn
+# (tests/load/real_bodies.py, tests/load/bodies.lua); needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -50,11 +53,13 @@ stop() {
     server=
 }
 
-# load NAME URL BODY: one wrk run; prints a table row.
+# load NAME URL BODY: one wrk run; prints a table row. With MIX=real, BODY is ignored and
+# the requests are the real-pattern mix.
 load() {
-    local out
-    out=$(BODY=$3 taskset -c "$load_cpus" wrk -t"$load_threads" -c"$connections" \
-        -d"${seconds}s" -s tests/load/post.lua "$2")
+    local out script=tests/load/post.lua
+    [[ ${MIX:-} == real ]] && script=tests/load/bodies.lua
+    out=$(BODY=$3 BODIES=$bodies taskset -c "$load_cpus" wrk -t"$load_threads" \
+        -c"$connections" -d"${seconds}s" -s "$script" "$2")
     local rps latency
     rps=$(awk '/^Requests\/sec/ { printf "%d", $2 }' <<<"$out")
     latency=$(awk '$1 == "Latency" { print $2 }' <<<"$out")
@@ -68,6 +73,14 @@ load() {
 }
 
 empty='{"term":{"type":"regex","value":"(abc|de){2}"}}'
+what='`/v1/analyze/empty` of `(abc|de){2}`'
+bodies=
+if [[ ${MIX:-} == real ]]; then
+    bodies=$(mktemp)
+    trap '[[ -n $server ]] && kill "$server" 2>/dev/null; rm -f "$bodies"; true' EXIT
+    python3 tests/load/real_bodies.py > "$bodies"
+    what="real-pattern mix ($(wc -l < "$bodies") requests: emptiness and cardinality of each pattern of bench/real_corpus.toml)"
+fi
 echo "server CPUs $server_cpus, load CPUs $load_cpus (wrk -t$load_threads -c$connections" \
      "-d${seconds}s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
@@ -80,7 +93,7 @@ for _ in $(seq "$rounds"); do
     echo " 100% |"
     stop
     start 18080 "$relang" --bind 127.0.0.1:18080
-    load 'relang `/v1/analyze/empty` of `(abc|de){2}`' "http://127.0.0.1:18080/v1/analyze/empty" "$empty"
+    load "relang $what" "http://127.0.0.1:18080/v1/analyze/empty" "$empty"
     echo " $((100 * last_rps / floor_rps))% |"
     stop
 done

@@ -1,7 +1,8 @@
 //! The floor of issue 18: a bare actix-web endpoint that parses the same JSON body as
 //! `/v1/analyze/empty` (into the same `TermRequest`) and answers a fixed envelope, with no
-//! middleware, authentication or engine. `tests/load/floor.sh` runs it and relang-server
-//! back to back under the same load.
+//! middleware, authentication or engine; `/v1/analyze/cardinality`, which reads the same
+//! body, too (the real-pattern mix of issue 32 asks both). `tests/load/floor.sh` runs it and
+//! relang-server back to back under the same load.
 //!
 //! Usage: `floor [ADDRESS]` (default `127.0.0.1:8081`); `RELANG_WORKERS` sets the worker
 //! count as for relang-server (unset or 0: actix's default, one per core it may run on).
@@ -21,8 +22,11 @@ async fn empty(body: web::Json<TermRequest>) -> HttpResponse {
 async fn main() -> std::io::Result<()> {
     let bind = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8081".to_owned());
     let workers = std::env::var("RELANG_WORKERS").ok().and_then(|text| text.parse().ok());
-    let mut server =
-        HttpServer::new(|| App::new().route("/v1/analyze/empty", web::post().to(empty)));
+    let mut server = HttpServer::new(|| {
+        App::new()
+            .route("/v1/analyze/empty", web::post().to(empty))
+            .route("/v1/analyze/cardinality", web::post().to(empty))
+    });
     if let Some(workers) = workers.filter(|&workers: &usize| workers > 0) {
         server = server.workers(workers);
     }

@@ -184,6 +184,17 @@ impl CharSet {
         CharSet { ranges: out }
     }
 
+    /// The set of `ranges`, which must be canonical already (sorted, disjoint, non-adjacent):
+    /// for a caller that built them so, without [`CharSet::from_ranges`]'s check.
+    pub(crate) fn from_canonical(ranges: Vec<(char, char)>) -> Self {
+        debug_assert!(
+            ranges.iter().all(|&(lo, hi)| lo <= hi)
+                && ranges.windows(2).all(|pair| rank(pair[0].1) + 1 < rank(pair[1].0)),
+            "ranges not canonical"
+        );
+        CharSet { ranges }
+    }
+
     /// The characters of a `regex-syntax` HIR class. Byte classes only occur for ASCII in
     /// UTF-8 mode.
     pub(crate) fn from_hir_class(class: &Class) -> CharSet {

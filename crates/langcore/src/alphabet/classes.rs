@@ -8,7 +8,17 @@
 //! characters to their class.
 //!
 //! # Algorithm
-//! With `R` label ranges in total:
+//! Up to [`SWEEP_LABELS`] labels (a pattern's distinct labels rarely number more), one
+//! *sweep*: every label range's start and the scalar value after its end toggle the label's
+//! bit, so sorting these bounds and walking them left to right gives each elementary
+//! interval (from one bound to the scalar before the next) the set of labels holding it, as
+//! a 64-bit signature. Intervals with equal signatures form a class, numbered by first
+//! appearance, and a label lists the classes whose signature has its bit: O(R log R) for the
+//! sort, then O(R) with at most one hash look-up per interval, and no per-label pass over
+//! the intervals it covers (a class like `\w` has hundreds of ranges; the refinement below
+//! visits them once per label that covers them).
+//!
+//! More labels are refined instead, with `R` label ranges in total:
 //! 1. *Elementary intervals.* The cut points are U+0000, every label range start, and the scalar
 //!    value after every label range end, sorted and deduplicated: O(R log R). The `k`-th
 //!    interval runs from cut `k` up to the scalar before cut `k + 1`; no label boundary falls
@@ -30,16 +40,22 @@
 //!   ascending order of their smallest member.
 //! - Each label is the union of its listed classes, and any two classes differ on some label.
 //! - The result depends only on the set of labels, not on their order or repetition.
+//! - The sweep and the refinement give the same partition and lists (the tests run both).
 //! - Classes are disjoint non-empty sets of scalar values, so there are at most 1,112,064 of
 //!   them and a [`ClassId`] always fits in a `u32`.
 
 use std::ops::Range;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::charset::{CharSet, pred, succ};
 use crate::budget::{Budget, BudgetError, Operation};
 
 /// How many intervals the refinement visits between two deadline checks.
 const CHECK_INTERVAL: u32 = 4096;
+
+/// The most labels partitioned by the sweep: one bit each in a `u64` signature.
+const SWEEP_LABELS: usize = 64;
 
 /// The id of one class of a [`Classes`] partition, numbered from 0 by ascending smallest member.
 ///
@@ -173,67 +189,7 @@ impl Classes {
         labels: &[&CharSet],
         budget: &Budget,
     ) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
-        let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
-        let mut cuts = Vec::with_capacity(1 + n_bounds);
-        cuts.push('\0');
-        for label in labels {
-            budget.check_time(Operation::Partition)?;
-            for &(lo, hi) in label.ranges() {
-                cuts.push(lo);
-                cuts.extend(succ(hi));
-            }
-        }
-        cuts.sort_unstable();
-        cuts.dedup();
-
-        let mut ticker = Ticker::new(budget);
-        let mut refinement = Refinement::new(cuts.len());
-        for label in labels {
-            budget.check_time(Operation::Partition)?;
-            refinement.split(covered(&cuts, label), &mut ticker)?;
-        }
-
-        // Canonical numbering by first appearance: `canonical` maps refinement ids to canonical
-        // ids, and each interval's class is rewritten to its canonical id for the lists below.
-        let mut canonical = vec![None; refinement.n_classes()];
-        let mut ranges: Vec<Vec<(char, char)>> = Vec::with_capacity(refinement.n_classes());
-        let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(cuts.len());
-        for (interval, (&lo, class)) in cuts.iter().zip(&mut refinement.class).enumerate() {
-            ticker.tick()?;
-            let id = *canonical[*class].get_or_insert_with(|| {
-                ranges.push(Vec::new());
-                ranges.len() - 1
-            });
-            *class = id;
-            // The next cut is above `lo`, so it has a predecessor.
-            let hi = cuts.get(interval + 1).and_then(|&next| pred(next)).unwrap_or(char::MAX);
-            ranges[id].push((lo, hi));
-            let id = ClassId::new(id);
-            if starts.last().is_none_or(|&(_, last)| last != id) {
-                starts.push((lo, id));
-            }
-        }
-        let classes: Vec<CharSet> = ranges.into_iter().map(CharSet::from_ranges).collect();
-
-        // `listed[c]` is 1 + the index of the last label whose list got class `c`. A class lies
-        // wholly inside or outside each label, so its first interval inside a label is its first
-        // interval overall: classes come up in ascending id order, and the lists need no sort.
-        let mut listed = vec![0; classes.len()];
-        let mut lists = Vec::with_capacity(labels.len());
-        for (position, label) in (1..).zip(labels) {
-            budget.check_time(Operation::Partition)?;
-            let mut list = Vec::new();
-            for interval in covered(&cuts, label) {
-                ticker.tick()?;
-                let class = refinement.class[interval];
-                if listed[class] != position {
-                    listed[class] = position;
-                    list.push(ClassId::new(class));
-                }
-            }
-            lists.push(list);
-        }
-        Ok((Classes { classes, starts }, lists))
+        if labels.len() <= SWEEP_LABELS { sweep(labels, budget) } else { refine(labels, budget) }
     }
 
     /// The number of classes, at least 1 and at most 1,112,064.
@@ -314,6 +270,155 @@ impl Classes {
         // The first start is U+0000 <= c, so `after >= 1`.
         after.checked_sub(1).and_then(|i| self.starts.get(i)).map_or(ClassId(0), |&(_, id)| id)
     }
+}
+
+/// The partition by sweeping the sorted bounds of at most [`SWEEP_LABELS`] labels (see the
+/// module docs).
+fn sweep(
+    labels: &[&CharSet],
+    budget: &Budget,
+) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
+    // A label's ranges are disjoint and not adjacent, so its bounds alternate between entering
+    // (a range's start) and leaving (the scalar after a range's end): each toggles its bit.
+    let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
+    let mut bounds: Vec<(char, u8)> = Vec::with_capacity(n_bounds);
+    for (bit, label) in (0u8..).zip(labels) {
+        budget.check_time(Operation::Partition)?;
+        for &(lo, hi) in label.ranges() {
+            bounds.push((lo, bit));
+            bounds.extend(succ(hi).map(|after| (after, bit)));
+        }
+    }
+    // Each label's bounds ascend: a stable sort merges these runs.
+    bounds.sort();
+
+    // First the start and class of every elementary interval (consecutive intervals differ
+    // in some label, so each start begins a class range), then each class's ranges.
+    let mut ticker = Ticker::new(budget);
+    let mut id_of: HashMap<u64, ClassId> = HashMap::default();
+    let mut signatures: Vec<u64> = Vec::new();
+    let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(bounds.len() + 1);
+    // The last two classes met: a label of many ranges alternates between two of them.
+    let mut recent: [Option<(u64, ClassId)>; 2] = [None; 2];
+    let mut signature = 0u64;
+    let mut at = 0;
+    let mut lo = '\0';
+    loop {
+        ticker.tick()?;
+        while let Some(&(_, bit)) = bounds.get(at).filter(|&&(bound, _)| bound == lo) {
+            signature ^= 1 << bit;
+            at += 1;
+        }
+        let id = match recent.iter().flatten().find(|&&(met, _)| met == signature) {
+            Some(&(_, id)) => id,
+            None => {
+                let id = *id_of.entry(signature).or_insert_with(|| {
+                    signatures.push(signature);
+                    ClassId::new(signatures.len() - 1)
+                });
+                recent = [Some((signature, id)), recent[0]];
+                id
+            }
+        };
+        starts.push((lo, id));
+        match bounds.get(at) {
+            Some(&(next, _)) => lo = next,
+            None => break,
+        }
+    }
+    let mut n_ranges = vec![0; signatures.len()];
+    for &(_, id) in &starts {
+        n_ranges[id.index()] += 1;
+    }
+    let mut ranges: Vec<Vec<(char, char)>> = n_ranges.into_iter().map(Vec::with_capacity).collect();
+    for (interval, &(lo, id)) in starts.iter().enumerate() {
+        // The next start is above `lo`, so it has a predecessor.
+        let hi = starts.get(interval + 1).and_then(|&(next, _)| pred(next)).unwrap_or(char::MAX);
+        ranges[id.index()].push((lo, hi));
+    }
+    // A class's ranges ascend, and two of them are never adjacent: the interval between
+    // them belongs to another class.
+    let classes: Vec<CharSet> = ranges.into_iter().map(CharSet::from_canonical).collect();
+
+    // Classes in ascending id order, so the lists need no sort.
+    let mut lists = vec![Vec::new(); labels.len()];
+    for (index, &signature) in signatures.iter().enumerate() {
+        let mut bits = signature;
+        while bits != 0 {
+            lists[bits.trailing_zeros() as usize].push(ClassId::new(index));
+            bits &= bits - 1;
+        }
+    }
+    Ok((Classes { classes, starts }, lists))
+}
+
+/// The partition by refining one class per label over the elementary intervals, for any
+/// number of labels (see the module docs).
+fn refine(
+    labels: &[&CharSet],
+    budget: &Budget,
+) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
+    let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
+    let mut cuts = Vec::with_capacity(1 + n_bounds);
+    cuts.push('\0');
+    for label in labels {
+        budget.check_time(Operation::Partition)?;
+        for &(lo, hi) in label.ranges() {
+            cuts.push(lo);
+            cuts.extend(succ(hi));
+        }
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+
+    let mut ticker = Ticker::new(budget);
+    let mut refinement = Refinement::new(cuts.len());
+    for label in labels {
+        budget.check_time(Operation::Partition)?;
+        refinement.split(covered(&cuts, label), &mut ticker)?;
+    }
+
+    // Canonical numbering by first appearance: `canonical` maps refinement ids to canonical
+    // ids, and each interval's class is rewritten to its canonical id for the lists below.
+    let mut canonical = vec![None; refinement.n_classes()];
+    let mut ranges: Vec<Vec<(char, char)>> = Vec::with_capacity(refinement.n_classes());
+    let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(cuts.len());
+    for (interval, (&lo, class)) in cuts.iter().zip(&mut refinement.class).enumerate() {
+        ticker.tick()?;
+        let id = *canonical[*class].get_or_insert_with(|| {
+            ranges.push(Vec::new());
+            ranges.len() - 1
+        });
+        *class = id;
+        // The next cut is above `lo`, so it has a predecessor.
+        let hi = cuts.get(interval + 1).and_then(|&next| pred(next)).unwrap_or(char::MAX);
+        ranges[id].push((lo, hi));
+        let id = ClassId::new(id);
+        if starts.last().is_none_or(|&(_, last)| last != id) {
+            starts.push((lo, id));
+        }
+    }
+    let classes: Vec<CharSet> = ranges.into_iter().map(CharSet::from_ranges).collect();
+
+    // `listed[c]` is 1 + the index of the last label whose list got class `c`. A class lies
+    // wholly inside or outside each label, so its first interval inside a label is its first
+    // interval overall: classes come up in ascending id order, and the lists need no sort.
+    let mut listed = vec![0; classes.len()];
+    let mut lists = Vec::with_capacity(labels.len());
+    for (position, label) in (1..).zip(labels) {
+        budget.check_time(Operation::Partition)?;
+        let mut list = Vec::new();
+        for interval in covered(&cuts, label) {
+            ticker.tick()?;
+            let class = refinement.class[interval];
+            if listed[class] != position {
+                listed[class] = position;
+                list.push(ClassId::new(class));
+            }
+        }
+        lists.push(list);
+    }
+    Ok((Classes { classes, starts }, lists))
 }
 
 /// The indices of the elementary intervals covered by `label`, one index range per label range.
@@ -549,6 +654,23 @@ mod tests {
     }
 
     #[test]
+    fn the_most_labels_swept_are_partitioned_as_refined() {
+        // Overlapping windows of four letters and a few Unicode classes, 64 labels in all.
+        let mut labels: Vec<CharSet> = (0..60u32)
+            .filter_map(|offset| char::from_u32(0x61 + offset * 3))
+            .map(|lo| CharSet::range(lo, char::from_u32(lo as u32 + 3).unwrap_or(char::MAX)))
+            .collect();
+        for class in ["\\w", "\\s", "\\d", "[^a]"] {
+            labels.push(CharSet::parse(&format!("[{class}]")).unwrap());
+        }
+        assert_eq!(labels.len(), SWEEP_LABELS);
+        let refs: Vec<&CharSet> = labels.iter().collect();
+        let swept = sweep(&refs, &Budget::unlimited()).unwrap();
+        assert_partition(&labels, &swept.0, &swept.1);
+        assert_eq!(swept, refine(&refs, &Budget::unlimited()).unwrap());
+    }
+
+    #[test]
     fn expired_deadline_times_out() {
         let labels = [CharSet::range('a', 'z'), CharSet::singleton('q')];
         let refs: Vec<&CharSet> = labels.iter().collect();
@@ -603,6 +725,10 @@ mod tests {
         fn partition_invariants((labels, variant) in labels_and_variant()) {
             let (classes, lists) = partition(&labels);
             assert_partition(&labels, &classes, &lists);
+            let refs: Vec<&CharSet> = labels.iter().collect();
+            let refined = refine(&refs, &Budget::unlimited()).expect("no deadline");
+            let swept = (classes.clone(), lists.clone());
+            prop_assert_eq!(&refined, &swept, "sweep and refinement differ");
             let (same, variant_lists) = partition(&variant);
             prop_assert_eq!(&same, &classes);
             let by_label: HashMap<&CharSet, &Vec<ClassId>> = labels.iter().zip(&lists).collect();

@@ -90,23 +90,20 @@ fn merge_classes(
     budget: &Budget,
 ) -> Result<(Classes, Vec<ClassId>), BudgetError> {
     let mut group_of_column: HashMap<Vec<u32>, usize> = HashMap::default();
-    let mut group_sets: Vec<CharSet> = Vec::new();
     let mut group_of_class = Vec::with_capacity(quotient.n_classes);
-    for (class, set) in dfa.classes.iter() {
+    for class in 0..quotient.n_classes {
         budget.check_time(Operation::Minimize)?;
-        let next_group = group_sets.len();
-        let group = *group_of_column.entry(quotient.column(class.index())).or_insert(next_group);
-        if group == next_group {
-            group_sets.push(set.clone());
-        } else {
-            group_sets[group] = group_sets[group].union(set);
-        }
-        group_of_class.push(group);
+        let next_group = group_of_column.len();
+        group_of_class.push(*group_of_column.entry(quotient.column(class)).or_insert(next_group));
     }
-    if group_sets.len() == dfa.classes.len() {
+    if group_of_column.len() == dfa.classes.len() {
         // No two classes merged: group `i` is class `i`, and the classes are canonical already.
-        let identity = (0..group_sets.len()).map(ClassId::new).collect();
+        let identity = (0..group_of_column.len()).map(ClassId::new).collect();
         return Ok((dfa.classes.clone(), identity));
+    }
+    let mut group_sets: Vec<CharSet> = vec![CharSet::empty(); group_of_column.len()];
+    for ((_, set), &group) in dfa.classes.iter().zip(&group_of_class) {
+        group_sets[group] = group_sets[group].union(set);
     }
     let labels: Vec<&CharSet> = group_sets.iter().collect();
     // The groups are disjoint and cover the alphabet, so each is exactly one new class.

@@ -60,11 +60,14 @@ pub(super) struct TrimFacts {
 impl TrimFacts {
     /// The facts of the language whose trimmed NFA is `trim` (each linear in the NFA).
     pub(super) fn of(trim: &NfaTrim<'_>) -> TrimFacts {
+        let length = trim.length();
         TrimFacts {
             is_empty: trim.is_empty(),
             is_empty_string: trim.is_empty_string(),
-            is_infinite: trim.is_infinite(),
-            length: trim.length(),
+            // A non-empty language has no longest string exactly when it is infinite: one
+            // search of the trim's components for both.
+            is_infinite: length.0.is_some() && length.1.is_none(),
+            length,
         }
     }
 }

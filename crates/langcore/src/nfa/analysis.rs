@@ -60,12 +60,29 @@ impl<'n> NfaTrim<'n> {
     /// For each state of `nfa`, whether it can reach an accepting state.
     pub(crate) fn co_reachable(nfa: &Nfa) -> Vec<bool> {
         let n_states = nfa.n_states();
-        let mut reversed: Vec<Vec<StateId>> = vec![Vec::new(); n_states];
+        // The reversed moves by a counting sort on their target: the sources of the moves
+        // into `t` are `sources[ends[t] - count..ends[t]]`, `ends[t - 1]` being where they start.
+        let mut ends = vec![0usize; n_states];
         for source in (0..n_states).map(StateId::from_index) {
             for (target, _) in successors(nfa, source) {
-                reversed[target.index()].push(source);
+                ends[target.index()] += 1;
             }
         }
+        let mut running_total = 0;
+        for end in &mut ends {
+            running_total += *end;
+            *end = running_total;
+        }
+        let mut fill = ends.clone();
+        let mut sources = vec![StateId::from_index(0); running_total];
+        for source in (0..n_states).map(StateId::from_index) {
+            for (target, _) in successors(nfa, source) {
+                fill[target.index()] -= 1;
+                sources[fill[target.index()]] = source;
+            }
+        }
+        // `fill[t]` is now where the sources of `t` start.
+        let reversed = |target: StateId| &sources[fill[target.index()]..ends[target.index()]];
         let mut live = vec![false; n_states];
         let mut stack: Vec<StateId> = (0..n_states)
             .map(StateId::from_index)
@@ -75,7 +92,7 @@ impl<'n> NfaTrim<'n> {
             live[state.index()] = true;
         }
         while let Some(state) = stack.pop() {
-            for &source in &reversed[state.index()] {
+            for &source in reversed(state) {
                 if !std::mem::replace(&mut live[source.index()], true) {
                     stack.push(source);
                 }
@@ -107,13 +124,9 @@ impl<'n> NfaTrim<'n> {
             })
     }
 
-    /// Whether the language has infinitely many strings.
-    pub(crate) fn is_infinite(&self) -> bool {
-        !self.is_empty() && self.components().has_reading_cycle
-    }
-
     /// The shortest and the longest length of an accepted string: `(None, None)` for the
-    /// empty language, and a longest length of `None` when the language is infinite.
+    /// empty language, and a longest length of `None` exactly when the language is infinite
+    /// (some labelled move lies inside a component).
     pub(crate) fn length(&self) -> (Option<usize>, Option<usize>) {
         if self.is_empty() {
             return (None, None);
@@ -156,8 +169,8 @@ impl<'n> NfaTrim<'n> {
         }
         // Components complete successors first, so every move out of a component leads to
         // one whose longest suffix is known.
-        let mut longest = vec![0usize; components.members.len()];
-        for (component, members) in components.members.iter().enumerate() {
+        let mut longest = vec![0usize; components.ends.len()];
+        for (component, members) in components.iter().enumerate() {
             let mut best = None;
             for &state in members {
                 if self.nfa.state(state).accepting {
@@ -180,73 +193,76 @@ impl<'n> NfaTrim<'n> {
     fn components(&self) -> Components {
         let n_states = self.nfa.n_states();
         let mut of = vec![NONE; n_states];
-        let mut index = vec![NONE; n_states];
-        let mut low = vec![0u32; n_states];
-        let mut on_stack = vec![false; n_states];
-        let mut stack: Vec<StateId> = Vec::new();
-        let mut members: Vec<Vec<StateId>> = Vec::new();
-        let mut next_index = 0u32;
-        // Each frame: a state and its moves into useful states, not yet followed.
-        let mut frames: Vec<(StateId, Vec<StateId>)> = Vec::new();
-        let start = self.nfa.start();
-        let visit = |state: StateId,
-                     index: &mut [u32],
-                     low: &mut [u32],
-                     on_stack: &mut [bool],
-                     stack: &mut Vec<StateId>,
-                     next_index: &mut u32| {
-            index[state.index()] = *next_index;
-            low[state.index()] = *next_index;
-            *next_index += 1;
-            on_stack[state.index()] = true;
-            stack.push(state);
-            let mut targets: Vec<StateId> =
-                self.useful_moves(state).map(|(target, _)| target).collect();
-            targets.reverse();
-            (state, targets)
+        let mut walk = TarjanWalk {
+            index: vec![NONE; n_states],
+            low: vec![0u32; n_states],
+            on_stack: vec![false; n_states],
+            stack: Vec::new(),
+            next_index: 0,
         };
-        frames.push(visit(start, &mut index, &mut low, &mut on_stack, &mut stack, &mut next_index));
-        while let Some((state, targets)) = frames.last_mut() {
-            let state = *state;
-            if let Some(target) = targets.pop() {
-                if index[target.index()] == NONE {
-                    let frame = visit(
-                        target,
-                        &mut index,
-                        &mut low,
-                        &mut on_stack,
-                        &mut stack,
-                        &mut next_index,
-                    );
-                    frames.push(frame);
-                } else if on_stack[target.index()] {
-                    low[state.index()] = low[state.index()].min(index[target.index()]);
+        let mut members: Vec<StateId> = Vec::with_capacity(n_states);
+        let mut ends: Vec<usize> = Vec::new();
+        // Each frame: a state and the position of its next move to follow.
+        let mut frames: Vec<(StateId, usize)> = vec![walk.visit(self.nfa.start())];
+        while let Some(&mut (state, ref mut next_move)) = frames.last_mut() {
+            if let Some((target, _)) = nth_successor(self.nfa, state, *next_move) {
+                *next_move += 1;
+                if !self.is_useful(target) {
+                    continue;
+                }
+                if walk.index[target.index()] == NONE {
+                    frames.push(walk.visit(target));
+                } else if walk.on_stack[target.index()] {
+                    walk.low[state.index()] =
+                        walk.low[state.index()].min(walk.index[target.index()]);
                 }
                 continue;
             }
             frames.pop();
-            if let Some((parent, _)) = frames.last() {
-                low[parent.index()] = low[parent.index()].min(low[state.index()]);
+            if let Some(&(parent, _)) = frames.last() {
+                walk.low[parent.index()] = walk.low[parent.index()].min(walk.low[state.index()]);
             }
-            if low[state.index()] == index[state.index()] {
-                let component = members.len() as u32;
-                let mut group = Vec::new();
-                while let Some(member) = stack.pop() {
-                    on_stack[member.index()] = false;
+            if walk.low[state.index()] == walk.index[state.index()] {
+                let component = ends.len() as u32;
+                while let Some(member) = walk.stack.pop() {
+                    walk.on_stack[member.index()] = false;
                     of[member.index()] = component;
-                    group.push(member);
+                    members.push(member);
                     if member == state {
                         break;
                     }
                 }
-                members.push(group);
+                ends.push(members.len());
             }
         }
-        let has_reading_cycle = members.iter().flatten().any(|&state| {
+        let has_reading_cycle = members.iter().any(|&state| {
             self.useful_moves(state)
                 .any(|(target, reads)| reads && of[target.index()] == of[state.index()])
         });
-        Components { of, members, has_reading_cycle }
+        Components { of, members, ends, has_reading_cycle }
+    }
+}
+
+/// The numbering of Tarjan's algorithm (`NfaTrim::components`).
+struct TarjanWalk {
+    /// The visit number of each state, [`NONE`] before its visit.
+    index: Vec<u32>,
+    /// The smallest visit number known reachable from each state within its component.
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<StateId>,
+    next_index: u32,
+}
+
+impl TarjanWalk {
+    /// Numbers `state` and pushes it; its frame, at its first move.
+    fn visit(&mut self, state: StateId) -> (StateId, usize) {
+        self.index[state.index()] = self.next_index;
+        self.low[state.index()] = self.next_index;
+        self.next_index += 1;
+        self.on_stack[state.index()] = true;
+        self.stack.push(state);
+        (state, 0)
     }
 }
 
@@ -254,10 +270,32 @@ impl<'n> NfaTrim<'n> {
 struct Components {
     /// The component of each state, [`NONE`] for states outside the trim.
     of: Vec<u32>,
-    /// The states of each component, in the order Tarjan's algorithm completes them.
-    members: Vec<Vec<StateId>>,
+    /// The states of every component, one component after the other, in the order Tarjan's
+    /// algorithm completes them.
+    members: Vec<StateId>,
+    /// Where each component's states end in `members`.
+    ends: Vec<usize>,
     /// Whether a labelled move joins two states of one component.
     has_reading_cycle: bool,
+}
+
+impl Components {
+    /// The states of each component, in the order Tarjan's algorithm completes them.
+    fn iter(&self) -> impl Iterator<Item = &[StateId]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.members[start..end])
+    }
+}
+
+/// Move `position` of `state` in the order of [`successors`], `None` past the last one.
+fn nth_successor(nfa: &Nfa, state: StateId, position: usize) -> Option<(StateId, bool)> {
+    let state = nfa.state(state);
+    match state.transitions.get(position) {
+        Some(&(_, target)) => Some((target, true)),
+        None => {
+            state.epsilons.get(position - state.transitions.len()).map(|&target| (target, false))
+        }
+    }
 }
 
 /// Every move of `state`: its target and whether it reads a character.
@@ -280,7 +318,9 @@ mod tests {
     fn answers(pattern: &str) -> (bool, bool, bool, (Option<usize>, Option<usize>)) {
         let nfa = Nfa::from_regex_with(pattern, &Budget::unlimited()).unwrap();
         let trim = NfaTrim::new(&nfa);
-        (trim.is_empty(), trim.is_empty_string(), trim.is_infinite(), trim.length())
+        let length = trim.length();
+        let infinite = length.0.is_some() && length.1.is_none();
+        (trim.is_empty(), trim.is_empty_string(), infinite, length)
     }
 
     #[test]

@@ -305,7 +305,7 @@ impl<'b> NfaBuilder<'b> {
     ) -> Result<StateId, BudgetError> {
         let mut state = State::default();
         if !set.is_empty() {
-            state.transitions.push((self.intern(&set), target));
+            state.transitions.push((self.intern_owned(set), target));
         }
         self.add(state)
     }
@@ -322,7 +322,7 @@ impl<'b> NfaBuilder<'b> {
             Some(&label) => label,
             None => {
                 let set = CharSet::from_hir_class(class);
-                let label = (!set.is_empty()).then(|| self.intern(&set));
+                let label = (!set.is_empty()).then(|| self.intern_owned(set));
                 self.class_labels.insert(address, label);
                 label
             }
@@ -333,13 +333,27 @@ impl<'b> NfaBuilder<'b> {
 
     /// The id of label `set`, which must not be empty, adding it if it is new.
     pub(crate) fn intern(&mut self, set: &CharSet) -> LabelId {
-        debug_assert!(!set.is_empty(), "an empty label is a move that can never be taken");
-        if let Some(&label) = self.label_ids.get(set) {
-            return label;
+        match self.label_ids.get(set) {
+            Some(&label) => label,
+            None => self.add_label(set.clone()),
         }
+    }
+
+    /// [`NfaBuilder::intern`] of a set the caller owns: a new label costs one copy, not two
+    /// (a Unicode class such as `\w` has hundreds of ranges).
+    pub(crate) fn intern_owned(&mut self, set: CharSet) -> LabelId {
+        match self.label_ids.get(&set) {
+            Some(&label) => label,
+            None => self.add_label(set),
+        }
+    }
+
+    /// Adds `set`, not yet a label.
+    fn add_label(&mut self, set: CharSet) -> LabelId {
+        debug_assert!(!set.is_empty(), "an empty label is a move that can never be taken");
         let label = LabelId(self.labels.len() as u32);
         self.labels.push(set.clone());
-        self.label_ids.insert(set.clone(), label);
+        self.label_ids.insert(set, label);
         label
     }
 
