@@ -29,6 +29,9 @@ pub(crate) struct Derived {
     pub(crate) right: Option<String>,
     pub(crate) operation: String,
     pub(crate) regexsolver_length: usize,
+    /// The length of relang's output when last measured (`combined_patterns.toml`).
+    #[serde(default)]
+    pub(crate) relang_length: Option<usize>,
 }
 
 /// The whole file.
