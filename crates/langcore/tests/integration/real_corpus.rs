@@ -31,6 +31,7 @@ pub(crate) struct Derived {
     pub(crate) regexsolver_length: usize,
     /// The length of relang's output when last measured (`combined_patterns.toml`).
     #[serde(default)]
+    #[allow(dead_code, reason = "read by langcore's tests and the peer runner, not the server's")]
     pub(crate) relang_length: Option<usize>,
 }
 
