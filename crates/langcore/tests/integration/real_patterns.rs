@@ -115,9 +115,10 @@ fn full_corpus() -> bool {
 /// Issue 35: languages combined from patterns with `.*` contexts
 /// (`bench/combined_patterns.toml`). Every output is exact and no longer than its recorded
 /// `relang_length` (a conversion past the pattern limit stops with `PatternTooLong`, and
-/// only an entry without a recorded length may); over the whole corpus, the median ratio to
-/// the peer is at most 0.9, and at most [`MAX_OVER_TWICE`] of them are over 2x. A debug
-/// build runs the entries with short recorded outputs only ([`full_corpus`]).
+/// only an entry without a recorded length may, or run out of time); over the whole
+/// corpus, the median ratio to the peer is at most 0.9, and at most [`MAX_OVER_TWICE`] of
+/// them are over 2x. A debug build runs the entries with short recorded outputs only
+/// ([`full_corpus`]).
 #[test]
 fn combined_languages_stay_near_the_peer() {
     let corpus: Corpus = real_corpus::load_combined();
@@ -135,6 +136,11 @@ fn combined_languages_stay_near_the_peer() {
         let len = match language.to_pattern(&budget) {
             Ok(output) => check_output(&name, &language, &output),
             Err(Error::Budget(BudgetError::PatternTooLong { .. })) => PATTERN_LIMIT + 1,
+            // The one entry past the limit (no recorded length) gets there in seconds, or
+            // past the timeout on a loaded machine: either way, over the limit.
+            Err(Error::Budget(BudgetError::Timeout { .. })) if derived.relang_length.is_none() => {
+                PATTERN_LIMIT + 1
+            }
             Err(err) => panic!("{name}: {err}"),
         };
         if derived.relang_length.is_some_and(|recorded| len > recorded) {
