@@ -248,6 +248,22 @@ mod tests {
     }
 
     #[test]
+    fn the_pattern_limit_holds_for_the_lookahead_too() {
+        let budget = Budget::default();
+        let both = Language::from_regex(".*ab.*")
+            .unwrap()
+            .intersection(&Language::from_regex(".*c[0-9]{3}.*").unwrap(), &budget)
+            .unwrap();
+        let looked = both.to_pattern_in(Dialect::Python, &budget).unwrap();
+        assert!(looked.starts_with("(?="), "{looked}");
+        let limited = budget.with_max_pattern(looked.len() - 1);
+        match both.to_pattern_in(Dialect::Python, &limited) {
+            Ok(text) => assert!(text.len() < looked.len(), "{text}"),
+            Err(err) => assert!(err.to_string().contains("pattern"), "{err}"),
+        }
+    }
+
+    #[test]
     fn top_alternations_are_found_outside_groups_and_classes() {
         assert!(has_top_alternation("a|b"));
         assert!(has_top_alternation(r"(a)\||b"));

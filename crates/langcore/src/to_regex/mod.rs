@@ -227,12 +227,14 @@ pub(crate) fn term_to_pattern<'a>(
     let built = match shape {
         Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
         Shape::Product { dfa, op, operands } => {
-            let Some(looked) = lookahead::candidate(*op, operands, dfa, dialect, budget) else {
+            let looked = lookahead::candidate(*op, operands, dfa, dialect, budget);
+            // Past the pattern limit it is not returned either.
+            let Some(looked) = looked.filter(|text| text.len() <= budget.max_pattern()) else {
                 return Ok(classic_product(&mut exprs, *op, operands, dfa, dialect, budget)?);
             };
             // The classic form, sought only up to the lookahead's length, wins a tie; any
             // failure of it keeps the lookahead.
-            let bounded = budget.with_max_pattern(looked.len().min(budget.max_pattern()));
+            let bounded = budget.with_max_pattern(looked.len());
             return Ok(match classic_product(&mut exprs, *op, operands, dfa, dialect, &bounded) {
                 Ok(classic) if classic.len() <= looked.len() => classic,
                 _ => looked,
