@@ -992,8 +992,10 @@ impl Language {
     /// pattern normalized and unions, concatenations and repetitions written with their
     /// operands' patterns; intersections and differences read off their operands' patterns
     /// where that is exact (each operand restricted to the characters of the others; the
-    /// strings with a character the right operand never uses, and the rest); in
-    /// [`Dialect::Rust`], a pattern's own text. So a pattern never
+    /// strings with a character the right operand never uses, and the rest); in the
+    /// dialects with lookaround, an intersection or difference as a lookahead that reads
+    /// the whole string and a pattern (docs/dialects.md); in [`Dialect::Rust`], a
+    /// pattern's own text. So a pattern never
     /// comes back longer, and a language whose automaton is too large to convert still gets
     /// its structural pattern.
     ///

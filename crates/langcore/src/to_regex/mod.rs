@@ -10,6 +10,7 @@
 //! - `structure.rs`: the expression of a term as built (patterns, unions, ...);
 //! - `product.rs`: intersections and differences read off their operands' expressions;
 //! - `gaps.rs`: products of patterns with `.*` gaps, as the interleavings of their segments;
+//! - `lookahead.rs`: in dialects with lookaround, products as a lookahead and a pattern;
 //! - `search.rs`: verified local search for shorter equivalent expressions;
 //! - `class.rs`: the shortest spelling of a character set in a dialect;
 //! - `render.rs`: printing, with the fewest parentheses.
@@ -40,6 +41,10 @@
 //! syntax in printable ASCII. So a pattern never comes back longer than it was sent, a
 //! product never longer than its automaton gives (time permitting), and a language whose
 //! automaton is too large to eliminate (or to build) still gets a pattern.
+//!
+//! In a dialect with lookaround, an intersection or difference of two operands also gets
+//! the candidate `(?=(?:A)$)(?:B)` or `(?!(?:B)$)(?:A)` (`lookahead.rs`), first: the
+//! classic candidates are then sought only up to its length, and win a tie.
 //!
 //! A pattern written for another dialect enters as its parse tree after that dialect's
 //! reading (classes, case folding, possessive quantifiers, edge anchors all resolved), so
@@ -83,6 +88,7 @@ mod ast;
 mod class;
 mod eliminate;
 mod gaps;
+mod lookahead;
 mod product;
 mod render;
 mod search;
@@ -107,6 +113,7 @@ use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::nfa::{Nfa, NfaBuilder, State};
 use crate::syntax::NEST_LIMIT;
+use crate::witness::BoolOp;
 
 /// Trial-removal orders only run on automata with at most this many states.
 const MAX_EXACT_ORDER_STATES: usize = 40;
@@ -220,10 +227,17 @@ pub(crate) fn term_to_pattern<'a>(
     let built = match shape {
         Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
         Shape::Product { dfa, op, operands } => {
-            return Ok(match product::candidate(&mut exprs, *op, operands, dfa, budget) {
-                Some(candidate) => product_pattern(&mut exprs, candidate, dfa, budget)?,
-                // Without a candidate of its own, a product has only its automaton.
-                None => to_pattern(dfa, dialect, budget)?,
+            let looked = lookahead::candidate(*op, operands, dfa, dialect, budget);
+            // Past the pattern limit it is not returned either.
+            let Some(looked) = looked.filter(|text| text.len() <= budget.max_pattern()) else {
+                return Ok(classic_product(&mut exprs, *op, operands, dfa, dialect, budget)?);
+            };
+            // The classic form, sought only up to the lookahead's length, wins a tie; any
+            // failure of it keeps the lookahead.
+            let bounded = budget.with_max_pattern(looked.len());
+            return Ok(match classic_product(&mut exprs, *op, operands, dfa, dialect, &bounded) {
+                Ok(classic) if classic.len() <= looked.len() => classic,
+                _ => looked,
             });
         }
         _ => product::build(&mut exprs, shape, budget, &mut leaf),
@@ -270,6 +284,23 @@ pub(crate) fn term_to_pattern<'a>(
         (Err(_), Some(verbatim)) => verbatim.to_owned(),
         (rendered, _) => rendered?,
     })
+}
+
+/// The pattern of the product `op` of `operands` without lookaround: the shorter of the
+/// candidate read off its operands (`product.rs`) and its minimal DFA `dfa`'s.
+fn classic_product(
+    exprs: &mut Exprs,
+    op: BoolOp,
+    operands: &[(Shape<'_>, &Dfa)],
+    dfa: &Dfa,
+    dialect: Dialect,
+    budget: &Budget,
+) -> Result<String, BudgetError> {
+    match product::candidate(exprs, op, operands, dfa, budget) {
+        Some(candidate) => product_pattern(exprs, candidate, dfa, budget),
+        // Without a candidate of its own, a product has only its automaton.
+        None => to_pattern(dfa, dialect, budget),
+    }
 }
 
 /// The pattern of a product whose language has the minimal DFA `minimal`, with a

@@ -13,6 +13,7 @@ mod differential;
 mod generate;
 mod home_engines;
 mod language;
+mod lookahead_output;
 mod lookaround_oracle;
 mod matching;
 mod minimal;

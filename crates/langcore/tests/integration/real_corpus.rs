@@ -29,6 +29,10 @@ pub(crate) struct Derived {
     pub(crate) right: Option<String>,
     pub(crate) operation: String,
     pub(crate) regexsolver_length: usize,
+    /// The length of relang's output when last measured (`combined_patterns.toml`).
+    #[serde(default)]
+    #[allow(dead_code, reason = "read by langcore's tests and the peer runner, not the server's")]
+    pub(crate) relang_length: Option<usize>,
 }
 
 /// The whole file.

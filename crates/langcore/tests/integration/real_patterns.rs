@@ -100,30 +100,62 @@ const MAX_OVER_TWICE: usize = 13;
 /// against the peer here, and what the server's default `--max-pattern-bytes` is.
 const PATTERN_LIMIT: usize = 64 << 10;
 
+/// In a debug build (without `RELANG_FULL_CORPUS=1`), only the combined corpus's entries
+/// whose recorded output is at most this long run: reading a long output back to check it
+/// (thousands of characters with counted parts) is most of the full run's time (about
+/// 280 s of debug build on the shared 2-core machine, against 30 s for these 66 of 107).
+const QUICK_OUTPUT_LENGTH: usize = 128;
+
+/// Whether the whole combined corpus runs: in a release build, or with
+/// `RELANG_FULL_CORPUS=1`.
+fn full_corpus() -> bool {
+    !cfg!(debug_assertions) || std::env::var("RELANG_FULL_CORPUS").is_ok_and(|value| value == "1")
+}
+
 /// Issue 35: languages combined from patterns with `.*` contexts
-/// (`bench/combined_patterns.toml`). Every output is exact; a conversion past the pattern
-/// limit stops with `PatternTooLong` (and counts as over 2x); the median ratio to the
-/// peer is at most 0.9, and at most [`MAX_OVER_TWICE`] of them are over 2x.
+/// (`bench/combined_patterns.toml`). Every output is exact and no longer than its recorded
+/// `relang_length` (a conversion past the pattern limit stops with `PatternTooLong`, and
+/// only an entry without a recorded length may, or run out of time); over the whole
+/// corpus, the median ratio to the peer is at most 0.9, and at most [`MAX_OVER_TWICE`] of
+/// them are over 2x. A debug build runs the entries with short recorded outputs only
+/// ([`full_corpus`]).
 #[test]
 fn combined_languages_stay_near_the_peer() {
     let corpus: Corpus = real_corpus::load_combined();
+    let full = full_corpus();
     let mut ratios = Vec::new();
     let mut over_twice = Vec::new();
+    let mut longer = Vec::new();
     for derived in &corpus.derived {
         let name = derived.name();
+        if !full && derived.relang_length.is_none_or(|len| len > QUICK_OUTPUT_LENGTH) {
+            continue;
+        }
         let language = derived.language(&corpus, &Budget::default());
         let budget = Budget::new(CONVERSION_TIMEOUT).with_max_pattern(PATTERN_LIMIT);
         let len = match language.to_pattern(&budget) {
             Ok(output) => check_output(&name, &language, &output),
             Err(Error::Budget(BudgetError::PatternTooLong { .. })) => PATTERN_LIMIT + 1,
+            // The one entry past the limit (no recorded length) gets there in seconds, or
+            // past the timeout on a loaded machine: either way, over the limit.
+            Err(Error::Budget(BudgetError::Timeout { .. })) if derived.relang_length.is_none() => {
+                PATTERN_LIMIT + 1
+            }
             Err(err) => panic!("{name}: {err}"),
         };
+        if derived.relang_length.is_some_and(|recorded| len > recorded) {
+            longer.push(format!("{name}: {len}, recorded {:?}", derived.relang_length));
+        }
         if len > 2 * derived.regexsolver_length {
             over_twice.push(name);
         }
         ratios.push(len as f64 / derived.regexsolver_length.max(1) as f64);
     }
-    assert!(over_twice.len() <= MAX_OVER_TWICE, "over 2x the peer: {over_twice:?}");
-    let median = median(ratios);
-    assert!(median <= 0.9, "median {median}");
+    assert!(longer.is_empty(), "longer than recorded: {longer:?}");
+    assert!(ratios.len() >= 60, "only {} of the corpus ran", ratios.len());
+    if full {
+        assert!(over_twice.len() <= MAX_OVER_TWICE, "over 2x the peer: {over_twice:?}");
+        let median = median(ratios);
+        assert!(median <= 0.9, "median {median}");
+    }
 }

@@ -131,6 +131,27 @@ async fn patterns_come_back_short_and_in_the_dialect_asked_for() {
         data(post(&app, "/v1/compute/union", union).await),
         json!({ "type": "regex", "value": r"\d+|x" })
     );
+    // "Contains both", in a dialect with lookaround: a lookahead reading the whole string,
+    // exact there (issue 35); the default dialect writes the product out.
+    let both = |dialect: Option<&str>| {
+        let mut response = json!({ "format": "regex" });
+        if let Some(dialect) = dialect {
+            response["dialect"] = json!(dialect);
+        }
+        json!({ "terms": [regex(".*ab.*"), regex(".*c[0-9]{3}.*")], "options": { "response": response } })
+    };
+    let looked = data(post(&app, "/v1/compute/intersection", both(Some("python"))).await);
+    let looked = looked["value"].as_str().unwrap().to_owned();
+    assert!(looked.starts_with("(?=") && looked.contains(r"\Z)"), "{looked}");
+    let budget = langcore::Budget::default();
+    let read = langcore::Language::from_regex_in(&looked, langcore::Dialect::Python, &budget);
+    let product = langcore::Language::from_regex(".*ab.*")
+        .unwrap()
+        .intersection(&langcore::Language::from_regex(".*c[0-9]{3}.*").unwrap(), &budget)
+        .unwrap();
+    assert!(read.unwrap().is_equivalent(&product, &budget).unwrap(), "{looked}");
+    let plain = data(post(&app, "/v1/compute/intersection", both(None)).await);
+    assert!(!plain["value"].as_str().unwrap().contains("(?"), "{plain}");
 }
 
 /// `POST /v1/analyze/match`: a verdict per string, and where each one fails, in code

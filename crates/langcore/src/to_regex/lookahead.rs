@@ -1,0 +1,274 @@
+//! Intersections and differences written with a lookahead, in the dialects that have one.
+//!
+//! # Overview
+//! Under full match, a lookahead at the start of the string that reads to its end tests
+//! the whole string: `(?=(?:A)$)(?:B)` is `A ∩ B` and `(?!(?:B)$)(?:A)` is `A − B`, with
+//! `$` the dialect's end of the text (`\Z` in Python, `$` in JavaScript without the `m`
+//! flag, `\z` in Java and PCRE, where `$` also matches before a final newline). Where the
+//! minimal automaton of a product remembers the progress of both operands ("contains X and
+//! contains Y"), its elimination multiplies the operands out, while this form costs their
+//! two patterns and a dozen characters. [`candidate`] writes it for an intersection or a
+//! difference of two operands, each operand by its own conversion (so an operand that is
+//! itself a product may hold a lookahead: it too starts at the start of the string), both
+//! orders of an intersection, and keeps the shortest that is exact. Our dialect has no
+//! lookaround, so there is none there.
+//!
+//! # Budgets
+//! [`Operation::ToRegex`]: the operands' conversions and the checks share a quarter of the
+//! time left ([`LOOKAHEAD_SHARE`]); running out of it only drops the candidate.
+//!
+//! # Invariants
+//! A returned text, read in its dialect by relang's own front end, has exactly the
+//! product's canonical minimal DFA. The one text not read back: in JavaScript, where an
+//! operand's pattern spells characters past U+FFFF as surrogate pairs (`[\uD800-\uDBFF]
+//! [\uDC00-\uDFFF]`), which relang's reading of JavaScript refuses (its strings are of
+//! scalar values); there both operands are grouped, and the text is exact because each
+//! operand's pattern is (the home-engine tests run these in `RegExp`).
+
+use super::{Shape, term_to_pattern, time_share};
+use crate::budget::Budget;
+use crate::dfa::Dfa;
+use crate::dialect::Dialect;
+use crate::nfa::Nfa;
+use crate::pattern::{Parsed, parse_in};
+use crate::witness::BoolOp;
+
+/// The lookahead candidate may take this fraction (1/n) of the time left: the classic
+/// candidates still get the rest.
+const LOOKAHEAD_SHARE: u32 = 4;
+
+/// The shortest text with a lookahead for `op` on two `operands` (each with its minimal
+/// DFA) whose result has the minimal DFA `result`, exact when read in `dialect`; `None`
+/// in a dialect without lookaround, for other operations, or when no text is exact
+/// within the time share.
+pub(super) fn candidate(
+    op: BoolOp,
+    operands: &[(Shape<'_>, &Dfa)],
+    result: &Dfa,
+    dialect: Dialect,
+    budget: &Budget,
+) -> Option<String> {
+    let end = end_of_text(dialect)?;
+    let [(left, left_dfa), (right, right_dfa)] = operands else { return None };
+    if !matches!(op, BoolOp::Intersection | BoolOp::Difference) {
+        return None;
+    }
+    let share = time_share(budget, LOOKAHEAD_SHARE);
+    let convert = |shape: &Shape<'_>, dfa: &Dfa| {
+        term_to_pattern(shape, None, dialect, &share, |_| Ok(dfa)).ok()
+    };
+    let (left, right) = (convert(left, left_dfa)?, convert(right, right_dfa)?);
+    // The empty language's `[]` is not valid in every dialect (the product is empty too).
+    if left == "[]" || right == "[]" {
+        return None;
+    }
+    // JavaScript's spelling of the characters past U+FFFF (surrogate escapes) is one that
+    // relang does not read back: the text with every group is then exact by construction
+    // alone, each operand's pattern being exact (the module's invariant).
+    if dialect == Dialect::Js && (has_surrogate_escape(&left) || has_surrogate_escape(&right)) {
+        return Some(match op {
+            BoolOp::Intersection => written('=', &left, &right, end, |_| true),
+            _ => written('!', &right, &left, end, |_| true),
+        });
+    }
+    let mut texts = match op {
+        BoolOp::Intersection => vec![
+            written('=', &left, &right, end, has_top_alternation),
+            written('=', &right, &left, end, has_top_alternation),
+        ],
+        _ => vec![written('!', &right, &left, end, has_top_alternation)],
+    };
+    texts.sort_by_key(String::len);
+    let is_exact = |text: &String| is_exact(text, dialect, result, &share);
+    if let Some(text) = texts.iter().find(|text| is_exact(text)) {
+        return Some(text.clone());
+    }
+    // Should the scan for a top-level `|` have read a spelling wrongly, groups everywhere.
+    let grouped = match op {
+        BoolOp::Intersection => written('=', &left, &right, end, |_| true),
+        _ => written('!', &right, &left, end, |_| true),
+    };
+    (!texts.contains(&grouped) && is_exact(&grouped)).then_some(grouped)
+}
+
+/// `(?<kind>(?:look)<end>)(?:body)`, each group only where `needs_group` says the text has
+/// an alternation that would otherwise escape it.
+fn written(kind: char, look: &str, body: &str, end: &str, needs_group: fn(&str) -> bool) -> String {
+    let group = |text: &str| {
+        if needs_group(text) { format!("(?:{text})") } else { text.to_owned() }
+    };
+    format!("(?{kind}{}{end}){}", group(look), group(body))
+}
+
+/// The assertion of the end of the whole text in `dialect`, when it has lookaheads.
+fn end_of_text(dialect: Dialect) -> Option<&'static str> {
+    match dialect {
+        Dialect::Rust => None,
+        Dialect::Python => Some(r"\Z"),
+        Dialect::Js => Some("$"),
+        Dialect::Java | Dialect::Pcre => Some(r"\z"),
+    }
+}
+
+/// Whether the pattern `text`, as this module's writer spells patterns (metacharacters in
+/// classes escaped), has an alternation outside every group.
+fn has_top_alternation(text: &str) -> bool {
+    let (mut depth, mut in_class) = (0_usize, 0_usize);
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' => in_class += 1,
+            ']' if in_class > 0 => in_class -= 1,
+            _ if in_class > 0 => {}
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            '|' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether the pattern `text` has an escape `\uHHHH` of a surrogate code unit.
+fn has_surrogate_escape(text: &str) -> bool {
+    let mut chars = text.char_indices();
+    while let Some((_, c)) = chars.next() {
+        if c != '\\' {
+            continue;
+        }
+        if let Some((at, 'u')) = chars.next() {
+            let digits = text.get(at + 1..at + 5).unwrap_or_default();
+            if u32::from_str_radix(digits, 16).is_ok_and(|unit| (0xD800..=0xDFFF).contains(&unit)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether `text`, read in `dialect`, has the canonical minimal DFA `target`; `false` when
+/// it does not parse or its automaton does not fit `budget`.
+fn is_exact(text: &str, dialect: Dialect, target: &Dfa, budget: &Budget) -> bool {
+    let dfa = match parse_in(text, dialect, budget) {
+        Ok(Parsed::Automaton(dfa)) => dfa,
+        Ok(Parsed::Hir(hir)) => {
+            match Nfa::from_hir(&hir, budget).and_then(|nfa| Dfa::from_nfa(&nfa, budget)) {
+                Ok(dfa) => dfa,
+                Err(_) => return false,
+            }
+        }
+        Err(_) => return false,
+    };
+    dfa == *target
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has_top_alternation, written};
+    use crate::{Budget, Dialect, Language};
+
+    /// The pattern of `left op right` (`&` or `-`) in `dialect`, checked against the
+    /// product's DFA by reading it back in that dialect.
+    #[track_caller]
+    fn converted(left: &str, op: char, right: &str, dialect: Dialect) -> String {
+        let budget = Budget::default();
+        let (left, right) =
+            (Language::from_regex(left).unwrap(), Language::from_regex(right).unwrap());
+        let result = match op {
+            '&' => left.intersection(&right, &budget),
+            _ => left.difference(&right, &budget),
+        }
+        .unwrap();
+        let output = result.to_pattern_in(dialect, &budget).unwrap();
+        let read = Language::from_regex_in(&output, dialect, &budget).unwrap();
+        assert_eq!(read.to_dfa(&budget).unwrap(), result.to_dfa(&budget).unwrap(), "{output}");
+        output
+    }
+
+    #[test]
+    fn contains_both_is_a_lookahead_where_the_dialect_has_one() {
+        let (left, right) = (".*Kein.*Kunde.*", ".*phpsessid=[0-9a-zA-Z]{32}.*");
+        assert_eq!(
+            converted(left, '&', right, Dialect::Python),
+            r"(?=[\s\S]*Kein[\s\S]*Kunde[\s\S]*\Z)[\s\S]*phpsessid=[0-9A-Za-z]{32}[\s\S]*"
+        );
+        // In JavaScript (no `u` flag) sets with surrogates are spelled with escapes relang
+        // does not read back, and a text it cannot check is not used: printable ASCII is.
+        let (ascii, sessions) = ("[ -~]*Kein[ -~]*", "[ -~]*id=[0-9a-z]{32}[ -~]*");
+        assert_eq!(
+            converted(ascii, '&', sessions, Dialect::Js),
+            r"(?=[ -\~]*Kein[ -\~]*$)[ -\~]*id=[\da-z]{32}[ -\~]*"
+        );
+        assert!(converted(left, '&', right, Dialect::Java).contains(r"Kunde[\s\S]*\z)"));
+        assert!(converted(left, '&', right, Dialect::Pcre).starts_with("(?="));
+        // Our dialect has no lookaround: the product is written out.
+        let (left, right) = (".*ab.*", ".*c[0-9]{3}.*");
+        assert!(converted(left, '&', right, Dialect::Python).starts_with("(?="));
+        assert!(!converted(left, '&', right, Dialect::Rust).contains("(?"));
+    }
+
+    #[test]
+    fn a_difference_is_a_negative_lookahead() {
+        assert_eq!(
+            converted(".*Kunde.*", '-', ".*Kein.*", Dialect::Python),
+            r"(?![\s\S]*Kein[\s\S]*\Z)[\s\S]*Kunde[\s\S]*"
+        );
+    }
+
+    #[test]
+    fn alternations_are_grouped_and_short_forms_kept() {
+        assert_eq!(written('=', "a|b", "c|d", "$", has_top_alternation), "(?=(?:a|b)$)(?:c|d)");
+        assert_eq!(written('!', "(a|b)", "c", r"\z", has_top_alternation), r"(?!(a|b)\z)c");
+        // A product the classic candidates write short stays without a lookahead.
+        assert_eq!(converted("[a-z]{2,40}", '&', "[a-x0-9]+", Dialect::Python), "[a-x]{2,40}");
+    }
+
+    #[test]
+    fn javascript_past_the_bmp_groups_both_operands() {
+        let output = converted_unread(".*Kein.*", '-', ".*Kunde.*", Dialect::Js);
+        assert!(output.starts_with("(?!(?:"), "{output}");
+        assert!(output.contains(")$)(?:"), "{output}");
+        assert!(super::has_surrogate_escape(&output));
+        assert!(!super::has_surrogate_escape(r"\\uD800[\u00e9]"));
+    }
+
+    /// The pattern of `left op right` in `dialect`, not read back.
+    fn converted_unread(left: &str, op: char, right: &str, dialect: Dialect) -> String {
+        let budget = Budget::default();
+        let (left, right) =
+            (Language::from_regex(left).unwrap(), Language::from_regex(right).unwrap());
+        let result = match op {
+            '&' => left.intersection(&right, &budget),
+            _ => left.difference(&right, &budget),
+        };
+        result.unwrap().to_pattern_in(dialect, &budget).unwrap()
+    }
+
+    #[test]
+    fn the_pattern_limit_holds_for_the_lookahead_too() {
+        let budget = Budget::default();
+        let both = Language::from_regex(".*ab.*")
+            .unwrap()
+            .intersection(&Language::from_regex(".*c[0-9]{3}.*").unwrap(), &budget)
+            .unwrap();
+        let looked = both.to_pattern_in(Dialect::Python, &budget).unwrap();
+        assert!(looked.starts_with("(?="), "{looked}");
+        let limited = budget.with_max_pattern(looked.len() - 1);
+        match both.to_pattern_in(Dialect::Python, &limited) {
+            Ok(text) => assert!(text.len() < looked.len(), "{text}"),
+            Err(err) => assert!(err.to_string().contains("pattern"), "{err}"),
+        }
+    }
+
+    #[test]
+    fn top_alternations_are_found_outside_groups_and_classes() {
+        assert!(has_top_alternation("a|b"));
+        assert!(has_top_alternation(r"(a)\||b"));
+        assert!(!has_top_alternation("(a|b)c"));
+        assert!(!has_top_alternation(r"[|]\|"));
+        assert!(!has_top_alternation(r"[\]|]x"));
+    }
+}
