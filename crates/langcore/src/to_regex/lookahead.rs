@@ -19,11 +19,8 @@
 //!
 //! # Invariants
 //! A returned text, read in its dialect by relang's own front end, has exactly the
-//! product's canonical minimal DFA. The one text not read back: in JavaScript, where an
-//! operand's pattern spells characters past U+FFFF as surrogate pairs (`[\uD800-\uDBFF]
-//! [\uDC00-\uDFFF]`), which relang's reading of JavaScript refuses (its strings are of
-//! scalar values); there both operands are grouped, and the text is exact because each
-//! operand's pattern is (the home-engine tests run these in `RegExp`).
+//! product's canonical minimal DFA (in JavaScript too, whose surrogate pairs relang reads
+//! as code units).
 
 use super::{Shape, term_to_pattern, time_share};
 use crate::budget::Budget;
@@ -61,15 +58,6 @@ pub(super) fn candidate(
     // The empty language's `[]` is not valid in every dialect (the product is empty too).
     if left == "[]" || right == "[]" {
         return None;
-    }
-    // JavaScript's spelling of the characters past U+FFFF (surrogate escapes) is one that
-    // relang does not read back: the text with every group is then exact by construction
-    // alone, each operand's pattern being exact (the module's invariant).
-    if dialect == Dialect::Js && (has_surrogate_escape(&left) || has_surrogate_escape(&right)) {
-        return Some(match op {
-            BoolOp::Intersection => written('=', &left, &right, end, |_| true),
-            _ => written('!', &right, &left, end, |_| true),
-        });
     }
     let mut texts = match op {
         BoolOp::Intersection => vec![
@@ -132,23 +120,6 @@ fn has_top_alternation(text: &str) -> bool {
     false
 }
 
-/// Whether the pattern `text` has an escape `\uHHHH` of a surrogate code unit.
-fn has_surrogate_escape(text: &str) -> bool {
-    let mut chars = text.char_indices();
-    while let Some((_, c)) = chars.next() {
-        if c != '\\' {
-            continue;
-        }
-        if let Some((at, 'u')) = chars.next() {
-            let digits = text.get(at + 1..at + 5).unwrap_or_default();
-            if u32::from_str_radix(digits, 16).is_ok_and(|unit| (0xD800..=0xDFFF).contains(&unit)) {
-                return true;
-            }
-        }
-    }
-    false
-}
-
 /// Whether `text`, read in `dialect`, has the canonical minimal DFA `target`; `false` when
 /// it does not parse or its automaton does not fit `budget`.
 fn is_exact(text: &str, dialect: Dialect, target: &Dfa, budget: &Budget) -> bool {
@@ -195,8 +166,6 @@ mod tests {
             converted(left, '&', right, Dialect::Python),
             r"(?=[\s\S]*Kein[\s\S]*Kunde[\s\S]*\Z)[\s\S]*phpsessid=[0-9A-Za-z]{32}[\s\S]*"
         );
-        // In JavaScript (no `u` flag) sets with surrogates are spelled with escapes relang
-        // does not read back, and a text it cannot check is not used: printable ASCII is.
         let (ascii, sessions) = ("[ -~]*Kein[ -~]*", "[ -~]*id=[0-9a-z]{32}[ -~]*");
         assert_eq!(
             converted(ascii, '&', sessions, Dialect::Js),
@@ -227,24 +196,10 @@ mod tests {
     }
 
     #[test]
-    fn javascript_past_the_bmp_groups_both_operands() {
-        let output = converted_unread(".*Kein.*", '-', ".*Kunde.*", Dialect::Js);
-        assert!(output.starts_with("(?!(?:"), "{output}");
-        assert!(output.contains(")$)(?:"), "{output}");
-        assert!(super::has_surrogate_escape(&output));
-        assert!(!super::has_surrogate_escape(r"\\uD800[\u00e9]"));
-    }
-
-    /// The pattern of `left op right` in `dialect`, not read back.
-    fn converted_unread(left: &str, op: char, right: &str, dialect: Dialect) -> String {
-        let budget = Budget::default();
-        let (left, right) =
-            (Language::from_regex(left).unwrap(), Language::from_regex(right).unwrap());
-        let result = match op {
-            '&' => left.intersection(&right, &budget),
-            _ => left.difference(&right, &budget),
-        };
-        result.unwrap().to_pattern_in(dialect, &budget).unwrap()
+    fn javascript_past_the_bmp_is_read_back_as_code_units() {
+        let output = converted(".*Kein.*", '-', ".*Kunde.*", Dialect::Js);
+        assert!(output.starts_with("(?!"), "{output}");
+        assert!(output.contains(r"[\uD800-\uDBFF][\uDC00-\uDFFF]"), "{output}");
     }
 
     #[test]
