@@ -15,6 +15,7 @@ use crate::budget::{Budget, Operation};
 use crate::dfa::Dfa;
 use crate::error::Error;
 use crate::graph::{Graph, GraphState};
+use crate::state_id::StateId;
 
 /// The first surrogate unit, and the character that stands for it.
 const FIRST_SURROGATE: u32 = 0xD800;
@@ -89,7 +90,7 @@ pub(super) fn characters(dfa: &Dfa, budget: &Budget) -> Result<Dfa, Error> {
     let bmp = CharSet::range('\0', '\u{D7FF}').union(&CharSet::range('\u{E000}', '\u{FFFF}'));
     let mut composed = Vec::with_capacity(states.len());
     for state in states {
-        let mut moves: Vec<(CharSet, crate::StateId)> = Vec::new();
+        let mut moves: Vec<(CharSet, StateId)> = Vec::new();
         for (label, target) in &state.moves {
             let single = label.intersection(&bmp);
             if !single.is_empty() {
