@@ -139,25 +139,8 @@ fn is_exact(text: &str, dialect: Dialect, target: &Dfa, budget: &Budget) -> bool
 #[cfg(test)]
 mod tests {
     use super::{has_top_alternation, written};
+    use crate::to_regex::tests::combined as converted;
     use crate::{Budget, Dialect, Language};
-
-    /// The pattern of `left op right` (`&` or `-`) in `dialect`, checked against the
-    /// product's DFA by reading it back in that dialect.
-    #[track_caller]
-    fn converted(left: &str, op: char, right: &str, dialect: Dialect) -> String {
-        let budget = Budget::default();
-        let (left, right) =
-            (Language::from_regex(left).unwrap(), Language::from_regex(right).unwrap());
-        let result = match op {
-            '&' => left.intersection(&right, &budget),
-            _ => left.difference(&right, &budget),
-        }
-        .unwrap();
-        let output = result.to_pattern_in(dialect, &budget).unwrap();
-        let read = Language::from_regex_in(&output, dialect, &budget).unwrap();
-        assert_eq!(read.to_dfa(&budget).unwrap(), result.to_dfa(&budget).unwrap(), "{output}");
-        output
-    }
 
     #[test]
     fn contains_both_is_a_lookahead_where_the_dialect_has_one() {

@@ -389,22 +389,13 @@ mod tests {
     use crate::to_regex::ast::{Exprs, NodeId};
     use crate::to_regex::render::render;
     use crate::to_regex::structure::build_hir;
+    use crate::to_regex::tests::combined;
     use crate::{Budget, Dfa, Dialect, Language};
 
     /// The pattern of `left op right` (`&` or `-`), checked against the product's DFA.
     #[track_caller]
     fn check(left: &str, op: char, right: &str, expected: Expect) {
-        let budget = Budget::default();
-        let (left, right) =
-            (Language::from_regex(left).unwrap(), Language::from_regex(right).unwrap());
-        let result = match op {
-            '&' => left.intersection(&right, &budget),
-            _ => left.difference(&right, &budget),
-        }
-        .unwrap();
-        let output = result.to_pattern(&budget).unwrap();
-        assert_eq!(&Dfa::from_regex(&output).unwrap(), result.to_dfa(&budget).unwrap(), "{output}");
-        expected.assert_eq(&output);
+        expected.assert_eq(&combined(left, op, right, Dialect::Rust));
     }
 
     #[test]

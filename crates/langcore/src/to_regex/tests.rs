@@ -9,7 +9,24 @@ use super::render::render;
 use super::structure::build_hir;
 use crate::Dialect;
 use crate::alphabet::CharSet;
-use crate::{Budget, BudgetError, Dfa, NEST_LIMIT, Operation};
+use crate::{Budget, BudgetError, Dfa, Language, NEST_LIMIT, Operation};
+
+/// The pattern of `left op right` (`&` or `-`) in `dialect`, checked against the product's
+/// DFA by reading it back in that dialect.
+#[track_caller]
+pub(super) fn combined(left: &str, op: char, right: &str, dialect: Dialect) -> String {
+    let budget = Budget::default();
+    let (left, right) = (Language::from_regex(left).unwrap(), Language::from_regex(right).unwrap());
+    let result = match op {
+        '&' => left.intersection(&right, &budget),
+        _ => left.difference(&right, &budget),
+    }
+    .unwrap();
+    let output = result.to_pattern_in(dialect, &budget).unwrap();
+    let read = Language::from_regex_in(&output, dialect, &budget).unwrap();
+    assert_eq!(read.to_dfa(&budget).unwrap(), result.to_dfa(&budget).unwrap(), "{output}");
+    output
+}
 
 /// The pattern rebuilt through the smart constructors and rendered: what the rules make of
 /// it. The result must denote the same language.
