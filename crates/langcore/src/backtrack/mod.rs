@@ -160,6 +160,51 @@ impl Backtracking {
         mode: MatchMode,
         budget: &Budget,
     ) -> Result<Backtracking, Error> {
+        let found = Backtracking::analyze_read(pattern, dialect, mode, budget)?;
+        Ok(if dialect == Dialect::Js { found.in_characters() } else { found })
+    }
+
+    /// JavaScript's attack, read over UTF-16 code units (`pattern/utf16.rs`), as a string of
+    /// characters: its units paired up, the pump turned by one unit where a pair straddles
+    /// its ends (`p·(u·r)^k·s` is `(p·u)·(r·u)^(k-1)·(r·s)`); unknown where it needs a lone
+    /// surrogate, which a string of characters cannot hold.
+    fn in_characters(self) -> Backtracking {
+        let Some(attack) = &self.attack else { return self };
+        let text = |attack: &Attack| {
+            Some(Attack {
+                prefix: pattern::text_of_units(&attack.prefix)?,
+                pump: pattern::text_of_units(&attack.pump)?,
+                suffix: pattern::text_of_units(&attack.suffix)?,
+            })
+        };
+        let mut rest = attack.pump.chars();
+        let turned = rest.next().map(|first| Attack {
+            prefix: format!("{}{first}", attack.prefix),
+            pump: format!("{}{first}", rest.as_str()),
+            suffix: format!("{}{}", rest.as_str(), attack.suffix),
+        });
+        match text(attack).or_else(|| turned.as_ref().and_then(text)) {
+            Some(attack) => Backtracking { attack: Some(attack), ..self },
+            None => {
+                let growth = match self.complexity {
+                    Complexity::Polynomial { degree } => format!("n^{degree}"),
+                    _ => "exponential".to_owned(),
+                };
+                Backtracking::unknown(format!(
+                    "the attack the analysis finds ({growth}) needs a lone UTF-16 surrogate, \
+                     which a string of characters cannot hold"
+                ))
+            }
+        }
+    }
+
+    /// [`Backtracking::analyze`] over the units the front end reads.
+    fn analyze_read(
+        pattern: &str,
+        dialect: Dialect,
+        mode: MatchMode,
+        budget: &Budget,
+    ) -> Result<Backtracking, Error> {
         if dialect == Dialect::Rust {
             return Ok(Backtracking::verdict(Complexity::Linear));
         }

@@ -215,3 +215,18 @@ fn the_budget_bounds_the_analysis() {
     let err = Backtracking::analyze("(a", Dialect::Js, FullMatch, &Budget::default());
     assert!(matches!(err, Err(Error::Parse(_))), "{err:?}");
 }
+
+/// JavaScript reads UTF-16 code units: an attack comes back as characters, its units paired
+/// up (the pump turned where a pair straddles it), or the answer is unknown where it needs a
+/// lone surrogate. node: `^(a😀|a😀)*$` on `a` + `😀a😀a`×k doubles per pump.
+#[test]
+fn javascript_attacks_are_strings_of_characters() {
+    let found = analyze("^(a😀|a😀)*$", Dialect::Js, FullMatch);
+    assert_eq!(found.complexity(), &Exponential);
+    let attack = found.attack().unwrap();
+    assert_eq!((attack.prefix(), attack.pump(), attack.suffix()), ("a", "😀a😀a", ""));
+    let lone = analyze(r"^([\uD800-\uDBFF]+)+$", Dialect::Js, FullMatch);
+    let Complexity::Unknown { reason } = lone.complexity() else { panic!("{lone:?}") };
+    assert!(reason.contains("lone UTF-16 surrogate"), "{reason}");
+    check("^(😀+)+$", Dialect::Js, FullMatch, Linear);
+}

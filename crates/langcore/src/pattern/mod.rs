@@ -40,6 +40,8 @@ mod lookaround;
 mod parse;
 mod utf16;
 
+pub(crate) use utf16::text_of_units;
+
 use regex_syntax::hir::{self, Hir};
 
 use crate::alphabet::CharSet;

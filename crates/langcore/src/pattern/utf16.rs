@@ -73,6 +73,28 @@ fn units(lo: u32, hi: u32, set: &CharSet) -> Vec<(u32, u32)> {
     within.ranges().iter().map(|&(a, b)| (unit_of(a) - lo, unit_of(b) - lo)).collect()
 }
 
+/// The characters of `units`, a string of units as [`unit_char`] writes them: each high
+/// surrogate and the low one after it make one character; `None` where a surrogate is
+/// alone, or where a character above U+FFFF stands as one unit.
+pub(crate) fn text_of_units(units: &str) -> Option<String> {
+    let mut text = String::with_capacity(units.len());
+    let mut chars = units.chars().peekable();
+    while let Some(c) = chars.next() {
+        let unit = unit_of(c);
+        if unit < FIRST_PAIR && !(FIRST_SURROGATE..=0xDFFF).contains(&unit) {
+            text.push(c);
+            continue;
+        }
+        let low = chars.next_if(|&next| (FIRST_LOW..FIRST_LOW + HALF).contains(&unit_of(next)));
+        let (Some(low), true) = (low, (FIRST_SURROGATE..FIRST_LOW).contains(&unit)) else {
+            return None;
+        };
+        let offset = (unit - FIRST_SURROGATE) * HALF + unit_of(low) - FIRST_LOW;
+        text.push(char::from_u32(FIRST_PAIR + offset)?);
+    }
+    Some(text)
+}
+
 /// Whether `set` holds a character above U+FFFF, which over units is a surrogate.
 pub(super) fn reaches_pairs(set: &CharSet) -> bool {
     set.ranges().last().is_some_and(|&(_, hi)| u32::from(hi) >= FIRST_PAIR)
@@ -146,6 +168,11 @@ mod tests {
         assert_eq!(all.len(), 0x10000);
         assert!(all.contains(unit_char(0xDABC)) && !all.contains('😀'));
         assert_eq!(unit_range(0xD83D, 0xD83D), CharSet::singleton(unit_char(0xD83D)));
+        let [high, low] = halves('😀').unwrap();
+        assert_eq!(text_of_units(&format!("a{high}{low}b")).as_deref(), Some("a😀b"));
+        for lone in [format!("{high}"), format!("{low}{high}"), "😀".to_owned()] {
+            assert_eq!(text_of_units(&lone), None, "{lone:?}");
+        }
     }
 
     #[test]
