@@ -104,13 +104,15 @@ pub(super) fn reaches_pairs(set: &CharSet) -> bool {
 /// iff its UTF-16 encoding is.
 ///
 /// # Errors
-/// When the result exceeds `budget` (each high and low label pair may take up to 1,024
-/// ranges of characters).
+/// When the result exceeds `budget`: its deadline, or its memory limit for the labels of
+/// pairs (each high and low label pair may take up to 1,024 ranges of characters).
 pub(super) fn characters(dfa: &Dfa, budget: &Budget) -> Result<Dfa, Error> {
     let graph = dfa.to_graph();
     let states = graph.states();
     let bmp = CharSet::range('\0', '\u{D7FF}').union(&CharSet::range('\u{E000}', '\u{FFFF}'));
     let mut composed = Vec::with_capacity(states.len());
+    // The labels of pairs, which may each take up to 1,024 ranges per range of low units.
+    let mut pair_bytes = 0_usize;
     for state in states {
         let mut moves: Vec<(CharSet, StateId)> = Vec::new();
         for (label, target) in &state.moves {
@@ -125,6 +127,8 @@ pub(super) fn characters(dfa: &Dfa, budget: &Budget) -> Result<Dfa, Error> {
             for (low_label, end) in &states[target.index()].moves {
                 let lows = units(FIRST_LOW, FIRST_LOW + HALF - 1, low_label);
                 let pairs = pairs(&highs, &lows);
+                pair_bytes += std::mem::size_of_val(pairs.ranges());
+                budget.check_memory(Operation::Determinize, pair_bytes)?;
                 if !pairs.is_empty() {
                     moves.push((pairs, *end));
                 }
@@ -173,6 +177,28 @@ mod tests {
         for lone in [format!("{high}"), format!("{low}{high}"), "😀".to_owned()] {
             assert_eq!(text_of_units(&lone), None, "{lone:?}");
         }
+    }
+
+    /// Every other high unit, then every other low unit: 262,144 ranges of characters, 2 MiB,
+    /// which a budget of 1 MiB refuses before building them all.
+    #[test]
+    fn the_labels_of_pairs_are_charged_to_the_memory_limit() {
+        let every_other = |first: u32| {
+            CharSet::from_ranges((0..HALF / 2).map(|k| unit_char(first + 2 * k)).map(|c| (c, c)))
+        };
+        let id = crate::state_id::StateId::from_index;
+        let states = vec![
+            GraphState { accepting: false, moves: vec![(every_other(FIRST_SURROGATE), id(1))] },
+            GraphState { accepting: false, moves: vec![(every_other(FIRST_LOW), id(2))] },
+            GraphState { accepting: true, moves: Vec::new() },
+        ];
+        let units = Dfa::from_graph(&Graph::from_parts(id(0), states), &Budget::default());
+        let units = units.unwrap();
+        let small = Budget::default().with_max_memory(1 << 20);
+        let err = characters(&units, &small).unwrap_err();
+        assert!(matches!(err, Error::Budget(crate::BudgetError::TooMuchMemory { .. })), "{err}");
+        let pairs = characters(&units, &Budget::default()).unwrap();
+        assert!(pairs.matches("\u{10000}") && !pairs.matches("\u{10001}"));
     }
 
     #[test]
