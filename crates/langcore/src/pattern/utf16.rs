@@ -17,11 +17,14 @@ use crate::error::Error;
 use crate::graph::{Graph, GraphState};
 use crate::state_id::StateId;
 
-/// The first surrogate unit, and the character that stands for it.
+/// The first surrogate unit.
 const FIRST_SURROGATE: u32 = 0xD800;
+/// The character that stands for the first surrogate unit (Supplementary Private Use
+/// Area-B; the backtracking analysis's tags are in plane 15).
 const UNIT_BASE: u32 = 0x10_0000;
-/// The first low surrogate, and the number of surrogates of each kind.
+/// The first low surrogate.
 const FIRST_LOW: u32 = 0xDC00;
+/// The number of surrogates of each kind.
 const HALF: u32 = 0x400;
 /// The first character that is two units.
 const FIRST_PAIR: u32 = 0x1_0000;
@@ -66,7 +69,7 @@ pub(super) fn unit_range(lo: u32, hi: u32) -> CharSet {
     chars(lo, hi.min(0xD7FF)).union(&chars(lo.max(0xE000), hi)).union(&surrogates)
 }
 
-/// The characters of `set` that are units: below U+10000 or standing for a surrogate.
+/// The surrogate units `lo..=hi` that `set` holds, as ranges of offsets from `lo`.
 fn units(lo: u32, hi: u32, set: &CharSet) -> Vec<(u32, u32)> {
     let range = CharSet::range(unit_char(lo), unit_char(hi));
     let within = set.intersection(&range);
