@@ -106,7 +106,7 @@ pub(super) fn word(ctx: Ctx) -> CharSet {
         _ if is_ascii_only(ctx) => {
             return ascii_set(&[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')]);
         }
-        Dialect::Python => r"[\p{L}\p{N}_]",
+        Dialect::Python | Dialect::Pcre => r"[\p{L}\p{N}_]",
         _ => r"\w",
     };
     rust_set(unicode).unwrap_or_default()
@@ -118,6 +118,7 @@ fn space(ctx: Ctx) -> CharSet {
     match ctx.dialect {
         _ if ctx.ascii => ascii,
         Dialect::Java if ctx.unicode_classes => rust_set(r"\s").unwrap_or_default(),
+        Dialect::Pcre if ctx.unicode_classes => pcre_property("Xsp").unwrap_or_default(),
         Dialect::Java | Dialect::Pcre => ascii,
         Dialect::Js => ascii.union(&CharSet::from_ranges([
             ('\u{a0}', '\u{a0}'),
@@ -685,7 +686,7 @@ fn hyphens_escaped(class: &str) -> Option<String> {
 
 /// PCRE's POSIX class `[:name:]` or `[:^name:]`, if the name is one (PCRE2's list);
 /// under `(?i)` `lower` and `upper` are every cased letter, as PCRE2 and Perl read them.
-fn pcre_posix(posix: &str, case_insensitive: bool) -> Option<CharSet> {
+fn pcre_posix(posix: &str, ctx: Ctx) -> Option<CharSet> {
     const NAMES: [&str; 14] = [
         "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct",
         "space", "upper", "word", "xdigit",
@@ -698,9 +699,38 @@ fn pcre_posix(posix: &str, case_insensitive: bool) -> Option<CharSet> {
     if !NAMES.contains(&name) {
         return None;
     }
-    let name = if case_insensitive && matches!(name, "lower" | "upper") { "alpha" } else { name };
+    if ctx.unicode_classes
+        && let Some(set) = pcre_ucp_posix(name)
+    {
+        return Some(if negated { set.complement() } else { set });
+    }
+    let name =
+        if ctx.case_insensitive && matches!(name, "lower" | "upper") { "alpha" } else { name };
     let caret = if negated { "^" } else { "" };
     rust_set(&format!("[[:{caret}{name}:]]"))
+}
+
+/// A POSIX class under PCRE2's `(*UCP)` (`pcre2pattern`, "POSIX character classes"):
+/// Unicode properties for nine of them, the special rules for `graph`, `print` and
+/// `punct`; `None` for `ascii` and `xdigit`, which stay as they are.
+fn pcre_ucp_posix(name: &str) -> Option<CharSet> {
+    let graph = r"[[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Cf}]--[\u{61C}\u{180E}\u{2066}-\u{2069}]]";
+    let text = match name {
+        "alnum" => return pcre_property("Xan"),
+        "space" => return pcre_property("Xps"),
+        "word" => return pcre_property("Xwd"),
+        "alpha" => r"\p{L}",
+        "blank" => r"[\t\p{Zs}\u{180E}]",
+        "cntrl" => r"\p{Cc}",
+        "digit" => r"\p{Nd}",
+        "lower" => r"\p{Ll}",
+        "upper" => r"\p{Lu}",
+        "graph" => graph,
+        "print" => return rust_set(graph)?.union(&rust_set(r"\p{Zs}")?).into(),
+        "punct" => r"[\p{P}[\p{S}&&\x00-\xFF]]",
+        _ => return None,
+    };
+    rust_set(text)
 }
 
 /// PCRE2's error for a range with a class at either end (`[a-\d]`, `[[:digit:]-z]`).
@@ -908,7 +938,7 @@ impl ClassReader<'_> {
             (self.ctx.dialect, rest.starts_with("[:"), rest.find(":]"))
         {
             let posix = &rest[..end + 2];
-            let found = pcre_posix(posix, self.ctx.case_insensitive)
+            let found = pcre_posix(posix, self.ctx)
                 .ok_or_else(|| (format!("unknown POSIX class {posix}"), start..start + end + 2))?;
             self.pos += end + 2;
             return Ok(Atom::Set(found));

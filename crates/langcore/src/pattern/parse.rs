@@ -1911,7 +1911,12 @@ impl Parser<'_> {
                 GroupKind::Reference(Expr::Empty)
             }
             _ if limit && at_start => GroupKind::Reference(Expr::Empty),
-            "UCP" | "CR" | "CRLF" | "ANYCRLF" | "ANY" | "NUL" | "BSR_ANYCRLF" | "NOTEMPTY"
+            // Unicode `\d`, `\s`, `\w`, `\b` and POSIX classes (`class.rs`).
+            "UCP" if at_start => {
+                self.flags.unicode_classes = true;
+                GroupKind::Reference(Expr::Empty)
+            }
+            "CR" | "CRLF" | "ANYCRLF" | "ANY" | "NUL" | "BSR_ANYCRLF" | "NOTEMPTY"
             | "NOTEMPTY_ATSTART" | "ACCEPT" | "COMMIT" | "PRUNE" | "SKIP" | "THEN" => {
                 return Err(self.unsupported(
                     format!("(*{name}) is not supported: it changes how PCRE2 matches"),

@@ -397,8 +397,19 @@ fn pcre_verbs_options_and_special_properties() {
         refusal(r"a(*F)?", pcre).contains("quantifier")
             || refusal(r"a(*F)?", pcre).contains("repeat")
     );
+    // `(*UCP)`: Unicode classes (PCRE2 10.42 checked on each string).
+    check(r"(*UCP)\w\d\s", pcre, &["é\u{663}\u{a0}", "_1\u{2028}"], &["\u{301}1 ", "-1 "]);
+    check(r"(*UCP)\b\w+\b", pcre, &["éa"], &[]);
+    check(r"(*UCP)a\B\w", pcre, &["aé"], &[]);
+    check(r"(*UCP)[[:alpha:]][[:digit:]]", pcre, &["é\u{663}"], &["1\u{663}"]);
+    check(r"(*UCP)[[:punct:]]", pcre, &["\u{bf}", "$", "!"], &["\u{20ac}"]);
+    check(r"(*UCP)[[:graph:]]", pcre, &["a", "\u{ad}"], &["\u{61c}"]);
+    check(r"(*UCP)[[:print:]]", pcre, &["\u{a0}", "a"], &["\u{2028}"]);
+    check(r"(*UCP)[[:^alpha:]][[:xdigit:]]", pcre, &["1a"], &["éa", "1\u{ff41}"]);
+    check(r"(*UCP)[[:blank:]]", pcre, &["\u{a0}", "\t", "\u{180e}"], &["\u{2028}"]);
+    check(r"(*UCP)[[:cntrl:]]", pcre, &["\u{85}"], &["\u{200b}"]);
+    check(r"(*UCP)(?i)[[:lower:]]", pcre, &["a"], &["A"]);
     for (pattern, why) in [
-        (r"(*UCP)\w", "changes how"),
         (r"(*CRLF)a", "changes how"),
         (r"a(*COMMIT)b", "changes how"),
         (r"(*PRUNE:x)a", "not supported"),
