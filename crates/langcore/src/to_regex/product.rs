@@ -141,15 +141,26 @@ fn intersection(
         let chars = alphabets.iter().fold(CharSet::full(), |acc, set| acc.intersection(set));
         // A failure here only drops this candidate.
         let interleaved = gaps::intersection(exprs, left, right, &chars, budget).unwrap_or(None);
-        // Out of time for its check, it is dropped and the candidate so far kept.
-        if let Some(node) = interleaved
-            && best.is_none_or(|best| is_better(exprs, node, best))
-            && is_exact(exprs, node, result, budget).unwrap_or(false)
-        {
-            best = Some(node);
-        }
+        keep_interleaved(exprs, &mut best, interleaved, result, budget);
     }
     Ok(best)
+}
+
+/// Takes `interleaved` as `best` where it is better and exact; out of time for its check,
+/// it is dropped and the candidate so far kept.
+fn keep_interleaved(
+    exprs: &mut Exprs,
+    best: &mut Option<NodeId>,
+    interleaved: Option<NodeId>,
+    result: &Dfa,
+    budget: &Budget,
+) {
+    if let Some(node) = interleaved
+        && best.is_none_or(|best| is_better(exprs, node, best))
+        && is_exact(exprs, node, result, budget).unwrap_or(false)
+    {
+        *best = Some(node);
+    }
 }
 
 /// `A − B` as the strings of `A` with a character `B` never uses, or the rest; or as the
@@ -182,12 +193,7 @@ fn difference(
     // A failure here, or out of time for its check, only drops this candidate.
     let chars = alphabet(left_dfa, budget)?;
     let interleaved = gaps::difference(exprs, expr, right, &chars, budget).unwrap_or(None);
-    if let Some(node) = interleaved
-        && best.is_none_or(|best| is_better(exprs, node, best))
-        && is_exact(exprs, node, result, budget).unwrap_or(false)
-    {
-        best = Some(node);
-    }
+    keep_interleaved(exprs, &mut best, interleaved, result, budget);
     Ok(best)
 }
 
