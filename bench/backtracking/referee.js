@@ -17,8 +17,8 @@ try {
   process.stderr.write('SKIPPED recheck: not installed (npm install recheck@4.5.0)\n');
 }
 
-// The time grows faster than the input when tripling the pumps (or four more, `exp`)
-// multiplies it by more than 3^1.6 (a linear time triples), once past the 20 ms floor.
+// The time grows faster than the input when tripling the pumps (or two more, `exp`)
+// multiplies it by more than 3^1.6 (a linear time triples), once past the timing floor.
 function judge(timing) {
   const [k1, t1, k2, t2] = timing.split(' ').map(Number);
   if (!(t1 >= 0.015)) return { growth: 'flat', timing };

@@ -1,6 +1,8 @@
 // Times java.util.regex on attack strings (see README.md); run as `java Time.java`.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.regex.Matcher;
@@ -8,19 +10,19 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 public class Time {
-    static final double MIN_SECONDS = 0.02;
+    static final double MIN_SECONDS = 0.05;
     static final int MAX_PUMPS = 1 << 22;
     static final int MAX_EXP_PUMPS = 64;
+    static final int ROUNDS = 3;
+    static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
+    /** The thread's CPU time, not the wall clock: time spent waiting for a core on a busy
+     * machine (or compiling in the JIT's threads) is not the engine's. */
     static double timed(Pattern pattern, boolean full, String text) {
-        double best = Double.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            long start = System.nanoTime();
-            Matcher matcher = pattern.matcher(text);
-            boolean found = full ? matcher.matches() : matcher.find();
-            best = Math.min(best, (System.nanoTime() - start) / 1e9);
-        }
-        return best;
+        long start = THREADS.getCurrentThreadCpuTime();
+        Matcher matcher = pattern.matcher(text);
+        boolean found = full ? matcher.matches() : matcher.find();
+        return (THREADS.getCurrentThreadCpuTime() - start) / 1e9;
     }
 
     static String decode(String text) {
@@ -55,14 +57,17 @@ public class Time {
 
     static String timeCase(Pattern pattern, boolean full, boolean exp, String prefix, String pump, String suffix) {
         int k = exp ? 1 : 8;
-        double elapsed;
-        while (true) {
-            elapsed = timed(pattern, full, prefix + pump.repeat(k) + suffix);
-            if (elapsed >= MIN_SECONDS || k >= (exp ? MAX_EXP_PUMPS : MAX_PUMPS)) break;
+        int limit = exp ? MAX_EXP_PUMPS : MAX_PUMPS;
+        while (timed(pattern, full, prefix + pump.repeat(k) + suffix) < MIN_SECONDS && k < limit) {
             k = exp ? k + 1 : k * 2;
         }
-        int k2 = exp ? k + 4 : 3 * k;
-        double t2 = timed(pattern, full, prefix + pump.repeat(k2) + suffix);
-        return String.format("%d %.6f %d %.6f", k, elapsed, k2, t2);
+        int k2 = exp ? k + 2 : 3 * k;
+        String text1 = prefix + pump.repeat(k) + suffix, text2 = prefix + pump.repeat(k2) + suffix;
+        double t1 = Double.MAX_VALUE, t2 = Double.MAX_VALUE;
+        for (int round = 0; round < ROUNDS; round++) {
+            t1 = Math.min(t1, timed(pattern, full, text1));
+            t2 = Math.min(t2, timed(pattern, full, text2));
+        }
+        return String.format("%d %.6f %d %.6f", k, t1, k2, t2);
     }
 }

@@ -2,33 +2,40 @@
 'use strict';
 const readline = require('readline');
 
-const MIN_SECONDS = 0.02;
+const MIN_SECONDS = 0.05;
 const MAX_PUMPS = 1 << 22;
 const MAX_EXP_PUMPS = 64;
+const ROUNDS = 3;
+
+// The process's CPU time, not the wall clock: time spent waiting for a core on a busy
+// machine is not the engine's.
+function cpuSeconds() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
 
 function timed(run, text) {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const start = process.hrtime.bigint();
-    run(text);
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e9);
-  }
-  return best;
+  const start = cpuSeconds();
+  run(text);
+  return cpuSeconds() - start;
 }
 
 // Grows the pumps k until one run on `textOf(k)` takes MIN_SECONDS (k + 1 at a time for
-// `exp`, doubling for `poly`), then times k2 = k + 4 (`exp`) or 3k: `k t1 k2 t2`.
+// `exp`, doubling for `poly`), then times k2 = k + 2 (`exp`) or 3k, each the fastest of
+// ROUNDS runs taken in turn with the other's: `k t1 k2 t2`.
 function growth(run, textOf, kind) {
   let k = kind === 'exp' ? 1 : 8;
-  let elapsed;
-  for (;;) {
-    elapsed = timed(run, textOf(k));
-    if (elapsed >= MIN_SECONDS || k >= (kind === 'exp' ? MAX_EXP_PUMPS : MAX_PUMPS)) break;
+  while (timed(run, textOf(k)) < MIN_SECONDS && k < (kind === 'exp' ? MAX_EXP_PUMPS : MAX_PUMPS)) {
     k = kind === 'exp' ? k + 1 : k * 2;
   }
-  const k2 = kind === 'exp' ? k + 4 : 3 * k;
-  const t2 = timed(run, textOf(k2));
-  return `${k} ${elapsed.toFixed(6)} ${k2} ${t2.toFixed(6)}`;
+  const k2 = kind === 'exp' ? k + 2 : 3 * k;
+  const [text1, text2] = [textOf(k), textOf(k2)];
+  let [t1, t2] = [Infinity, Infinity];
+  for (let round = 0; round < ROUNDS; round++) {
+    t1 = Math.min(t1, timed(run, text1));
+    t2 = Math.min(t2, timed(run, text2));
+  }
+  return `${k} ${t1.toFixed(6)} ${k2} ${t2.toFixed(6)}`;
 }
 
 function runCase(mode, kind, pattern, prefix, pump, suffix) {
