@@ -162,6 +162,7 @@ impl Language {
                 Language(Arc::new(node))
             }
             Parsed::Automaton(dfa) => Language::built(dfa),
+            Parsed::Nfa(nfa) => Language::new(Term::Nfa(nfa)),
         })
     }
 
@@ -1018,7 +1019,7 @@ impl Language {
     /// ```
     pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, Error> {
         let source = self.0.source.as_deref();
-        to_regex::term_to_pattern(&term::shape(self), source, dialect, budget, |budget| {
+        to_regex::term_to_pattern(&term::shape(self, budget)?, source, dialect, budget, |budget| {
             self.to_dfa(budget)
         })
     }

@@ -1,8 +1,8 @@
 //! How a [`Language`] was built, kept until an automaton is needed, and its NFA.
 //!
 //! # Overview
-//! A [`Term`] is a parsed pattern, an automaton, or a union, concatenation or repetition of
-//! other languages. [`emit`] copies a term into an [`NfaBuilder`] back to front, like the
+//! A [`Term`] is a parsed pattern, an automaton (a DFA, or an NFA not yet determinized), or
+//! a union, concatenation or repetition of other languages. [`emit`] copies a term into an [`NfaBuilder`] back to front, like the
 //! regex front end (`nfa/build.rs`): a pattern is compiled from its HIR, a language whose
 //! automaton exists is copied as a trimmed [`Fragment`], and the combinations add the same
 //! states as `|`, concatenation and `{min,max}` in a pattern. So the union of two patterns
@@ -20,6 +20,7 @@ use super::Language;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::dfa::fragment::Fragment;
+use crate::error::Error;
 use crate::nfa::{Nfa, NfaBuilder, NfaTrim, State, compile_hir, compile_repetition};
 use crate::state_id::StateId;
 use crate::to_regex::Shape;
@@ -35,6 +36,9 @@ pub(super) enum Term {
     Pattern(Hir),
     /// A canonical minimal DFA.
     Automaton(Dfa),
+    /// An automaton of a pattern that is determinized only when a question needs it: a
+    /// JavaScript pattern read over UTF-16 code units and composed into characters.
+    Nfa(Nfa),
     /// The canonical minimal DFA of an intersection or difference (`op`) of `operands`
     /// (at least two, built), kept for the conversion to a pattern, which can read the
     /// result off the operands' own patterns.
@@ -87,7 +91,7 @@ pub(super) struct Node {
 impl Node {
     pub(super) fn new(term: Term) -> Node {
         let depth = match &term {
-            Term::Pattern(_) | Term::Automaton(_) => 0,
+            Term::Pattern(_) | Term::Automaton(_) | Term::Nfa(_) => 0,
             Term::Union(operands) | Term::Concat(operands) | Term::Product { operands, .. } => {
                 1 + operands.iter().map(|operand| operand.0.depth).max().unwrap_or(0)
             }
@@ -117,6 +121,7 @@ pub(super) fn heap_bytes(language: &Language) -> usize {
     own + match &node.term {
         Term::Pattern(hir) => hir::visit(hir, HirBytes(0)).unwrap_or(0),
         Term::Automaton(dfa) => dfa.heap_bytes(),
+        Term::Nfa(nfa) => nfa.heap_bytes(),
         Term::Product { dfa, operands, .. } => {
             dfa.heap_bytes() + operands.iter().map(heap_bytes).sum::<usize>()
         }
@@ -156,26 +161,37 @@ impl hir::Visitor for HirBytes {
 }
 
 /// How `language` was built, for the conversion to a pattern: a term's depth is bounded by
-/// [`MAX_DEPTH`], and so this recursion.
-pub(super) fn shape(language: &Language) -> Shape<'_> {
+/// [`MAX_DEPTH`], and so this recursion. An automaton not determinized yet is, now: the
+/// conversion reads DFAs.
+///
+/// # Errors
+/// When determinizing exceeds `budget`.
+pub(super) fn shape<'l>(language: &'l Language, budget: &Budget) -> Result<Shape<'l>, Error> {
     let node = &*language.0;
-    match &node.term {
+    let shapes = |operands: &'l [Language]| -> Result<Vec<Shape<'l>>, Error> {
+        operands.iter().map(|operand| shape(operand, budget)).collect()
+    };
+    Ok(match &node.term {
         Term::Pattern(hir) => Shape::Pattern(hir),
         Term::Automaton(dfa) => Shape::Automaton(dfa),
-        Term::Union(operands) => Shape::Union(operands.iter().map(shape).collect()),
-        Term::Concat(operands) => Shape::Concat(operands.iter().map(shape).collect()),
+        Term::Nfa(_) => Shape::Automaton(language.to_dfa(budget)?),
+        Term::Union(operands) => Shape::Union(shapes(operands)?),
+        Term::Concat(operands) => Shape::Concat(shapes(operands)?),
         Term::Repeat { operand, min, max } => {
-            Shape::Repeat { operand: Box::new(shape(operand)), min: *min, max: *max }
+            Shape::Repeat { operand: Box::new(shape(operand, budget)?), min: *min, max: *max }
         }
         Term::Product { dfa, op, operands } => {
-            let built: Option<Vec<_>> =
-                operands.iter().map(|operand| Some((shape(operand), operand.0.built()?))).collect();
+            let built: Option<Vec<_>> = operands.iter().map(|operand| operand.0.built()).collect();
             match built {
-                Some(operands) => Shape::Product { dfa, op: *op, operands },
+                Some(built) => Shape::Product {
+                    dfa,
+                    op: *op,
+                    operands: shapes(operands)?.into_iter().zip(built).collect(),
+                },
                 None => Shape::Automaton(dfa),
             }
         }
-    }
+    })
 }
 
 /// The NFA of `language` alone, its states counted as `op`.
@@ -249,6 +265,7 @@ fn emit_term(
     match &language.0.term {
         Term::Pattern(hir) => compile_hir(builder, hir, next),
         Term::Automaton(dfa) | Term::Product { dfa, .. } => emit_built(dfa, builder, next),
+        Term::Nfa(nfa) => nfa.emit(builder, next),
         Term::Union(operands) => {
             let mut entries = Vec::with_capacity(operands.len());
             for operand in operands {

@@ -191,6 +191,52 @@ impl Nfa {
         Nfa { states, labels, start: self.start }
     }
 
+    /// Appends a copy of this automaton to `builder` that continues to `next` (every
+    /// accepting state gets an ε-move to it), and returns the copy's entry.
+    ///
+    /// # Errors
+    /// When the builder's budget runs out.
+    pub(crate) fn emit(
+        &self,
+        builder: &mut NfaBuilder<'_>,
+        next: StateId,
+    ) -> Result<StateId, BudgetError> {
+        let offset = builder.n_states();
+        let moved = |id: StateId| StateId::from_index(offset + id.index());
+        for state in &self.states {
+            let transitions = state
+                .transitions
+                .iter()
+                .map(|&(label, target)| (builder.intern(self.label(label)), moved(target)))
+                .collect();
+            let mut epsilons: Vec<StateId> = state.epsilons.iter().copied().map(moved).collect();
+            if state.accepting {
+                epsilons.push(next);
+            }
+            builder.add(State { transitions, epsilons, accepting: false })?;
+        }
+        Ok(moved(self.start))
+    }
+
+    /// About how many bytes the automaton holds on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let states: usize = self
+            .states
+            .iter()
+            .map(|state| {
+                size_of::<State>()
+                    + size_of_val(state.transitions.as_slice())
+                    + size_of_val(state.epsilons.as_slice())
+            })
+            .sum();
+        let labels: usize = self
+            .labels
+            .iter()
+            .map(|label| size_of::<CharSet>() + size_of_val(label.ranges()))
+            .sum();
+        states + labels
+    }
+
     pub(crate) fn state(&self, id: StateId) -> &State {
         &self.states[id.index()]
     }

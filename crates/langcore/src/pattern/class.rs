@@ -139,8 +139,9 @@ fn space(ctx: Ctx) -> CharSet {
 }
 
 /// The characters that end a line for `.`, `^` and `$` under multi-line.
-pub(super) fn line_terminators(dialect: Dialect) -> CharSet {
-    match dialect {
+pub(super) fn line_terminators(ctx: Ctx) -> CharSet {
+    match ctx.dialect {
+        Dialect::Java if ctx.unix_lines => CharSet::singleton('\n'),
         Dialect::Js => CharSet::from_ranges([('\n', '\n'), ('\r', '\r'), ('\u{2028}', '\u{2029}')]),
         Dialect::Java => CharSet::from_ranges([
             ('\n', '\n'),
@@ -154,7 +155,7 @@ pub(super) fn line_terminators(dialect: Dialect) -> CharSet {
 
 /// What `.` matches.
 pub(super) fn dot(ctx: Ctx) -> CharSet {
-    if ctx.dot_all { CharSet::full() } else { line_terminators(ctx.dialect).complement() }
+    if ctx.dot_all { CharSet::full() } else { line_terminators(ctx).complement() }
 }
 
 /// `set` under the case insensitivity of `ctx`, as a literal when it is one character and
@@ -263,19 +264,26 @@ fn property(name: &str, ctx: Ctx) -> Option<CharSet> {
         Some(rest) => (true, rest),
         None => (false, name),
     };
+    if ctx.dialect == Dialect::Pcre {
+        let set = pcre_property(name)?;
+        return Some(if negated { set.complement() } else { set });
+    }
     let ascii_posix = ctx.dialect == Dialect::Java && !ctx.unicode_classes;
     let java_first = if ascii_posix { named_property(name) } else { None };
     let set = java_case_insensitive_property(name, ctx)
         .or(java_first)
-        .or_else(|| if ctx.dialect == Dialect::Pcre { pcre_property(name) } else { None })
         .or_else(|| rust_set(&format!(r"\p{{{name}}}")))
         .or_else(|| named_property(name))
         .or_else(|| name.strip_prefix("Is").and_then(|rest| rust_set(&format!(r"\p{{{rest}}}"))))?;
     Some(if negated { set.complement() } else { set })
 }
 
-/// PCRE2's own properties: cased letters `L&` (`Lc`), and the `X` ones (`pcre2pattern`'s
-/// "PCRE2 special category properties"; spaces as `pcre2_match` lists them).
+/// A property of PCRE2 (10.42): its own, cased letters `L&` (`Lc`) and the `X` ones
+/// (`pcre2pattern`'s "PCRE2 special category properties"; spaces as `pcre2_match` lists
+/// them); general categories by their short names only (`Lu`, not `Uppercase_Letter` nor
+/// `Punct`); scripts (`Greek`, `sc=Grek`, `scx=Greek`) and binary properties (`Alphabetic`,
+/// `White_Space`). Names are loose, as in Unicode and PCRE2. Java's names (`IsGreek`,
+/// `InBasicLatin`, `javaLowerCase`, `XDigit`) are not PCRE2's.
 fn pcre_property(name: &str) -> Option<CharSet> {
     let spaces = r"[\p{Z}\t\n\x0B\f\r\x85\u180E]";
     let text = match name {
@@ -284,7 +292,26 @@ fn pcre_property(name: &str) -> Option<CharSet> {
         "Xwd" => r"[\p{L}\p{N}_]",
         "Xsp" | "Xps" => spaces,
         "Xuc" => r"[$@`\u{A0}-\u{D7FF}\u{E000}-\u{10FFFF}]",
-        _ => return None,
+        _ => {
+            let loose: String = name
+                .chars()
+                .filter(|c| !matches!(c, ' ' | '_' | '-'))
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            match loose.as_str() {
+                "any" => return Some(CharSet::full()),
+                "ascii" => return Some(CharSet::range('\0', '\x7f')),
+                // Unicode's loose matching drops a leading `is`; PCRE2 does not.
+                _ if loose.starts_with("is") => return None,
+                _ => {}
+            }
+            let category = rust_set(&format!(r"\p{{gc={name}}}")).is_some();
+            return if category && loose.len() > 2 {
+                None
+            } else {
+                rust_set(&format!(r"\p{{{name}}}"))
+            };
+        }
     };
     rust_set(text)
 }

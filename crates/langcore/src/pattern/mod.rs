@@ -72,6 +72,8 @@ pub(super) struct Ctx {
     pub(super) verbose: bool,
     /// PCRE's `(?xx)`: spaces and tabs are ignored inside classes too.
     pub(super) verbose_classes: bool,
+    /// Java's `(?d)` (`UNIX_LINES`): only `\n` ends a line, for `.`, `^`, `$` and `\Z`.
+    pub(super) unix_lines: bool,
 }
 
 /// A pattern after [`parse_in`].
@@ -81,6 +83,23 @@ pub(crate) enum Parsed {
     Hir(Hir),
     /// The canonical minimal DFA of a pattern with assertions.
     Automaton(Dfa),
+    /// An automaton of a pattern read over UTF-16 code units (`utf16.rs`), its assertions
+    /// decided: not determinized, since only some questions need that.
+    Nfa(Nfa),
+}
+
+impl Parsed {
+    /// The canonical minimal DFA of the pattern.
+    ///
+    /// # Errors
+    /// When building it exceeds `budget`.
+    pub(crate) fn into_dfa(self, budget: &Budget) -> Result<Dfa, BudgetError> {
+        match self {
+            Parsed::Hir(hir) => Dfa::from_nfa(&Nfa::from_hir(&hir, budget)?, budget),
+            Parsed::Automaton(dfa) => Ok(dfa),
+            Parsed::Nfa(nfa) => Dfa::from_nfa(&nfa, budget),
+        }
+    }
 }
 
 /// A pattern in the front end's IR: assertions and all.
@@ -583,8 +602,12 @@ fn parse_extended(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Pa
     budget.check_time(Operation::Parse)?;
     if dialect == Dialect::Js && expr.any_set(utf16::reaches_pairs) {
         // Over UTF-16 units: composed into characters.
-        let units = build_part(expr, budget)?;
-        return Ok(Parsed::Automaton(utf16::characters(&units, budget)?));
+        let units = if expr.has_look() {
+            Nfa::from_graph(&build_automaton(&expr, budget)?.to_graph())
+        } else {
+            Nfa::from_hir(&expr.to_hir(), budget)?
+        };
+        return Ok(Parsed::Nfa(utf16::characters(&units, budget)?));
     }
     if expr.has_look() {
         Ok(Parsed::Automaton(build_automaton(&expr, budget)?))
@@ -726,6 +749,7 @@ impl Nfa {
         match parse_in(pattern, dialect, budget)? {
             Parsed::Hir(hir) => Ok(Nfa::from_hir(&hir, budget)?),
             Parsed::Automaton(dfa) => Ok(Nfa::from_graph(&dfa.to_graph())),
+            Parsed::Nfa(nfa) => Ok(nfa),
         }
     }
 }
@@ -767,10 +791,7 @@ impl Dfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_regex_with(pattern: &str, budget: &Budget) -> Result<Dfa, Error> {
-        match parse_in(pattern, Dialect::Rust, budget)? {
-            Parsed::Hir(hir) => Ok(Dfa::from_nfa(&Nfa::from_hir(&hir, budget)?, budget)?),
-            Parsed::Automaton(dfa) => Ok(dfa),
-        }
+        Ok(parse_in(pattern, Dialect::Rust, budget)?.into_dfa(budget)?)
     }
 }
 

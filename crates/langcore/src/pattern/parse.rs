@@ -236,6 +236,10 @@ struct Flags {
     unicode_case: bool,
     /// `(?U)` in PCRE and Rust: quantifiers are lazy unless followed by `?`.
     swap_greed: bool,
+    /// PCRE's `(?n)`: a plain `(...)` does not capture (named groups still do).
+    no_auto_capture: bool,
+    /// Java's `(?d)`, see [`Ctx`].
+    unix_lines: bool,
 }
 
 /// What the first pass learnt about a capturing group.
@@ -407,6 +411,8 @@ impl<'p> Parser<'p> {
                 unicode_classes: false,
                 unicode_case: false,
                 swap_greed: false,
+                no_auto_capture: false,
+                unix_lines: false,
             },
             depth: 0,
             levels: Vec::new(),
@@ -493,6 +499,7 @@ impl<'p> Parser<'p> {
             dot_all: self.flags.dot_all,
             verbose: self.flags.verbose,
             verbose_classes: self.flags.verbose_classes,
+            unix_lines: self.flags.unix_lines,
         }
     }
 
@@ -966,9 +973,10 @@ impl<'p> Parser<'p> {
             return Expr::look(false, true, full());
         }
         let after_line =
-            Expr::look(false, true, Expr::set(class::line_terminators(self.dialect).complement()));
+            Expr::look(false, true, Expr::set(class::line_terminators(self.ctx()).complement()));
         let not_at_end = Expr::look(true, false, full());
         match self.dialect {
+            Dialect::Java if self.flags.unix_lines => Expr::concat(vec![after_line, not_at_end]),
             Dialect::Java => Expr::concat(vec![after_line, not_at_end, not_inside_crlf()]),
             Dialect::Pcre => Expr::concat(vec![
                 after_line,
@@ -982,10 +990,12 @@ impl<'p> Parser<'p> {
     /// (not inside `\r\n` in Java), or also before a final newline (`final_newline`:
     /// Python, Java and PCRE without multi-line).
     fn end_anchor(&self, multi_line: bool, final_newline: bool) -> Expr {
-        let terminators = class::line_terminators(self.dialect);
+        let terminators = class::line_terminators(self.ctx());
+        // Java's `\r\n` is one line terminator (not under `(?d)`, where `\r` is none).
+        let crlf = self.dialect == Dialect::Java && !self.flags.unix_lines;
         if multi_line {
             let before_line = Expr::look(true, true, Expr::set(terminators.complement()));
-            if self.dialect == Dialect::Java {
+            if crlf {
                 return Expr::concat(vec![before_line, not_inside_crlf()]);
             }
             return before_line;
@@ -1002,7 +1012,7 @@ impl<'p> Parser<'p> {
                 CharSet::singleton('\n')
             }),
         ];
-        if self.dialect == Dialect::Java {
+        if crlf {
             finals.push(Expr::literal("\r\n"));
         }
         let end = Expr::look(true, true, Expr::set(CharSet::full()));
@@ -1656,6 +1666,9 @@ impl<'p> Parser<'p> {
             return self.pcre_verb(start);
         }
         if !self.eat("?") {
+            if self.flags.no_auto_capture {
+                return Ok(GroupKind::Plain(self.flags));
+            }
             return Ok(GroupKind::Capture(None));
         }
         let opening = |parser: &Parser<'_>| start..parser.pos;
@@ -1808,6 +1821,8 @@ impl<'p> Parser<'p> {
                 'a' if dialect == Dialect::Python => flags.ascii = on,
                 'u' if dialect == Dialect::Python => flags.ascii = !on,
                 'J' if dialect == Dialect::Pcre => flags.duplicate_names = on,
+                'n' if dialect == Dialect::Pcre => flags.no_auto_capture = on,
+                'd' if dialect == Dialect::Java => flags.unix_lines = on,
                 // PCRE2: `(?^)` turns `i`, `m`, `n`, `s` and `x` off first.
                 '^' if dialect == Dialect::Pcre && self.pos == start + 3 => {
                     flags.case_insensitive = false;
@@ -1815,6 +1830,7 @@ impl<'p> Parser<'p> {
                     flags.dot_all = false;
                     flags.verbose = false;
                     flags.verbose_classes = false;
+                    flags.no_auto_capture = false;
                 }
                 'U' if dialect == Dialect::Java => {
                     flags.unicode_classes = on;
@@ -1828,7 +1844,20 @@ impl<'p> Parser<'p> {
                         start..self.pos,
                     ));
                 }
-                'u' | 'U' | 'L' | 'd' | 'n' | 'J' => {}
+                // Rust: Unicode mode is on already; off, classes and `.` read bytes.
+                'u' if dialect == Dialect::Rust && on => {}
+                'u' if dialect == Dialect::Rust => {
+                    return Err(self.unsupported(
+                        "(?-u) is not supported: patterns match Unicode text",
+                        start..self.pos,
+                    ));
+                }
+                'c' if dialect == Dialect::Java => {
+                    return Err(self.unsupported(
+                        "Java's (?c) (canonical equivalence) is not supported",
+                        start..self.pos,
+                    ));
+                }
                 ':' => {
                     let saved = self.flags;
                     self.flags = flags;
@@ -1891,6 +1920,8 @@ impl Parser<'_> {
                 .find(')')
                 .ok_or_else(|| self.error("unclosed (*MARK)", opening.clone()))?;
             self.pos += end + 1;
+            // `(*MARK:m)*` is PCRE2's error 109, as for an option.
+            self.unquantifiable = true;
             return Ok(GroupKind::Reference(Expr::Empty));
         }
         if !self.rest()[name_len..].starts_with(')') {
@@ -1900,7 +1931,8 @@ impl Parser<'_> {
         let at_start = is_pcre_options(&self.pattern[..start]);
         let limit =
             ["LIMIT_HEAP=", "LIMIT_MATCH=", "LIMIT_DEPTH=", "LIMIT_RECURSION="].iter().any(|key| {
-                name.strip_prefix(key).is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+                name.strip_prefix(key)
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
             });
         let kind = match name {
             "FAIL" | "F" => GroupKind::Reference(Expr::set(CharSet::empty())),

@@ -3,17 +3,23 @@
 use super::*;
 use crate::Language;
 
-/// The language of `pattern` in `dialect` under the default budget.
+/// The default limits with a deadline no busy machine reaches: these tests check meanings
+/// and the state and memory limits, not speed.
+fn patient() -> Budget {
+    Budget::new(std::time::Duration::from_secs(3600))
+}
+
+/// The language of `pattern` in `dialect` under the default limits ([`patient`]).
 #[track_caller]
 fn language(pattern: &str, dialect: Dialect) -> Language {
-    Language::from_regex_in(pattern, dialect, &Budget::default())
+    Language::from_regex_in(pattern, dialect, &patient())
         .unwrap_or_else(|err| panic!("{pattern} ({dialect}): {err}"))
 }
 
 /// `pattern` in `dialect` as `parse_extended` hands it to the automaton builders.
 #[track_caller]
 fn lowered(pattern: &str, dialect: Dialect) -> Expr {
-    let expr = parse::parse(pattern, dialect, &Budget::default());
+    let expr = parse::parse(pattern, dialect, &patient());
     expr.unwrap_or_else(|err| panic!("{pattern}: {err}")).decide_edges(true, true).simplify()
 }
 
@@ -21,7 +27,7 @@ fn lowered(pattern: &str, dialect: Dialect) -> Expr {
 #[track_caller]
 fn check(pattern: &str, dialect: Dialect, yes: &[&str], no: &[&str]) {
     let lang = language(pattern, dialect);
-    let budget = Budget::default();
+    let budget = patient();
     for text in yes {
         assert!(
             lang.matches(text, &budget).unwrap(),
@@ -103,7 +109,7 @@ fn lookaheads() {
 /// lookbehinds, anchors and word boundaries in either part.
 #[test]
 fn leading_lookaheads_are_products_of_their_parts() {
-    let budget = Budget::default();
+    let budget = patient();
     let aheads =
         [r"(?=.{2,4}$)", r"(?=.*b)", r"(?!ab)", r"(?=a(?!b))", r"(?!.*(?<=b)a$)", r"(?=\w*\b)"];
     let bodies = [r"[ab]+", r"(?:a|ba)*b?", r"a.*(?<!b)", r"\b[ab]{1,3}\b", r"(?:a(?=b)|b)*"];
@@ -134,7 +140,7 @@ fn leading_lookaheads_are_products_of_their_parts() {
 /// lookaheads crossed again and again, whose obligations pile up forward, are read that way.
 #[test]
 fn mirrored_lookarounds_read_backwards_are_the_same_language() {
-    let budget = Budget::default();
+    let budget = patient();
     let patterns = [
         r"(?:a(?=b)|b)*",
         r"(?:(?=\w*\d)\w+ ?)*",
@@ -393,10 +399,10 @@ fn pcre_verbs_options_and_special_properties() {
     check(r"(*MARK:x)a(*:y)", pcre, &["a"], &[]);
     check(r"(*pla:a)\w(*nlb:b)(*atomic:a|ab)b", pcre, &["aab"], &["aabb"]);
     check(r"(?i)(?^)a(?^i)b", pcre, &["aB"], &["AB"]);
-    assert!(
-        refusal(r"a(*F)?", pcre).contains("quantifier")
-            || refusal(r"a(*F)?", pcre).contains("repeat")
-    );
+    for unrepeatable in [r"a(*F)?", "(*MARK:m)*a", "a(*:m)+"] {
+        let why = refusal(unrepeatable, pcre);
+        assert!(why.contains("quantifier") || why.contains("repeat"), "{unrepeatable}: {why}");
+    }
     // `(*UCP)`: Unicode classes (PCRE2 10.42 checked on each string).
     check(r"(*UCP)\w\d\s", pcre, &["é\u{663}\u{a0}", "_1\u{2028}"], &["\u{301}1 ", "-1 "]);
     check(r"(*UCP)\b\w+\b", pcre, &["éa"], &[]);
@@ -459,7 +465,7 @@ fn empty_class_anywhere_in_the_default_dialect() {
 
 #[test]
 fn plain_patterns_keep_the_ordinary_road() {
-    let budget = Budget::default();
+    let budget = patient();
     for pattern in ["^abc$", r"\bcat\b", r"(?:\s|^)x$"] {
         let parsed = parse_in(pattern, Dialect::Python, &budget).unwrap();
         assert!(matches!(parsed, Parsed::Hir(_)), "{pattern}");
@@ -554,7 +560,7 @@ fn conditionals_and_optional_groups() {
 /// The error `pattern` in `dialect` gives.
 #[track_caller]
 fn refusal(pattern: &str, dialect: Dialect) -> String {
-    match Language::from_regex_in(pattern, dialect, &Budget::default()) {
+    match Language::from_regex_in(pattern, dialect, &patient()) {
         Ok(_) => panic!("{pattern} ({dialect}) should be refused"),
         Err(err) => err.to_string(),
     }
@@ -658,10 +664,11 @@ fn atomic_groups_follow_backtracking_priority() {
 fn atomic_rewriting_stays_within_its_limits() {
     let java = Dialect::Java;
     // Distributing twenty alternations over the rest would take 2^20 steps.
-    let err = refusal(&format!("(?>{}b*)", "(?:a|ab)".repeat(20)), java);
-    assert!(err.contains("too large"), "{err}");
-    let err = refusal("(?>a{0,100}a)", java);
-    assert!(err.contains("too large"), "{err}");
+    let twenty = format!("(?>{}b*)", "(?:a|ab)".repeat(20));
+    for pattern in [twenty.as_str(), "(?>a{0,100}a)"] {
+        let err = Language::from_regex_in(pattern, java, &patient()).unwrap_err().to_string();
+        assert!(err.contains("too large"), "{pattern}: {err}");
+    }
     // A tight deadline stops the rewriting and the automaton cleanly.
     let small = Budget::default().with_max_states(50);
     let pattern = format!("(?>{}b*)", "(?:a|ab)".repeat(6));
@@ -915,6 +922,62 @@ fn java_pairs_surrogates_and_javascript_reads_units() {
     check(r"(?=.$).", js, &[], &["\u{1F600}"]);
     check(r"a\uD83D", js, &[], &["a"]);
     assert!(refusal("[\u{1F600}-\u{1F64F}]", js).contains("start is after the end"));
+}
+
+/// PCRE2's property names: general categories by their short names only, scripts and binary
+/// properties, loosely matched; Java's names (and Unicode's dropped `is`) are errors
+/// (PCRE2 10.42 checked with `pcre2test`).
+#[test]
+fn pcre_property_names_are_pcre2s() {
+    let pcre = Dialect::Pcre;
+    let all = r"\p{lu}\p{L_}\p{Greek}\p{sc=Grek}\p{Alphabetic}\p{ASCII}\p{Any}\P{Any}?";
+    check(all, pcre, &["Aa\u{3b1}\u{3b2}bZ\u{1F600}"], &["aa\u{3b1}\u{3b2}bZ\u{1F600}"]);
+    check(r"\p{White_Space}\p{Space}\p{greek}", pcre, &["\u{2028} \u{3c9}"], &[]);
+    for name in ["Letter", "IsGreek", "Is_Greek", "InBasicLatin", "Punct", "Digit", "XDigit"] {
+        refusal(&format!(r"\p{{{name}}}"), pcre);
+    }
+    refusal(r"\p{javaLowerCase}", pcre);
+}
+
+/// Java's `(?d)` (`UNIX_LINES`): only `\n` ends a line for `.`, `^`, `$` and `\Z`; PCRE's
+/// `(?n)`: plain groups do not capture. Flags a dialect does not have are errors, and
+/// Java's `(?c)` is refused as not supported (Java 17 and PCRE2 10.42 checked).
+#[test]
+fn java_unix_lines_and_pcre_no_auto_capture() {
+    let (java, pcre) = (Dialect::Java, Dialect::Pcre);
+    check("(?d).", java, &["\r", "\u{2028}"], &["\n"]);
+    check(r"(?d)a$\r?\n?", java, &["a\n"], &["a\r", "a\r\n"]);
+    check("(?dm)a\r$\n^b", java, &["a\r\nb"], &[]);
+    check("(?m)a\r$\n^b", java, &[], &["a\r\nb"]);
+    check("(?dm)a$\r\n^b|a\r^b", java, &[], &["a\r\nb", "a\rb"]);
+    check(r"(?d)a\Z\n?", java, &["a\n"], &[]);
+    check(r"(?d)a\Z\r?", java, &[], &["a\r"]);
+    check(r"(?n)(?<x>a)\1", pcre, &["aa"], &["a"]);
+    check(r"(?n:(a))(b)\1", pcre, &["abb"], &["aba"]);
+    check(r"(?n)(?^)(a)\1", pcre, &["aa"], &[]);
+    assert!(refusal(r"(?n)(a)\1", pcre).contains("no group 1"));
+    assert!(refusal("(?c)a", java).contains("not supported"));
+    for (pattern, dialect) in [("(?L)a", java), ("(?n)a", java), ("(?u)a", pcre), ("(?d)a", pcre)] {
+        assert!(refusal(pattern, dialect).contains("unknown group flag"), "{pattern}");
+    }
+}
+
+/// A JavaScript pattern read over code units is not determinized when read: membership and
+/// emptiness of `.*a.{20}`, whose DFA has 2^21 states, come from its automaton over
+/// characters, as they do in the other dialects (a pattern with lookarounds is built when
+/// read, in every dialect).
+#[test]
+fn javascript_units_are_composed_without_determinizing() {
+    let small = Budget::default().with_max_states(2_000);
+    for pattern in [".*a.{20}", r"[^b]*a\S{20}"] {
+        let lang = Language::from_regex_in(pattern, Dialect::Js, &small).unwrap();
+        assert!(!lang.is_built(), "{pattern}");
+        let text = format!("\u{1F600}a{}", "\u{1F600}".repeat(10));
+        assert!(lang.matches(&text, &small).unwrap(), "{pattern}");
+        assert!(!lang.matches(&format!("a{}", "\u{1F600}".repeat(11)), &small).unwrap());
+        assert!(!lang.is_empty(&small).unwrap(), "{pattern}");
+        assert!(lang.to_dfa(&small).is_err(), "{pattern}: 2^21 states within 2,000");
+    }
 }
 
 /// PCRE2: `(?xx)` ignores spaces and tabs in classes too (a later `(?x)` ends that); a

@@ -11,10 +11,10 @@
 //! assertions included, since they were decided over units first.
 
 use crate::alphabet::CharSet;
-use crate::budget::{Budget, Operation};
-use crate::dfa::Dfa;
-use crate::error::Error;
-use crate::graph::{Graph, GraphState};
+use crate::budget::{Budget, BudgetError, Operation};
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::nfa::{ClosureScratch, LabelId, Nfa, NfaBuilder, State};
 use crate::state_id::StateId;
 
 /// The first surrogate unit.
@@ -70,7 +70,7 @@ pub(super) fn unit_range(lo: u32, hi: u32) -> CharSet {
 }
 
 /// The surrogate units `lo..=hi` that `set` holds, as ranges of offsets from `lo`.
-fn units(lo: u32, hi: u32, set: &CharSet) -> Vec<(u32, u32)> {
+fn offsets(lo: u32, hi: u32, set: &CharSet) -> Vec<(u32, u32)> {
     let range = CharSet::range(unit_char(lo), unit_char(hi));
     let within = set.intersection(&range);
     within.ranges().iter().map(|&(a, b)| (unit_of(a) - lo, unit_of(b) - lo)).collect()
@@ -103,44 +103,68 @@ pub(super) fn reaches_pairs(set: &CharSet) -> bool {
     set.ranges().last().is_some_and(|&(_, hi)| u32::from(hi) >= FIRST_PAIR)
 }
 
-/// The automaton over characters of `dfa`, an automaton over units: a string is accepted
-/// iff its UTF-16 encoding is.
+/// The automaton over characters of `units`, an automaton over units: a string is accepted
+/// iff its UTF-16 encoding is. The same states and ε-moves; each move keeps its characters
+/// below U+10000, and a move on high units gains, for every move on low units that its
+/// target reaches by ε-moves, one move on the characters those two units make. Nothing is
+/// determinized, so a language read this way is built only when a question needs it.
 ///
 /// # Errors
 /// When the result exceeds `budget`: its deadline, or its memory limit for the labels of
 /// pairs (each high and low label pair may take up to 1,024 ranges of characters).
-pub(super) fn characters(dfa: &Dfa, budget: &Budget) -> Result<Dfa, Error> {
-    let graph = dfa.to_graph();
-    let states = graph.states();
+pub(super) fn characters(units: &Nfa, budget: &Budget) -> Result<Nfa, BudgetError> {
     let bmp = CharSet::range('\0', '\u{D7FF}').union(&CharSet::range('\u{E000}', '\u{FFFF}'));
-    let mut composed = Vec::with_capacity(states.len());
+    let mut builder = NfaBuilder::new(budget, Operation::BuildNfa);
+    // Each label's parts once, not once per move: its characters below U+10000 (as a label
+    // of the result), and its high and low units.
+    let mut singles = Vec::with_capacity(units.labels().len());
+    let (mut highs, mut lows) = (Vec::new(), Vec::new());
+    for label in units.labels() {
+        let single = label.intersection(&bmp);
+        singles.push((!single.is_empty()).then(|| builder.intern_owned(single)));
+        highs.push(offsets(FIRST_SURROGATE, FIRST_LOW - 1, label));
+        lows.push(offsets(FIRST_LOW, FIRST_LOW + HALF - 1, label));
+    }
+    // The label of the pairs of a high label and a low one, made once.
+    let mut pair_labels: HashMap<(LabelId, LabelId), Option<LabelId>> = HashMap::default();
     // The labels of pairs, which may each take up to 1,024 ranges per range of low units.
     let mut pair_bytes = 0_usize;
-    for state in states {
-        let mut moves: Vec<(CharSet, StateId)> = Vec::new();
-        for (label, target) in &state.moves {
-            let single = label.intersection(&bmp);
-            if !single.is_empty() {
-                moves.push((single, *target));
+    let mut scratch = ClosureScratch::new(units.n_states());
+    let mut after_high = Vec::new();
+    for id in 0..units.n_states() {
+        let state = units.state(StateId::from_index(id));
+        let mut transitions = Vec::with_capacity(state.transitions.len());
+        for &(label, target) in &state.transitions {
+            if let Some(single) = singles[label.index()] {
+                transitions.push((single, target));
             }
-            let highs = units(FIRST_SURROGATE, FIRST_LOW - 1, label);
-            if highs.is_empty() {
+            if highs[label.index()].is_empty() {
                 continue;
             }
-            for (low_label, end) in &states[target.index()].moves {
-                let lows = units(FIRST_LOW, FIRST_LOW + HALF - 1, low_label);
-                let pairs = pairs(&highs, &lows);
-                pair_bytes += std::mem::size_of_val(pairs.ranges());
-                budget.check_memory(Operation::Determinize, pair_bytes)?;
-                if !pairs.is_empty() {
-                    moves.push((pairs, *end));
+            units.closure(&[target], &mut scratch, &mut after_high);
+            for &middle in &after_high {
+                for &(low, end) in &units.state(middle).transitions {
+                    let pair = match pair_labels.get(&(label, low)) {
+                        Some(&pair) => pair,
+                        None => {
+                            let pairs = pairs(&highs[label.index()], &lows[low.index()]);
+                            pair_bytes += std::mem::size_of_val(pairs.ranges());
+                            budget.check_memory(Operation::BuildNfa, pair_bytes)?;
+                            let pair = (!pairs.is_empty()).then(|| builder.intern_owned(pairs));
+                            *pair_labels.entry((label, low)).or_insert(pair)
+                        }
+                    };
+                    if let Some(pair) = pair {
+                        transitions.push((pair, end));
+                    }
                 }
             }
-            budget.check_time(Operation::Determinize)?;
+            builder.check_time()?;
         }
-        composed.push(GraphState { accepting: state.accepting, moves });
+        let epsilons = state.epsilons.clone();
+        builder.add(State { transitions, epsilons, accepting: state.accepting })?;
     }
-    Dfa::from_graph(&Graph::from_parts(graph.start(), composed), budget)
+    Ok(builder.finish(units.start()))
 }
 
 /// The characters whose high unit's offset is in `highs` and low unit's in `lows`.
@@ -163,6 +187,7 @@ fn pairs(highs: &[(u32, u32)], lows: &[(u32, u32)]) -> CharSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::{Graph, GraphState};
 
     #[test]
     fn units_and_their_characters_round_trip() {
@@ -195,11 +220,10 @@ mod tests {
             GraphState { accepting: false, moves: vec![(every_other(FIRST_LOW), id(2))] },
             GraphState { accepting: true, moves: Vec::new() },
         ];
-        let units = Dfa::from_graph(&Graph::from_parts(id(0), states), &Budget::default());
-        let units = units.unwrap();
+        let units = Nfa::from_graph(&Graph::from_parts(id(0), states));
         let small = Budget::default().with_max_memory(1 << 20);
         let err = characters(&units, &small).unwrap_err();
-        assert!(matches!(err, Error::Budget(crate::BudgetError::TooMuchMemory { .. })), "{err}");
+        assert!(matches!(err, BudgetError::TooMuchMemory { .. }), "{err}");
         let pairs = characters(&units, &Budget::default()).unwrap();
         assert!(pairs.matches("\u{10000}") && !pairs.matches("\u{10001}"));
     }

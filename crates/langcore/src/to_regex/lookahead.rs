@@ -26,8 +26,7 @@ use super::{Shape, term_to_pattern, time_share};
 use crate::budget::Budget;
 use crate::dfa::Dfa;
 use crate::dialect::Dialect;
-use crate::nfa::Nfa;
-use crate::pattern::{Parsed, parse_in};
+use crate::pattern::parse_in;
 use crate::witness::BoolOp;
 
 /// The lookahead candidate may take this fraction (1/n) of the time left: the classic
@@ -123,17 +122,8 @@ fn has_top_alternation(text: &str) -> bool {
 /// Whether `text`, read in `dialect`, has the canonical minimal DFA `target`; `false` when
 /// it does not parse or its automaton does not fit `budget`.
 fn is_exact(text: &str, dialect: Dialect, target: &Dfa, budget: &Budget) -> bool {
-    let dfa = match parse_in(text, dialect, budget) {
-        Ok(Parsed::Automaton(dfa)) => dfa,
-        Ok(Parsed::Hir(hir)) => {
-            match Nfa::from_hir(&hir, budget).and_then(|nfa| Dfa::from_nfa(&nfa, budget)) {
-                Ok(dfa) => dfa,
-                Err(_) => return false,
-            }
-        }
-        Err(_) => return false,
-    };
-    dfa == *target
+    let dfa = parse_in(text, dialect, budget).and_then(|parsed| Ok(parsed.into_dfa(budget)?));
+    dfa.is_ok_and(|dfa| dfa == *target)
 }
 
 #[cfg(test)]

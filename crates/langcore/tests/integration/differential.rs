@@ -371,8 +371,10 @@ fn pcre2(pattern: &str, texts: &[&str]) -> Option<Result<Vec<Option<bool>>, Stri
         return None;
     }
     let delimiter = "/!\"#%&,;=@~`".chars().find(|&d| !pattern.contains(d))?;
-    // `\E` ends a `\Q` the pattern leaves open (and is nothing otherwise).
-    let mut input = format!("{delimiter}\\A(?:{pattern}\\E)\\z{delimiter}utf\n");
+    // Start options (`(*UCP)`) stay first; `\E` ends a `\Q` the pattern leaves open (and is
+    // nothing otherwise).
+    let (options, pattern) = pattern.split_at(pcre2_options_len(&pattern));
+    let mut input = format!("{delimiter}{options}\\A(?:{pattern}\\E)\\z{delimiter}utf\n");
     for text in texts {
         // Every character escaped; a lone `\` is the empty subject.
         let escaped: String = text.chars().map(|c| format!("\\x{{{:x}}}", u32::from(c))).collect();
@@ -409,6 +411,24 @@ fn pcre2(pattern: &str, texts: &[&str]) -> Option<Result<Vec<Option<bool>>, Stri
         }
     }
     Some(Ok(answers))
+}
+
+/// The length of the start-of-pattern options (`(*UTF)`, `(*LIMIT_MATCH=9)`) that begin
+/// `pattern`: verbs such as `(*FAIL)` are part of the pattern.
+fn pcre2_options_len(pattern: &str) -> usize {
+    let mut len = 0;
+    while let Some(name) = pattern[len..].strip_prefix("(*").and_then(|rest| rest.split(')').next())
+    {
+        let verb = matches!(name, "F" | "FAIL" | "ACCEPT" | "COMMIT" | "PRUNE" | "SKIP" | "THEN");
+        let option = name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b"_=".contains(&b));
+        if verb || !option || !pattern[len + 2 + name.len()..].starts_with(')') {
+            break;
+        }
+        len += name.len() + 3;
+    }
+    len
 }
 
 /// Whether PCRE2 matches all of each of `texts` with `pattern`; `None` where it does not

@@ -110,6 +110,13 @@ impl Generator {
         self.features.clear();
         self.plain = self.dialect == Dialect::Rust && self.rng.percent(70);
         let mut pattern = String::new();
+        if self.dialect == Dialect::Pcre && self.rng.percent(8) {
+            self.note("start-option");
+            let options: [&str; 5] =
+                ["(*UCP)", "(*UTF)", "(*UCP)(*UTF)", "(*NO_AUTO_POSSESS)", "(*LIMIT_MATCH=99)"];
+            let option = *self.rng.pick(&options);
+            pattern.push_str(option);
+        }
         if self.rng.percent(12) {
             pattern.push_str(&self.global_flag());
         }
@@ -313,8 +320,8 @@ impl Generator {
         match self.dialect {
             Dialect::Python => &["i", "s", "m", "x", "a", "i", "-i", "i-s"],
             Dialect::Js => &["i", "m", "s", "-i", "i", "is"],
-            Dialect::Java => &["i", "s", "m", "x", "u", "U", "iu", "-i", "i"],
-            Dialect::Pcre => &["i", "s", "m", "x", "i", "-i", "i-s", "xx"],
+            Dialect::Java => &["i", "s", "m", "x", "u", "U", "iu", "-i", "i", "d", "dm"],
+            Dialect::Pcre => &["i", "s", "m", "x", "i", "-i", "i-s", "xx", "^", "^i", "n", "n-i"],
             _ => &["i", "s", "m", "x", "U", "i", "-i", "i-s"],
         }
     }
@@ -435,7 +442,17 @@ impl Generator {
             Dialect::Python => &["\\x61", "\\u00e9", "\\-", "\\n", "\\u0301", "\\141"],
             Dialect::Js => &["\\x61", "\\u00e9", "\\-", "\\n", "\\u0301", "\\cJ"],
             Dialect::Java => &["\\x61", "\\u00e9", "\\x{e9}", "\\-", "\\n", "\\u0301", "\\cJ"],
-            Dialect::Pcre => &["\\x61", "\\x{e9}", "\\-", "\\n", "\\x{301}", "\\o{141}", "\\cJ"],
+            Dialect::Pcre => &[
+                "\\x61",
+                "\\x{e9}",
+                "\\-",
+                "\\n",
+                "\\x{301}",
+                "\\o{141}",
+                "\\cJ",
+                "(*MARK:m)",
+                "(*:m)",
+            ],
             _ => &["\\x61", "\\x{e9}", "\\u00e9", "\\-", "\\n", "\\x{301}"],
         };
         self.rng.pick(options).to_string()
@@ -487,10 +504,28 @@ impl Generator {
                     "\\p{IsLatin}",
                     "\\p{InBasicLatin}",
                     "\\p{InCombiningDiacriticalMarks}",
+                    "\\p{IsGreek}",
+                    "\\p{block=BasicLatin}",
+                    "\\p{blk=Latin-1 Supplement}",
+                    "\\p{IsAlphabetic}",
                 ],
                 Dialect::Js => &["\\p{L}", "\\h", "\\uD83D", "\\uDE00", "\\uD83D\\uDE00"],
                 Dialect::Python => &["\\p{L}", "\\N{LATIN SMALL LETTER A}", "\\N{hyphen-minus}"],
-                Dialect::Pcre => &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{M}", "\\pL", "\\N"],
+                Dialect::Pcre => &[
+                    "\\p{L}",
+                    "\\p{Lu}",
+                    "\\P{L}",
+                    "\\p{M}",
+                    "\\pL",
+                    "\\N",
+                    "\\N{U+61}",
+                    "\\p{L&}",
+                    "\\p{Xan}",
+                    "\\p{Xwd}",
+                    "\\P{Xsp}",
+                    "\\p{Xps}",
+                    "\\p{Xuc}",
+                ],
                 _ => &["\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{M}", "\\pL"],
             };
             return self.rng.pick(options).to_string();
