@@ -260,7 +260,8 @@ fn block(name: &str) -> Option<CharSet> {
 /// Java reads the POSIX names (`Alpha`, `Punct`, ...) as ASCII classes (Unicode ones under
 /// `(?U)`), the others as Unicode properties.
 fn property(name: &str, ctx: Ctx) -> Option<CharSet> {
-    let (negated, name) = match name.strip_prefix('^') {
+    // `\p{^L}` is PCRE's (and Rust's) negation; Java has no such name.
+    let (negated, name) = match name.strip_prefix('^').filter(|_| ctx.dialect != Dialect::Java) {
         Some(rest) => (true, rest),
         None => (false, name),
     };
@@ -401,6 +402,9 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
         't' => ch('\t'),
         'r' => ch('\r'),
         'f' => ch('\x0c'),
+        'b' if in_class && dialect == Dialect::Java => {
+            Err(("Java has no \\b in a class: write \\x08 for a backspace".into(), 0..1))
+        }
         'b' if in_class && dialect != Dialect::Rust => ch('\x08'),
         // PCRE2 reads `\g` in a class as the letter (its `check_escape` stops there).
         'g' if in_class && dialect == Dialect::Pcre => ch('g'),
@@ -429,8 +433,29 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
         'v' => ch('\x0b'),
         'a' if dialect != Dialect::Js => ch('\x07'),
         'e' if matches!(dialect, Dialect::Java | Dialect::Pcre | Dialect::Rust) => ch('\x1b'),
+        // Java's octal escape is `\0` and one to three octal digits; `\1` is a reference,
+        // which a class cannot hold.
+        '0'..='7' if in_class && dialect == Dialect::Java => {
+            let digits = &text[1..];
+            let len = count_prefix(digits, 3, |c| c.is_digit(8));
+            let len = if len == 3 && digits.as_bytes()[0] > b'3' { 2 } else { len };
+            if first != '0' || len == 0 {
+                return Err(("illegal octal escape: Java's is \\0 and octal digits".into(), 0..1));
+            }
+            let value = u32::from_str_radix(&digits[..len], 8).unwrap_or(0);
+            Ok((Atom::Char(char::from_u32(value).unwrap_or('\0')), 1 + len))
+        }
+        // PCRE2 reads `\8` and `\9` in a class as the digits.
+        '8' | '9' if in_class && dialect == Dialect::Pcre => ch(first),
         '0'..='7' if in_class && dialect != Dialect::Rust => {
             let len = count_prefix(text, 3, |c| c.is_digit(8));
+            // Python refuses three digits past `\377`, JavaScript reads two of them.
+            if len == 3 && first > '3' && dialect == Dialect::Python {
+                let message =
+                    format!("octal escape value \\{} outside of range 0-0o377", &text[..3]);
+                return Err((message, 0..3));
+            }
+            let len = if len == 3 && first > '3' && dialect == Dialect::Js { 2 } else { len };
             let value = u32::from_str_radix(&text[..len], 8).unwrap_or(0);
             char::from_u32(value)
                 .map(|c| (Atom::Char(c), len))
@@ -451,7 +476,8 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
             }
             let len = count_prefix(rest, 2, |c| c.is_ascii_hexdigit());
             match (len, dialect) {
-                (2, _) | (1, Dialect::Pcre) => {
+                // PCRE2: `\x` with no hex digit is NUL.
+                (2, _) | (0 | 1, Dialect::Pcre) => {
                     Ok((Atom::Char(hex_char(&rest[..len]).unwrap_or('\0')), 1 + len))
                 }
                 (_, Dialect::Js) => ch('x'),
@@ -518,6 +544,13 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 None => Err((format!("\\{first} needs {width} hex digits"), 0..1 + len)),
             }
         }
+        // PCRE2's `\N{U+hh}` is a code point in a class too (`\N` alone is not).
+        'N' if dialect == Dialect::Pcre && text[1..].starts_with("{U+") => {
+            let close = text.find('}').ok_or(("unclosed \\N{U+...}".to_owned(), 0..text.len()))?;
+            let c = hex_char(&text[4..close])
+                .ok_or_else(|| ("invalid code point in \\N{U+...}".to_owned(), 0..close + 1))?;
+            Ok((Atom::Char(c), close + 1))
+        }
         'N' if dialect == Dialect::Python => {
             let braced = text[1..].strip_prefix('{').ok_or(("missing {".to_owned(), 0..1))?;
             let close = braced.find('}').ok_or(("missing }".to_owned(), 0..text.len()))?;
@@ -528,6 +561,10 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
         }
         'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre | Dialect::Rust) => {
             match text[1..].chars().next() {
+                // Java flips bit 6 of the character as written; the others uppercase first.
+                Some(letter) if dialect == Dialect::Java && letter.is_ascii() => {
+                    Ok((Atom::Char(char::from_u32(letter as u32 ^ 0x40).unwrap_or('\0')), 2))
+                }
                 Some(letter)
                     if letter.is_ascii_alphabetic()
                         || dialect != Dialect::Js && letter.is_ascii() =>
@@ -860,9 +897,11 @@ impl ClassReader<'_> {
             }
             let rest = &self.text[self.pos..];
             let quotes = matches!(self.ctx.dialect, Dialect::Java | Dialect::Pcre);
+            let stray_end = self.ctx.dialect == Dialect::Pcre;
             if quotes && !self.quoted && rest.starts_with("\\Q") {
                 self.quoted = true;
-            } else if self.quoted && rest.starts_with("\\E") {
+            } else if (self.quoted || stray_end) && rest.starts_with("\\E") {
+                // PCRE2 ignores an `\E` that ends no `\Q`.
                 self.quoted = false;
             } else {
                 return;

@@ -574,6 +574,10 @@ impl<'p> Parser<'p> {
         loop {
             match self.peek() {
                 Some(c) if c.is_whitespace() && verbose => self.pos += c.len_utf8(),
+                // PCRE2 ignores an `\E` that ends no `\Q`.
+                Some('\\') if self.dialect == Dialect::Pcre && self.rest().starts_with("\\E") => {
+                    self.pos += 2;
+                }
                 Some('#') if verbose => {
                     self.pos =
                         self.rest().find('\n').map_or(self.pattern.len(), |end| self.pos + end + 1);
@@ -1097,8 +1101,16 @@ impl<'p> Parser<'p> {
             // `\K` drops what matched so far from the reported match, not from the
             // match: under full match it is "" (PCRE2 refuses it inside lookarounds).
             'K' if dialect == Dialect::Pcre && self.looks.is_empty() => Some(Expr::Empty),
-            'G' | 'K' | 'X' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
+            // The start of the match, which here is the start of the input (`Matcher.find`'s
+            // first search, `pcre2_match` from offset 0).
+            'G' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
+                Some(self.start_anchor(false))
+            }
+            'K' | 'X' if matches!(dialect, Dialect::Java | Dialect::Pcre) => {
                 return Err(self.unsupported(format!("\\{c} is not supported"), here));
+            }
+            'C' if dialect == Dialect::Pcre => {
+                return Err(self.unsupported("\\C (one code unit) is not supported", here));
             }
             _ => None,
         };
@@ -1209,6 +1221,12 @@ impl<'p> Parser<'p> {
         }
         // Python reads three octal digits as octal; every dialect reads \1.. as a group.
         if self.dialect == Dialect::Python && octal_len == 3 {
+            if digits.as_bytes()[0] > b'3' {
+                return Err(self.error(
+                    format!("octal escape value \\{} outside of range 0-0o377", &digits[..3]),
+                    start..start + 4,
+                ));
+            }
             self.pos += 3;
             return Ok(octal(3));
         }

@@ -12,6 +12,7 @@
 use langcore::alphabet::CharSet;
 use langcore::{Budget, Dialect, Language};
 
+use crate::differential::pcre2;
 use crate::home_engines::{base64, engine, engines_required, run_lines};
 
 /// A one-character pattern: as relang reads it and as the engine is given it.
@@ -223,6 +224,138 @@ fn classes_and_case_folding_agree_with_home_engines_everywhere() {
             continue;
         };
         failures.extend(found);
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Escapes longer than a backslash and one character: octal and hex forms, control letters,
+/// code points, quoting, and their edges in each dialect.
+const LONGER_ESCAPES: &[&str] = &[
+    r"\0",
+    r"\01",
+    r"\012",
+    r"\0123",
+    r"\0477",
+    r"\12",
+    r"\101",
+    r"\141",
+    r"\400",
+    r"\8a",
+    r"\x4",
+    r"\x4g",
+    r"\x{41}",
+    r"\x{}",
+    r"\u004",
+    r"\u0041",
+    r"\u{41}",
+    r"\U00000041",
+    r"\c$",
+    r"\c1",
+    r"\c_",
+    r"\ca",
+    r"\cA",
+    r"\c[",
+    r"\o{101}",
+    r"\N{U+41}",
+    r"\k<a>",
+    r"\pL",
+    r"\p{L}",
+    r"\P{L}",
+    r"\p{^L}",
+    r"\Q*\E",
+    r"\Qab",
+    r"a\E*",
+    r"\Ea",
+    r"\x41\x",
+];
+
+/// The characters an escape's one-character strings are compared on: ASCII and a few
+/// beyond (a line separator, a mark, characters that fold to ASCII, one above U+FFFF).
+fn escape_candidates() -> Vec<char> {
+    let beyond = "é\u{2028}\u{85}\u{a0}\u{1F600}\u{301}ſK\u{100}\u{13f}";
+    ('\0'..='\x7f').chain(beyond.chars()).collect()
+}
+
+/// What the home engine of `dialect` says of each probe: `None` where it refuses it, else
+/// whether it fully matches each candidate; `None` for all without the engine.
+fn engine_escapes(
+    dialect: Dialect,
+    probes: &[String],
+    candidates: &[char],
+) -> Option<Vec<Option<Vec<bool>>>> {
+    if dialect == Dialect::Pcre {
+        let texts: Vec<String> = candidates.iter().map(char::to_string).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        return probes
+            .iter()
+            .map(|probe| {
+                Some(
+                    pcre2(probe, &texts)?
+                        .ok()
+                        .map(|found| found.iter().map(|m| m == &Some(true)).collect()),
+                )
+            })
+            .collect();
+    }
+    let ranges =
+        candidates.iter().map(|&c| format!("{:x}", u32::from(c))).collect::<Vec<_>>().join(",");
+    let input: String =
+        probes.iter().map(|probe| format!("P {}\nA {ranges}\n", base64(probe))).collect();
+    let output = run_lines(engine(dialect)?, input)?;
+    let mut lines = output.lines();
+    let mut res = Vec::with_capacity(probes.len());
+    for _ in probes {
+        let compiled = lines.next().expect("a P answer") == "ok";
+        let found = parse_ranges(lines.next().and_then(|line| line.strip_prefix('r'))?.trim());
+        res.push(compiled.then(|| candidates.iter().map(|&c| found.contains(c)).collect()));
+    }
+    Some(res)
+}
+
+/// Every escape (a backslash and each printable ASCII character, and [`LONGER_ESCAPES`]),
+/// alone, as a class and after a class member, in each dialect: relang refuses what the
+/// engine refuses, reads what it reads (or says it does not support it), and matches the
+/// same one-character strings. `pcre2test` stands for PCRE (Perl differs on escapes).
+#[test]
+fn escapes_agree_with_home_engines() {
+    let singles = (b'!'..=b'~').map(|b| format!("\\{}", char::from(b)));
+    let escapes: Vec<String> =
+        singles.chain(LONGER_ESCAPES.iter().map(|e| e.to_string())).collect();
+    let probes: Vec<String> =
+        escapes.iter().flat_map(|e| [e.clone(), format!("[{e}]"), format!("[a{e}]")]).collect();
+    let candidates = escape_candidates();
+    let mut failures = Vec::new();
+    for dialect in [Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre] {
+        let Some(answers) = engine_escapes(dialect, &probes, &candidates) else {
+            assert!(!engines_required(), "the {dialect} engine is not installed");
+            eprintln!(
+                "SKIPPED: the {dialect} engine is not installed, its escapes were not checked"
+            );
+            continue;
+        };
+        for (probe, answer) in probes.iter().zip(answers) {
+            let budget = Budget::default();
+            let reading = Language::from_regex_in(probe, dialect, &budget);
+            match (reading, answer) {
+                (Err(_), None) => {}
+                (Err(err), Some(_)) if err.to_string().contains("not supported") => {}
+                (Err(err), Some(_)) => {
+                    failures.push(format!("{probe} ({dialect}): relang refuses it: {err}"))
+                }
+                (Ok(_), None) => {
+                    failures.push(format!("{probe} ({dialect}): the engine refuses it"))
+                }
+                (Ok(language), Some(engine)) => {
+                    for (&c, engine) in candidates.iter().zip(engine) {
+                        if language.matches(&c.to_string(), &budget).unwrap() != engine {
+                            failures.push(format!(
+                                "{probe} ({dialect}) on {c:?}: the engine says {engine}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
     }
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
 }

@@ -364,17 +364,17 @@ fn for_pcre2_10_42(pattern: &str) -> String {
 /// (Debian's pcre2-utils, 10.42): `Err(message)` when it does not compile, else whether
 /// it matches each of `texts` (`None` for a text it could not decide); `None` without
 /// `pcre2test`, or for a pattern that holds every delimiter it takes.
-fn pcre2(pattern: &str, texts: &[&str]) -> Option<Result<Vec<Option<bool>>, String>> {
+pub(crate) fn pcre2(pattern: &str, texts: &[&str]) -> Option<Result<Vec<Option<bool>>, String>> {
     use std::io::Write as _;
     let pattern = for_pcre2_10_42(pattern);
     if pattern.contains(['\n', '\r']) {
         return None;
     }
     let delimiter = "/!\"#%&,;=@~`".chars().find(|&d| !pattern.contains(d))?;
-    // Start options (`(*UCP)`) stay first; `\E` ends a `\Q` the pattern leaves open (and is
-    // nothing otherwise).
+    // Start options (`(*UCP)`) stay first; `\E` ends a `\Q` the pattern leaves open.
     let (options, pattern) = pattern.split_at(pcre2_options_len(&pattern));
-    let mut input = format!("{delimiter}{options}\\A(?:{pattern}\\E)\\z{delimiter}utf\n");
+    let end_quote = if pattern.contains("\\Q") { "\\E" } else { "" };
+    let mut input = format!("{delimiter}{options}\\A(?:{pattern}{end_quote})\\z{delimiter}utf\n");
     for text in texts {
         // Every character escaped; a lone `\` is the empty subject.
         let escaped: String = text.chars().map(|c| format!("\\x{{{:x}}}", u32::from(c))).collect();
