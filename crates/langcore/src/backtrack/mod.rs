@@ -17,10 +17,15 @@
 //!    assertions as guards on moves, longer lookarounds as weaker guards on moves marked
 //!    inexact. In search mode a loop on every character before the pattern stands for
 //!    the engine's retry at each start.
-//! 2. `ambiguity.rs`: the exponential and polynomial degrees of ambiguity (Weber and
-//!    Seidl), on the exact moves (a bound the engine reaches) and on all moves (one it
-//!    cannot exceed); they must agree, else the answer is unknown.
-//! 3. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
+//! 2. `runs.rs`: the runs that cost the engine their paths, as products with the subset
+//!    automaton: those on texts where every path fails (a lower bound), and those the
+//!    engine may try before a success, whatever the order it tries them in (an upper
+//!    bound); a search's earlier starts must have failed in both.
+//! 3. `ambiguity.rs`: the exponential and polynomial degrees of ambiguity (Weber and
+//!    Seidl), on the exact moves of the failing runs (a bound the engine reaches) and on
+//!    every move of the runs it may try (one it cannot exceed); they must agree, else the
+//!    answer is unknown.
+//! 4. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
 //!    failing from every state the pumps reach (a subset construction).
 //!
 //! What the engines add on top (Perl's and Java's caches of visited loop positions,
@@ -52,6 +57,7 @@
 mod ambiguity;
 mod attack;
 mod positions;
+mod runs;
 #[cfg(test)]
 mod tests;
 
@@ -59,15 +65,15 @@ use std::ops::Range;
 
 use ambiguity::{Growth, Reading, View};
 use positions::Positions;
+use runs::Runs;
 
 use crate::budget::{Budget, BudgetError};
 use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::pattern;
 
-/// The most states of the automaton of failing runs (`Positions::failing_runs`); past
-/// it the answer is unknown (the analysis of every run, made first, proves linearity
-/// only).
+/// The most states of each automaton of runs (`runs.rs`); past it the answer is unknown
+/// (the analysis of every path, made first, proves linearity only).
 const MAX_PRODUCT_STATES: usize = 2_000;
 
 /// How the engine is asked to match.
@@ -225,7 +231,8 @@ impl Backtracking {
             }
             Err(err) => return Err(err),
         };
-        let plain = Positions::build(&tagged.expr, !full_match, budget)?;
+        let text = pattern::text_characters(dialect);
+        let plain = Positions::build(&tagged.expr, !full_match, text, budget)?;
         // Every run, failing or not, has at least the paths of the failing ones: linear
         // there is linear, and most patterns stop here, before the product.
         let all = View { positions: &plain, reading: Reading::All };
@@ -234,12 +241,15 @@ impl Backtracking {
             return Ok(Backtracking::verdict(Complexity::Linear));
         }
         let product_budget = budget.with_max_states(budget.max_states().min(MAX_PRODUCT_STATES));
-        let positions = match plain.failing_runs(&product_budget) {
-            Ok(positions) => positions,
+        let products = plain
+            .runs(Runs::Failing, &product_budget)
+            .and_then(|failing| Ok((failing, plain.runs(Runs::Explored, &product_budget)?)));
+        let (positions, explored) = match products {
+            Ok(products) => products,
             Err(Error::Budget(BudgetError::TooManyStates { .. })) => {
                 return Ok(Backtracking::unknown(format!(
                     "the runs that can still fail take more than {MAX_PRODUCT_STATES} states to \
-                     tell apart from those that match (every run together: {})",
+                     tell apart from those that match (every path together: {})",
                     describe(&plain_growth)
                 )));
             }
@@ -255,7 +265,9 @@ impl Backtracking {
                 describe(&plain_growth)
             ))
         };
-        let (exact, upper) = match (growth(Reading::Exact), growth(Reading::All)) {
+        let upper =
+            ambiguity::growth(&View { positions: &explored, reading: Reading::All }, budget);
+        let (exact, upper) = match (growth(Reading::Exact), upper) {
             (Ok(exact), Ok(upper)) => (exact, upper),
             (Err(Error::Budget(BudgetError::TooManyStates { .. })), _)
             | (_, Err(Error::Budget(BudgetError::TooManyStates { .. }))) => {
@@ -299,8 +311,9 @@ impl Backtracking {
         }
         Ok(Backtracking::unknown(format!(
             "a lookaround longer than one character (or an atomic group that becomes one), a \
-             lookahead body's run that may stop, or a success the characters read do not \
-             decide may cut the paths found: the time is between {} and {}",
+             lookahead body's run that may stop, a success the characters read do not decide, \
+             or a match found after paths the engine tries first (the order it tries them in \
+             is not modelled) may cut the paths found: the time is between {} and {}",
             describe(&exact),
             describe(&upper)
         )))
