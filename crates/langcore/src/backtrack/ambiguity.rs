@@ -563,3 +563,18 @@ fn loop_ends(view: &View<'_>, comp: &[usize], states: &[usize]) -> Vec<(CharSet,
     }
     res
 }
+
+/// Whether some path of `view` from state 0 has a cycle.
+pub(super) fn has_cycle(view: &View<'_>) -> bool {
+    let reachable = reachable_from(view, 0);
+    let succ = |state: usize| -> Vec<usize> {
+        if !reachable[state] {
+            return Vec::new();
+        }
+        view.moves(state).map(|mv| mv.target).collect()
+    };
+    let comp = components(view.positions.n_states(), succ);
+    (0..view.positions.n_states())
+        .filter(|&state| reachable[state])
+        .any(|state| view.moves(state).any(|mv| comp[mv.target] == comp[state]))
+}

@@ -250,7 +250,7 @@ impl Backtracking {
                 return Ok(Backtracking::unknown(format!(
                     "the runs that can still fail take more than {MAX_PRODUCT_STATES} states to \
                      tell apart from those that match (every path together: {})",
-                    describe(&plain_growth)
+                    describe(plain_growth.rank())
                 )));
             }
             Err(err) => return Err(err),
@@ -262,18 +262,15 @@ impl Backtracking {
                  analysis makes (at most {}, and within the budget's state limit; every run \
                  together: {})",
                 ambiguity::MAX_TUPLES,
-                describe(&plain_growth)
+                describe(plain_growth.rank())
             ))
         };
-        let upper =
-            ambiguity::growth(&View { positions: &explored, reading: Reading::All }, budget);
-        let (exact, upper) = match (growth(Reading::Exact), upper) {
-            (Ok(exact), Ok(upper)) => (exact, upper),
-            (Err(Error::Budget(BudgetError::TooManyStates { .. })), _)
-            | (_, Err(Error::Budget(BudgetError::TooManyStates { .. }))) => {
-                return Ok(too_many());
-            }
-            (Err(err), _) | (_, Err(err)) => return Err(err),
+        let exact = match growth(Reading::Exact) {
+            Err(Error::Budget(BudgetError::TooManyStates { .. })) => return Ok(too_many()),
+            other => other?,
+        };
+        let Some(upper) = upper_rank(&explored, &plain, budget)? else {
+            return Ok(too_many());
         };
         if positions.costly_look && exact.rank().is_some() {
             return Ok(Backtracking::unknown(
@@ -281,7 +278,7 @@ impl Backtracking {
                  it is tested, which is not counted",
             ));
         }
-        if exact.rank() == upper.rank() {
+        if exact.rank() == upper {
             let (spans, reading) = (&tagged.spans, Reading::Exact);
             return Backtracking::attack_for(&positions, &plain, spans, exact, reading, budget);
         }
@@ -292,7 +289,7 @@ impl Backtracking {
                 Err(Error::Budget(BudgetError::TooManyStates { .. })) => return Ok(too_many()),
                 other => other?,
             };
-            if with_bodies.rank() == upper.rank() {
+            if with_bodies.rank() == upper {
                 let (spans, reading) = (&tagged.spans, Reading::WithBodies);
                 let risk = Backtracking::attack_for(
                     &positions,
@@ -314,8 +311,8 @@ impl Backtracking {
              lookahead body's run that may stop, a success the characters read do not decide, \
              or a match found after paths the engine tries first (the order it tries them in \
              is not modelled) may cut the paths found: the time is between {} and {}",
-            describe(&exact),
-            describe(&upper)
+            describe(exact.rank()),
+            describe(upper)
         )))
     }
 
@@ -392,9 +389,51 @@ impl Backtracking {
     }
 }
 
+/// How the time grows, as [`Growth::rank`] says it: the exponent, `None` for exponential.
+type Rank = Option<u32>;
+
+/// The lesser of two bounds on the time.
+fn least(one: Rank, other: Rank) -> Rank {
+    match (one, other) {
+        (Some(one), Some(other)) => Some(one.min(other)),
+        (one, None) => one,
+        (None, other) => other,
+    }
+}
+
+/// The least of the two bounds the engine cannot exceed (`runs.rs`): the paths it may try
+/// before a success (`explored`), and n times the paths in the parts of its runs that fail
+/// (from `plain`); `None` when neither fits in the pairs and triples the analysis makes.
+///
+/// # Errors
+/// [`Error::Budget`] past the deadline or the memory limit.
+fn upper_rank(
+    explored: &Positions,
+    plain: &Positions,
+    budget: &Budget,
+) -> Result<Option<Rank>, Error> {
+    let within = |growth: Result<Growth, Error>| match growth {
+        Err(Error::Budget(BudgetError::TooManyStates { .. })) => Ok(None),
+        other => other.map(|growth| Some(growth.rank())),
+    };
+    let explored =
+        within(ambiguity::growth(&View { positions: explored, reading: Reading::All }, budget))?;
+    let parts = plain.failing_parts(budget)?;
+    let view = View { positions: &parts, reading: Reading::All };
+    let parts = within(ambiguity::growth(&view, budget))?.map(|rank| match rank {
+        None => None,
+        Some(1) if !ambiguity::has_cycle(&view) => Some(1),
+        Some(degree) => Some(degree + 1),
+    });
+    Ok(match (explored, parts) {
+        (Some(one), Some(other)) => Some(least(one, other)),
+        (one, other) => one.or(other),
+    })
+}
+
 /// A growth in words, for reasons.
-fn describe(growth: &Growth) -> String {
-    match growth.rank() {
+fn describe(rank: Rank) -> String {
+    match rank {
         Some(1) => "linear".to_owned(),
         Some(degree) => format!("n^{degree}"),
         None => "exponential".to_owned(),

@@ -19,6 +19,12 @@
 //!   does not know, and stops at its first success; every path it tried before that lies
 //!   in a part of the run that fails (else the success would have come from there), so
 //!   its state can fail: a bound the engine cannot exceed, on every text, matched or not.
+//! - [`Positions::failing_parts`]: a second such bound. The paths the engine tries form
+//!   its one way to the first success and, hanging off it, parts that fail whole; a state
+//!   that surely succeeds on every continuation is in no such part. So the work is at most
+//!   n times the paths among the states that may fail, entered anywhere: linear where
+//!   they hold no cycle (`^(?: ?-[ \t]+)+`, whose nested loops end in a state that
+//!   surely matches), one degree more than their paths' growth otherwise.
 //!
 //! # Budgets
 //! Every subset and product state counts as a state of [`Operation::Backtracking`].
@@ -176,13 +182,8 @@ impl Positions {
     /// # Errors
     /// [`Error::Budget`] when the subsets and the product exceed `budget`.
     pub(super) fn runs(&self, which: Runs, budget: &Budget) -> Result<Positions, Error> {
-        let sets: Vec<&CharSet> =
-            self.moves.iter().flatten().map(|mv| &mv.label).chain(&self.possible.before).collect();
-        let (classes, _) = Classes::new(&sets, budget)?;
-        let reps: Vec<(char, &CharSet)> = classes
-            .iter()
-            .filter_map(|(_, set)| Some((set.intersection(&self.text).first()?, set)))
-            .collect();
+        let classes = self.classes(budget)?;
+        let reps = self.reps(&classes);
         let table = SubsetTable::build(self, &reps, budget)?;
         let all = [&self.sure, &self.possible, &self.unless_bodies];
         // The subsets whose runs can fail (no sure success at the end), and those whose
@@ -195,7 +196,7 @@ impl Positions {
             .expect("three");
         let useful = match which {
             Runs::Failing => vec![true; self.n_states()],
-            Runs::Explored => self.may_fail(&reps),
+            Runs::Explored => self.may_fail(&reps, budget)?,
         };
         let mut index = ProductIndex::default();
         let mut res = Positions {
@@ -273,13 +274,13 @@ impl Positions {
         Ok(res)
     }
 
-    /// Per state, whether a path there can reach a state that may fail by itself: one
-    /// that does not surely succeed on every continuation (surely succeeding at the end,
-    /// and before each character or by an exact move to another such state).
-    fn may_fail(&self, reps: &[(char, &CharSet)]) -> Vec<bool> {
+    /// Per state, whether it surely succeeds on every continuation: surely at the end,
+    /// and before each character of `reps` or by an exact move to another such state.
+    fn never_fails(&self, reps: &[(char, &CharSet)], budget: &Budget) -> Result<Vec<bool>, Error> {
         let mut never = self.sure.at_end.clone();
         let mut changed = true;
         while changed {
+            budget.check_time(Operation::Backtracking)?;
             changed = false;
             for state in 0..self.n_states() {
                 let holds = |&(c, _): &(char, &CharSet)| {
@@ -294,10 +295,16 @@ impl Positions {
                 }
             }
         }
-        // Backwards from the states that may fail.
-        let mut useful: Vec<bool> = never.iter().map(|&never| !never).collect();
+        Ok(never)
+    }
+
+    /// Per state, whether a path there can reach a state that may fail by itself.
+    fn may_fail(&self, reps: &[(char, &CharSet)], budget: &Budget) -> Result<Vec<bool>, Error> {
+        let mut useful: Vec<bool> =
+            self.never_fails(reps, budget)?.iter().map(|&never| !never).collect();
         let mut changed = true;
         while changed {
+            budget.check_time(Operation::Backtracking)?;
             changed = false;
             for state in 0..self.n_states() {
                 if !useful[state] && self.moves[state].iter().any(|mv| useful[mv.target]) {
@@ -306,6 +313,62 @@ impl Positions {
                 }
             }
         }
-        useful
+        Ok(useful)
+    }
+
+    /// The parts of the runs that fail, as an automaton: the pattern's states that may
+    /// fail by themselves, with the moves between them, each entered from state 0. Every
+    /// path an engine tries and that is not on its way to the first success lies in such
+    /// a part, entered from a point of that one way (module doc): the time is at most n
+    /// times the growth of these paths, linear where they hold no cycle.
+    pub(super) fn failing_parts(&self, budget: &Budget) -> Result<Positions, Error> {
+        let classes = self.classes(budget)?;
+        let never = self.never_fails(&self.reps(&classes), budget)?;
+        let kept = |state: usize| state >= self.before_pattern && !never[state];
+        let mut moves: Vec<Vec<Move>> = (0..self.n_states())
+            .map(|state| match kept(state) {
+                true => self.moves[state].iter().filter(|mv| kept(mv.target)).cloned().collect(),
+                false => Vec::new(),
+            })
+            .collect();
+        moves[0] = (0..self.n_states())
+            .filter(|&state| kept(state))
+            .enumerate()
+            .map(|(id, target)| Move {
+                id,
+                target,
+                label: self.text.clone(),
+                exact: false,
+                body_exact: false,
+            })
+            .collect();
+        Ok(Positions {
+            moves,
+            before_pattern: 0,
+            text: self.text.clone(),
+            sure: Successes::default(),
+            possible: Successes::default(),
+            unless_bodies: Successes::default(),
+            atoms: self.atoms.clone(),
+            side: self.side.clone(),
+            ends_body: self.ends_body.clone(),
+            costly_look: self.costly_look,
+            empty_body: self.empty_body,
+        })
+    }
+
+    /// The classes of characters the moves and the successes tell apart.
+    fn classes(&self, budget: &Budget) -> Result<Classes, Error> {
+        let sets: Vec<&CharSet> =
+            self.moves.iter().flatten().map(|mv| &mv.label).chain(&self.possible.before).collect();
+        Ok(Classes::new(&sets, budget)?.0)
+    }
+
+    /// A character of the text from each of `classes`, with its class.
+    fn reps<'c>(&self, classes: &'c Classes) -> Vec<(char, &'c CharSet)> {
+        classes
+            .iter()
+            .filter_map(|(_, set)| Some((set.intersection(&self.text).first()?, set)))
+            .collect()
     }
 }
