@@ -10,6 +10,11 @@
 //!   between each two, states p ≠ q and a word v with p →v p, p →v q, q →v q (a triple
 //!   (p, p, q) reaching (p, q, q) in the triple automaton).
 //!
+//! Both are tested first for a whole component (pair) at once: the EDA by the components
+//! of the pair automaton from every (q, q), the IDA by keeping only the pairs (p, q) on a
+//! cycle of the pairs moving inside the two components (p →v p and q →v q in step); the
+//! searches for the pump's word then start from the one state or the pairs kept.
+//!
 //! A backtracking engine that fails tries every path of every prefix, so its time is the
 //! number of paths times their length: exponential under EDA, n^(k+1) under a chain of k
 //! IDA links, linear otherwise.
@@ -239,8 +244,18 @@ pub(super) fn components(n_nodes: usize, succ: impl Fn(usize) -> Vec<usize>) -> 
 }
 
 /// The most pairs and triples one analysis makes (fewer when the budget's state limit is
-/// lower): past them the degree is unknown, which keeps the analysis in milliseconds.
-pub(super) const MAX_TUPLES: usize = 20_000;
+/// lower): past them the degree is unknown, which keeps the analysis within tens of
+/// milliseconds (docs/benchmarks.md).
+pub(super) const MAX_TUPLES: usize = 100_000;
+
+/// One more pair or triple made: the same limit as any other count of states, and at most
+/// [`MAX_TUPLES`] in all.
+fn count_tuple(budget: &Budget, work: &Cell<usize>) -> Result<(), Error> {
+    work.set(work.get() + 1);
+    let seen = work.get().max(work.get() * budget.max_states() / MAX_TUPLES);
+    budget.check_states(Operation::Backtracking, seen)?;
+    Ok(())
+}
 
 /// An IDA link: the state it starts from, its word, and the states its paths take.
 type Link = (usize, Vec<CharSet>, Vec<usize>);
@@ -272,10 +287,7 @@ impl<'b, const N: usize> TupleSearch<'b, N> {
             return Ok(None);
         }
         let id = self.nodes.len();
-        self.work.set(self.work.get() + 1);
-        // The same limit as any other count of states, and at most MAX_TUPLES.
-        let seen = self.work.get().max(self.work.get() * self.budget.max_states() / MAX_TUPLES);
-        self.budget.check_states(Operation::Backtracking, seen)?;
+        count_tuple(self.budget, self.work)?;
         self.index.insert(tuple, id);
         self.nodes.push((tuple, parent));
         Ok(Some(id))
@@ -365,24 +377,111 @@ fn exponential(
         }
         res
     };
-    for &entry in states {
-        budget.check_time(Operation::Backtracking)?;
-        let mut search = TupleSearch::<3>::new(budget, work);
-        let (start, goal) = ([entry as u32, entry as u32, 0], [entry as u32, entry as u32, 1]);
-        let Some(home) = search.run(&[start], step, |next| *next == goal)? else {
-            continue;
+    let Some(entry) = exponential_entry(view, comp, idx, states, budget, work)? else {
+        return Ok(None);
+    };
+    // The cycles themselves, for the attack: a search from that state only.
+    let mut search = TupleSearch::<3>::new(budget, work);
+    let (start, goal) = ([entry as u32, entry as u32, 0], [entry as u32, entry as u32, 1]);
+    let Some(home) = search.run(&[start], step, |next| *next == goal)? else {
+        return Ok(None);
+    };
+    let pump = search.word(home);
+    let mut hotspot: Vec<usize> =
+        search.path(home).iter().flat_map(|node| [node[0] as usize, node[1] as usize]).collect();
+    hotspot.sort_unstable();
+    hotspot.dedup();
+    Ok(Some(Growth::Exponential { entry, pump, hotspot }))
+}
+
+/// The pairs of states moving in step, the left one inside one component and the right one
+/// inside another (or the same), reached from some start pairs.
+struct PairGraph {
+    pairs: Vec<(usize, usize)>,
+    /// Per pair, its successors, and whether the move there is made by two different moves.
+    edges: Vec<Vec<(usize, bool)>>,
+    /// Per pair, its strongly connected component.
+    comp: Vec<usize>,
+}
+
+impl PairGraph {
+    fn build(
+        view: &View<'_>,
+        comp: &[usize],
+        (left_comp, right_comp): (usize, usize),
+        starts: &[(usize, usize)],
+        budget: &Budget,
+        work: &Cell<usize>,
+    ) -> Result<PairGraph, Error> {
+        let mut index: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut edges: Vec<Vec<(usize, bool)>> = Vec::new();
+        let mut add = |pair: (usize, usize), pairs: &mut Vec<_>, edges: &mut Vec<Vec<_>>| {
+            if let Some(&node) = index.get(&pair) {
+                return Ok(node);
+            }
+            count_tuple(budget, work)?;
+            index.insert(pair, pairs.len());
+            pairs.push(pair);
+            edges.push(Vec::new());
+            Ok::<usize, Error>(pairs.len() - 1)
         };
-        let pump = search.word(home);
-        let mut hotspot: Vec<usize> = search
-            .path(home)
-            .iter()
-            .flat_map(|node| [node[0] as usize, node[1] as usize])
-            .collect();
-        hotspot.sort_unstable();
-        hotspot.dedup();
-        return Ok(Some(Growth::Exponential { entry, pump, hotspot }));
+        for &start in starts {
+            add(start, &mut pairs, &mut edges)?;
+        }
+        let mut at = 0;
+        while at < pairs.len() {
+            budget.check_time(Operation::Backtracking)?;
+            let (left_state, right_state) = pairs[at];
+            for left in moves_within(view, comp, left_state, left_comp) {
+                for right in moves_within(view, comp, right_state, right_comp) {
+                    if !left.label.intersection(&right.label).is_empty() {
+                        let next = add((left.target, right.target), &mut pairs, &mut edges)?;
+                        edges[at].push((next, left.id != right.id));
+                    }
+                }
+            }
+            at += 1;
+        }
+        let comp = components(pairs.len(), |node| edges[node].iter().map(|&(to, _)| to).collect());
+        Ok(PairGraph { pairs, edges, comp })
     }
-    Ok(None)
+
+    /// Whether pair `node` is on a cycle.
+    fn cyclic(&self, node: usize) -> bool {
+        self.edges[node].iter().any(|&(to, _)| self.comp[to] == self.comp[node])
+    }
+}
+
+/// A state of component `idx` with two different cycles on one word, if any: in the
+/// automaton of pairs moving in step inside the component, from the pairs (q, q), a
+/// component that holds some (q, q) and also a pair apart, or a move between two (q, q)
+/// made by two different moves (Weber and Seidl's EDA test, one search for the whole
+/// component instead of one per state).
+fn exponential_entry(
+    view: &View<'_>,
+    comp: &[usize],
+    idx: usize,
+    states: &[usize],
+    budget: &Budget,
+    work: &Cell<usize>,
+) -> Result<Option<usize>, Error> {
+    let diagonal: Vec<(usize, usize)> = states.iter().map(|&state| (state, state)).collect();
+    let graph = PairGraph::build(view, comp, (idx, idx), &diagonal, budget, work)?;
+    let mut apart = vec![false; graph.pairs.len()];
+    for (node, &(left, right)) in graph.pairs.iter().enumerate() {
+        let same = graph.comp[node];
+        let twice = |&(to, different): &(usize, bool)| different && graph.comp[to] == same;
+        if left != right || graph.edges[node].iter().any(twice) {
+            apart[same] = true;
+        }
+    }
+    Ok(graph
+        .pairs
+        .iter()
+        .enumerate()
+        .find(|&(node, &(left, right))| left == right && apart[graph.comp[node]])
+        .map(|(_, &(state, _))| state))
 }
 
 /// An IDA link from a state of `from` to a state of `to`: its start, word and states.
@@ -417,25 +516,33 @@ fn link(
         res
     };
     // The loops p →v p and q →v q read v's first character from p and q and its last into
-    // them: a pair whose characters cannot agree needs no search.
+    // them: a pair whose characters cannot agree needs no search. Nor one that is not on a
+    // cycle of the pairs moving inside the two components, found for all pairs at once.
     let (ends_from, ends_to) = (loop_ends(view, comp, from), loop_ends(view, comp, to));
+    let mut candidates = Vec::new();
     for (&p, (p_out, p_in)) in from.iter().zip(&ends_from) {
         for (&q, (q_out, q_in)) in to.iter().zip(&ends_to) {
-            if p_out.intersection(q_out).is_empty() || p_in.intersection(q_in).is_empty() {
-                continue;
+            if !p_out.intersection(q_out).is_empty() && !p_in.intersection(q_in).is_empty() {
+                candidates.push((p, q));
             }
-            budget.check_time(Operation::Backtracking)?;
-            let mut search = TupleSearch::<3>::new(budget, work);
-            let start = [p as u32, p as u32, q as u32];
-            let goal = [p as u32, q as u32, q as u32];
-            if let Some(end) = search.run(&[start], step, |next| *next == goal)? {
-                let pump = search.word(end);
-                let mut hotspot: Vec<usize> =
-                    search.path(end).iter().flatten().map(|&s| s as usize).collect();
-                hotspot.sort_unstable();
-                hotspot.dedup();
-                return Ok(Some((p, pump, hotspot)));
-            }
+        }
+    }
+    let graph = PairGraph::build(view, comp, (from_comp, to_comp), &candidates, budget, work)?;
+    for (node, &(p, q)) in candidates.iter().enumerate() {
+        if !graph.cyclic(node) {
+            continue;
+        }
+        budget.check_time(Operation::Backtracking)?;
+        let mut search = TupleSearch::<3>::new(budget, work);
+        let start = [p as u32, p as u32, q as u32];
+        let goal = [p as u32, q as u32, q as u32];
+        if let Some(end) = search.run(&[start], step, |next| *next == goal)? {
+            let pump = search.word(end);
+            let mut hotspot: Vec<usize> =
+                search.path(end).iter().flatten().map(|&s| s as usize).collect();
+            hotspot.sort_unstable();
+            hotspot.dedup();
+            return Ok(Some((p, pump, hotspot)));
         }
     }
     Ok(None)
@@ -455,4 +562,19 @@ fn loop_ends(view: &View<'_>, comp: &[usize], states: &[usize]) -> Vec<(CharSet,
         }
     }
     res
+}
+
+/// Whether some path of `view` from state 0 has a cycle.
+pub(super) fn has_cycle(view: &View<'_>) -> bool {
+    let reachable = reachable_from(view, 0);
+    let succ = |state: usize| -> Vec<usize> {
+        if !reachable[state] {
+            return Vec::new();
+        }
+        view.moves(state).map(|mv| mv.target).collect()
+    };
+    let comp = components(view.positions.n_states(), succ);
+    (0..view.positions.n_states())
+        .filter(|&state| reachable[state])
+        .any(|state| view.moves(state).any(|mv| comp[mv.target] == comp[state]))
 }

@@ -98,7 +98,9 @@ fn run(
 
 /// A shortest suffix after which no path of `prefix` `pump`^k (k ≥ 1) can succeed (nor
 /// on the way, the successes being those of `avoid`), or `None` when there is none short
-/// enough (or the engine may succeed within the pumps).
+/// enough (or the engine may succeed within the pumps). In a search only the runs started
+/// before the suffix must fail: the engine has tried them all by the time a later start
+/// matches.
 ///
 /// # Errors
 /// [`Error::Budget`] when the subsets exceed `budget`.
@@ -124,6 +126,7 @@ pub(super) fn suffix(
         seen.push(next.clone());
         states = next;
     }
+    reached.retain(|&state| state >= positions.before_pattern);
     let chars = candidates(positions, budget)?;
     let fails = |states: &BTreeSet<usize>| states.iter().all(|&s| !avoid.at_end[s]);
     let mut queue = VecDeque::from([(reached.clone(), String::new())]);
@@ -186,8 +189,8 @@ pub(super) fn bodies_fail(
 }
 
 /// The characters the suffix is made of: one of each class of characters that the labels
-/// and the successes tell apart (a character outside every label among them: it ends every
-/// path).
+/// and the successes tell apart (a character of the text outside every label among them:
+/// it ends every path).
 ///
 /// # Errors
 /// [`Error::Budget`] when the classes exceed `budget`.
@@ -200,5 +203,5 @@ fn candidates(positions: &Positions, budget: &Budget) -> Result<Vec<char>, Error
         .chain(&positions.possible.before)
         .collect();
     let (classes, _) = Classes::new(&sets, budget)?;
-    Ok(classes.iter().filter_map(|(_, class)| pick(&class.difference(&pattern::tags()))).collect())
+    Ok(classes.iter().filter_map(|(_, class)| pick(&class.intersection(&positions.text))).collect())
 }

@@ -17,10 +17,15 @@
 //!    assertions as guards on moves, longer lookarounds as weaker guards on moves marked
 //!    inexact. In search mode a loop on every character before the pattern stands for
 //!    the engine's retry at each start.
-//! 2. `ambiguity.rs`: the exponential and polynomial degrees of ambiguity (Weber and
-//!    Seidl), on the exact moves (a bound the engine reaches) and on all moves (one it
-//!    cannot exceed); they must agree, else the answer is unknown.
-//! 3. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
+//! 2. `runs.rs`: the runs that cost the engine their paths, as products with the subset
+//!    automaton: those on texts where every path fails (a lower bound), and those the
+//!    engine may try before a success, whatever the order it tries them in (an upper
+//!    bound); a search's earlier starts must have failed in both.
+//! 3. `ambiguity.rs`: the exponential and polynomial degrees of ambiguity (Weber and
+//!    Seidl), on the exact moves of the failing runs (a bound the engine reaches) and on
+//!    every move of the runs it may try (one it cannot exceed); they must agree, else the
+//!    answer is unknown.
+//! 4. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
 //!    failing from every state the pumps reach (a subset construction).
 //!
 //! What the engines add on top (Perl's and Java's caches of visited loop positions,
@@ -52,6 +57,7 @@
 mod ambiguity;
 mod attack;
 mod positions;
+mod runs;
 #[cfg(test)]
 mod tests;
 
@@ -59,15 +65,15 @@ use std::ops::Range;
 
 use ambiguity::{Growth, Reading, View};
 use positions::Positions;
+use runs::Runs;
 
 use crate::budget::{Budget, BudgetError};
 use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::pattern;
 
-/// The most states of the automaton of failing runs (`Positions::failing_runs`); past
-/// it the answer is unknown (the analysis of every run, made first, proves linearity
-/// only).
+/// The most states of each automaton of runs (`runs.rs`); past it the answer is unknown
+/// (the analysis of every path, made first, proves linearity only).
 const MAX_PRODUCT_STATES: usize = 2_000;
 
 /// How the engine is asked to match.
@@ -225,7 +231,8 @@ impl Backtracking {
             }
             Err(err) => return Err(err),
         };
-        let plain = Positions::build(&tagged.expr, !full_match, budget)?;
+        let text = pattern::text_characters(dialect);
+        let plain = Positions::build(&tagged.expr, !full_match, text, budget)?;
         // Every run, failing or not, has at least the paths of the failing ones: linear
         // there is linear, and most patterns stop here, before the product.
         let all = View { positions: &plain, reading: Reading::All };
@@ -234,13 +241,16 @@ impl Backtracking {
             return Ok(Backtracking::verdict(Complexity::Linear));
         }
         let product_budget = budget.with_max_states(budget.max_states().min(MAX_PRODUCT_STATES));
-        let positions = match plain.failing_runs(&product_budget) {
-            Ok(positions) => positions,
+        let products = plain
+            .runs(Runs::Failing, &product_budget)
+            .and_then(|failing| Ok((failing, plain.runs(Runs::Explored, &product_budget)?)));
+        let (positions, explored) = match products {
+            Ok(products) => products,
             Err(Error::Budget(BudgetError::TooManyStates { .. })) => {
                 return Ok(Backtracking::unknown(format!(
                     "the runs that can still fail take more than {MAX_PRODUCT_STATES} states to \
-                     tell apart from those that match (every run together: {})",
-                    describe(&plain_growth)
+                     tell apart from those that match (every path together: {})",
+                    describe(plain_growth.rank())
                 )));
             }
             Err(err) => return Err(err),
@@ -252,16 +262,15 @@ impl Backtracking {
                  analysis makes (at most {}, and within the budget's state limit; every run \
                  together: {})",
                 ambiguity::MAX_TUPLES,
-                describe(&plain_growth)
+                describe(plain_growth.rank())
             ))
         };
-        let (exact, upper) = match (growth(Reading::Exact), growth(Reading::All)) {
-            (Ok(exact), Ok(upper)) => (exact, upper),
-            (Err(Error::Budget(BudgetError::TooManyStates { .. })), _)
-            | (_, Err(Error::Budget(BudgetError::TooManyStates { .. }))) => {
-                return Ok(too_many());
-            }
-            (Err(err), _) | (_, Err(err)) => return Err(err),
+        let exact = match growth(Reading::Exact) {
+            Err(Error::Budget(BudgetError::TooManyStates { .. })) => return Ok(too_many()),
+            other => other?,
+        };
+        let Some(upper) = upper_rank(&explored, &plain, budget)? else {
+            return Ok(too_many());
         };
         if positions.costly_look && exact.rank().is_some() {
             return Ok(Backtracking::unknown(
@@ -269,7 +278,7 @@ impl Backtracking {
                  it is tested, which is not counted",
             ));
         }
-        if exact.rank() == upper.rank() {
+        if exact.rank() == upper {
             let (spans, reading) = (&tagged.spans, Reading::Exact);
             return Backtracking::attack_for(&positions, &plain, spans, exact, reading, budget);
         }
@@ -280,7 +289,7 @@ impl Backtracking {
                 Err(Error::Budget(BudgetError::TooManyStates { .. })) => return Ok(too_many()),
                 other => other?,
             };
-            if with_bodies.rank() == upper.rank() {
+            if with_bodies.rank() == upper {
                 let (spans, reading) = (&tagged.spans, Reading::WithBodies);
                 let risk = Backtracking::attack_for(
                     &positions,
@@ -299,10 +308,11 @@ impl Backtracking {
         }
         Ok(Backtracking::unknown(format!(
             "a lookaround longer than one character (or an atomic group that becomes one), a \
-             lookahead body's run that may stop, or a success the characters read do not \
-             decide may cut the paths found: the time is between {} and {}",
-            describe(&exact),
-            describe(&upper)
+             lookahead body's run that may stop, a success the characters read do not decide, \
+             or a match found after paths the engine tries first (the order it tries them in \
+             is not modelled) may cut the paths found: the time is between {} and {}",
+            describe(exact.rank()),
+            describe(upper)
         )))
     }
 
@@ -379,9 +389,51 @@ impl Backtracking {
     }
 }
 
+/// How the time grows, as [`Growth::rank`] says it: the exponent, `None` for exponential.
+type Rank = Option<u32>;
+
+/// The lesser of two bounds on the time.
+fn least(one: Rank, other: Rank) -> Rank {
+    match (one, other) {
+        (Some(one), Some(other)) => Some(one.min(other)),
+        (one, None) => one,
+        (None, other) => other,
+    }
+}
+
+/// The least of the two bounds the engine cannot exceed (`runs.rs`): the paths it may try
+/// before a success (`explored`), and n times the paths in the parts of its runs that fail
+/// (from `plain`); `None` when neither fits in the pairs and triples the analysis makes.
+///
+/// # Errors
+/// [`Error::Budget`] past the deadline or the memory limit.
+fn upper_rank(
+    explored: &Positions,
+    plain: &Positions,
+    budget: &Budget,
+) -> Result<Option<Rank>, Error> {
+    let within = |growth: Result<Growth, Error>| match growth {
+        Err(Error::Budget(BudgetError::TooManyStates { .. })) => Ok(None),
+        other => other.map(|growth| Some(growth.rank())),
+    };
+    let explored =
+        within(ambiguity::growth(&View { positions: explored, reading: Reading::All }, budget))?;
+    let parts = plain.failing_parts(budget)?;
+    let view = View { positions: &parts, reading: Reading::All };
+    let parts = within(ambiguity::growth(&view, budget))?.map(|rank| match rank {
+        None => None,
+        Some(1) if !ambiguity::has_cycle(&view) => Some(1),
+        Some(degree) => Some(degree + 1),
+    });
+    Ok(match (explored, parts) {
+        (Some(one), Some(other)) => Some(least(one, other)),
+        (one, other) => one.or(other),
+    })
+}
+
 /// A growth in words, for reasons.
-fn describe(growth: &Growth) -> String {
-    match growth.rank() {
+fn describe(rank: Rank) -> String {
+    match rank {
         Some(1) => "linear".to_owned(),
         Some(degree) => format!("n^{degree}"),
         None => "exponential".to_owned(),

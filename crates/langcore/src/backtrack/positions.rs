@@ -24,14 +24,15 @@
 //! In search mode states stand before the pattern: the start of the text, and "after
 //! some characters skipped", one per class of the last character that the pattern's
 //! leading lookbehinds tell apart, looping on every character: the engine's retry at each
-//! start is that loop. A state where the engine may succeed before reading a
-//! character loses that character's moves: an attack must not let the search succeed.
+//! start is that loop. Where the engine may succeed before reading a character, the
+//! move on it is kept: the engine may try it first, and `runs.rs` prunes by successes
+//! knowing which runs they end.
 //!
 //! # Budgets
 //! Every position counts against the state limit and every move against the memory
 //! limit, as [`Operation::Backtracking`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use crate::alphabet::{CharSet, Classes};
 use crate::budget::{Budget, Operation};
@@ -234,6 +235,12 @@ pub(super) struct Positions {
     /// are "after skipped characters" (one per class of the last); the others are
     /// positions.
     pub(super) moves: Vec<Vec<Move>>,
+    /// States `0..before_pattern` stand before the pattern (the start, the skip states): a
+    /// move out of them chooses the start of a run. 0 in the automaton of failing runs,
+    /// whose states are not read that way.
+    pub(super) before_pattern: usize,
+    /// The characters a text can hold (`pattern::text_characters`): the others end no run.
+    pub(super) text: CharSet,
     /// Where the engine surely succeeds (exact guards).
     pub(super) sure: Successes,
     /// Where it may succeed (any guard).
@@ -273,21 +280,15 @@ impl Successes {
         self.before[state] = self.before[state].union(&guard.ahead);
     }
 
-    /// A new state's: `at_end`, nothing before.
-    fn push(&mut self, at_end: bool) {
-        self.at_end.push(at_end);
-        self.before.push(CharSet::empty());
-    }
-
     /// The characters before which some state of `subset` succeeds.
-    fn before_any(&self, subset: &[usize]) -> CharSet {
+    pub(super) fn before_any(&self, subset: &[usize]) -> CharSet {
         subset.iter().fold(CharSet::empty(), |acc, &s| acc.union(&self.before[s]))
     }
 }
 
 /// The classes of characters that the lookbehinds at the start of `expr` tell apart: the
-/// search's skip states, one per class (tags left out).
-fn skip_classes(expr: &Expr, budget: &Budget) -> Result<Vec<CharSet>, Error> {
+/// search's skip states, one per class (of the characters a text can hold, `text`).
+fn skip_classes(expr: &Expr, text: &CharSet, budget: &Budget) -> Result<Vec<CharSet>, Error> {
     let mut scratch = Builder::new(0, budget);
     let whole = scratch.fragment(expr, 0)?;
     let behind: Vec<CharSet> = whole
@@ -295,13 +296,13 @@ fn skip_classes(expr: &Expr, budget: &Budget) -> Result<Vec<CharSet>, Error> {
         .iter()
         .map(|(_, guard)| &guard.behind)
         .chain(whole.nullable.iter().map(|guard| &guard.behind))
-        .map(|set| set.difference(&pattern::tags()))
+        .map(|set| set.intersection(text))
         .collect();
     let refs: Vec<&CharSet> = behind.iter().collect();
     let (classes, _) = Classes::new(&refs, budget)?;
     Ok(classes
         .iter()
-        .map(|(_, class)| class.difference(&pattern::tags()))
+        .map(|(_, class)| class.intersection(text))
         .filter(|class| !class.is_empty())
         .collect())
 }
@@ -335,10 +336,15 @@ impl Positions {
     ///
     /// # Errors
     /// [`Error::Budget`] when the positions or moves exceed `budget`.
-    pub(super) fn build(expr: &Expr, search: bool, budget: &Budget) -> Result<Positions, Error> {
+    pub(super) fn build(
+        expr: &Expr,
+        search: bool,
+        text: CharSet,
+        budget: &Budget,
+    ) -> Result<Positions, Error> {
         // Search: a state per class of the character skipped last, so that lookbehinds at
         // the pattern's start are decided (`\b` after a letter or not).
-        let skipped = if search { skip_classes(expr, budget)? } else { Vec::new() };
+        let skipped = if search { skip_classes(expr, &text, budget)? } else { Vec::new() };
         let n_fixed = 1 + skipped.len();
         let mut builder = Builder::new(n_fixed, budget);
         let whole = builder.fragment(expr, 0)?;
@@ -382,12 +388,8 @@ impl Positions {
         for (from, links) in builder.follow.iter().enumerate() {
             let mut out: Vec<Move> = Vec::new();
             for (id, (target, guard)) in links.iter().enumerate() {
-                let mut label =
+                let label =
                     builder.labels[*target].difference(&pattern::tags()).intersection(&guard.ahead);
-                if search {
-                    // Reading it, the engine would have succeeded first (or after).
-                    label = label.difference(&sure.before[from]);
-                }
                 let behind_ok =
                     from < n_fixed || !builder.labels[from].intersection(&guard.behind).is_empty();
                 if label.is_empty() || !behind_ok {
@@ -423,6 +425,8 @@ impl Positions {
         };
         Ok(Positions {
             moves,
+            before_pattern: n_fixed,
+            text,
             sure: at_end_only(sure),
             possible: at_end_only(possible),
             unless_bodies: at_end_only(unless_bodies),
@@ -432,163 +436,6 @@ impl Positions {
             costly_look: builder.costly_look,
             empty_body: builder.empty_body,
         })
-    }
-
-    /// The runs on which the match can still fail: the product with the subset automaton
-    /// of every state reached (the determinization the algebra uses), a character allowed
-    /// only where no state of the subset surely succeeds before it (search), and a product
-    /// state kept only when some continuation of its subset ends where no state surely
-    /// succeeds. A move is exact only where no success is possible on the way and the
-    /// match can fail whatever the inexact guards decide. A product with a deterministic
-    /// automaton keeps the number of paths, so the degrees of ambiguity carry over to the
-    /// runs an attack can use.
-    ///
-    /// # Errors
-    /// [`Error::Budget`] when the product exceeds `budget`.
-    pub(super) fn failing_runs(&self, budget: &Budget) -> Result<Positions, Error> {
-        let sets: Vec<&CharSet> =
-            self.moves.iter().flatten().map(|mv| &mv.label).chain(&self.possible.before).collect();
-        let (classes, _) = Classes::new(&sets, budget)?;
-        let reps: Vec<(char, &CharSet)> =
-            classes.iter().filter_map(|(_, set)| Some((set.first()?, set))).collect();
-        let mut subsets: Vec<Vec<usize>> = vec![vec![0]];
-        let mut subset_ids: HashMap<Vec<usize>, usize> = HashMap::from([(vec![0], 0)]);
-        let mut subset_next: Vec<Vec<usize>> = vec![Vec::new()];
-        let mut product: HashMap<(usize, usize), usize> = HashMap::from([((0, 0), 0)]);
-        let mut subset_of = vec![0];
-        let mut res = Positions {
-            moves: vec![Vec::new()],
-            sure: Successes::new(0),
-            possible: Successes::new(0),
-            unless_bodies: Successes::new(0),
-            atoms: vec![self.atoms[0]],
-            side: vec![self.side[0]],
-            ends_body: vec![self.ends_body[0]],
-            costly_look: self.costly_look,
-            empty_body: self.empty_body,
-        };
-        let all = [&self.sure, &self.possible, &self.unless_bodies];
-        for (to, from) in
-            [&mut res.sure, &mut res.possible, &mut res.unless_bodies].into_iter().zip(all)
-        {
-            to.push(from.at_end[0]);
-        }
-        let mut at = 0;
-        while at < subsets.len() {
-            budget.check_time(Operation::Backtracking)?;
-            let subset = subsets[at].clone();
-            let [before, may_before, bodies_before] = all.map(|succ| succ.before_any(&subset));
-            for &(c, class) in &reps {
-                if before.contains(c) {
-                    continue;
-                }
-                let (sure, sure_bodies) = (!may_before.contains(c), !bodies_before.contains(c));
-                let mut next: Vec<usize> = subset
-                    .iter()
-                    .flat_map(|&s| self.moves[s].iter())
-                    .filter(|mv| mv.label.contains(c))
-                    .map(|mv| mv.target)
-                    .collect();
-                next.sort_unstable();
-                next.dedup();
-                let next_id = match subset_ids.get(&next) {
-                    Some(&id) => id,
-                    None => {
-                        let id = subsets.len();
-                        budget.check_states(Operation::Backtracking, id + res.moves.len())?;
-                        subset_ids.insert(next.clone(), id);
-                        subsets.push(next.clone());
-                        subset_next.push(Vec::new());
-                        id
-                    }
-                };
-                subset_next[at].push(next_id);
-                for &from in &subset {
-                    let source = product[&(from, at)];
-                    for mv in self.moves[from].iter().filter(|mv| mv.label.contains(c)) {
-                        let target = *product.entry((mv.target, next_id)).or_insert_with(|| {
-                            res.moves.push(Vec::new());
-                            res.sure.push(self.sure.at_end[mv.target]);
-                            res.possible.push(self.possible.at_end[mv.target]);
-                            res.unless_bodies.push(self.unless_bodies.at_end[mv.target]);
-                            res.atoms.push(self.atoms[mv.target]);
-                            res.side.push(self.side[mv.target]);
-                            res.ends_body.push(self.ends_body[mv.target]);
-                            subset_of.push(next_id);
-                            res.moves.len() - 1
-                        });
-                        let (exact, body_exact) = (mv.exact && sure, mv.body_exact && sure_bodies);
-                        let out = &mut res.moves[source];
-                        let same = |m: &&mut Move| {
-                            (m.target, m.id, m.exact, m.body_exact)
-                                == (target, mv.id, exact, body_exact)
-                        };
-                        match out.iter_mut().find(same) {
-                            Some(m) => m.label = m.label.union(class),
-                            None => out.push(Move {
-                                id: mv.id,
-                                target,
-                                label: class.clone(),
-                                exact,
-                                body_exact,
-                            }),
-                        }
-                    }
-                }
-            }
-            at += 1;
-        }
-        budget.check_states(Operation::Backtracking, subsets.len() + res.moves.len())?;
-        // The subsets from which the match can fail (no sure success at the end), and
-        // those from which it surely can (no possible one).
-        let [can_fail, surely, surely_bodies] = all
-            .map(|succ| self.can_fail(&subsets, &subset_next, &succ.at_end, budget))
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()?
-            .try_into()
-            .expect("three");
-        for (state, moves) in res.moves.iter_mut().enumerate() {
-            if !can_fail[subset_of[state]] {
-                moves.clear();
-            }
-            moves.retain(|mv| can_fail[subset_of[mv.target]]);
-            for mv in moves.iter_mut() {
-                mv.exact &= surely[subset_of[mv.target]];
-                mv.body_exact &= surely_bodies[subset_of[mv.target]];
-            }
-            let subset = &subsets[subset_of[state]];
-            for (to, from) in
-                [&mut res.sure, &mut res.possible, &mut res.unless_bodies].into_iter().zip(all)
-            {
-                to.before[state] = from.before_any(subset);
-            }
-        }
-        Ok(res)
-    }
-
-    /// Per subset, whether some continuation ends where no state `accepts`: backwards
-    /// from the subsets that fail at the end of the input.
-    fn can_fail(
-        &self,
-        subsets: &[Vec<usize>],
-        subset_next: &[Vec<usize>],
-        accepts: &[bool],
-        budget: &Budget,
-    ) -> Result<Vec<bool>, Error> {
-        let mut res: Vec<bool> =
-            subsets.iter().map(|subset| subset.iter().all(|&s| !accepts[s])).collect();
-        let mut changed = true;
-        while changed {
-            budget.check_time(Operation::Backtracking)?;
-            changed = false;
-            for idx in 0..subsets.len() {
-                if !res[idx] && subset_next[idx].iter().any(|&next| res[next]) {
-                    res[idx] = true;
-                    changed = true;
-                }
-            }
-        }
-        Ok(res)
     }
 
     /// The targets of the moves on `c` from `states` (with repeats).

@@ -529,6 +529,16 @@ pub(crate) fn tags() -> CharSet {
     CharSet::range(char::from_u32(TAG_BASE).unwrap_or(char::MAX), last)
 }
 
+/// The characters a text of `dialect` is read as, for the backtracking analysis: every
+/// character but the tags, or JavaScript's code units (`utf16.rs`).
+pub(crate) fn text_characters(dialect: Dialect) -> CharSet {
+    match dialect {
+        Dialect::Js => utf16::unit_range(0, 0xFFFF),
+        _ => CharSet::full(),
+    }
+    .difference(&tags())
+}
+
 /// A pattern read for the backtracking analysis: its IR, with every one-set atom outside
 /// atomic groups holding a tag character (its index into `spans`, by [`tag_index`]).
 #[derive(Debug)]

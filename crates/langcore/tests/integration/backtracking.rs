@@ -35,13 +35,8 @@ const fn case(pattern: &'static str, mode: MatchMode, expected: Complexity) -> C
     Case { pattern, mode, expected, input_from: None }
 }
 
-const fn linear(pattern: &'static str, input_from: &'static str) -> Case {
-    Case {
-        pattern,
-        mode: MatchMode::FullMatch,
-        expected: Complexity::Linear,
-        input_from: Some(input_from),
-    }
+const fn linear(pattern: &'static str, mode: MatchMode, input_from: &'static str) -> Case {
+    Case { pattern, mode, expected: Complexity::Linear, input_from: Some(input_from) }
 }
 
 const EXP: Complexity = Complexity::Exponential;
@@ -58,8 +53,10 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             case(r"\s+$", SEARCH, QUADRATIC),
             // A lookahead's body run to the end at every start.
             case(r"(?=\s*=)", SEARCH, QUADRATIC),
-            linear("(?>a+)+", "(a+)+"),
-            linear(r"\d+-\d+", r"\d+\d+"),
+            // Every text matches at its end, after each earlier start failed.
+            case("(a|a)*$", SEARCH, EXP),
+            linear("(?>a+)+", FULL, "(a+)+"),
+            linear(r"\d+-\d+", FULL, r"\d+\d+"),
         ],
         Dialect::Js => vec![
             case("(a+)+", FULL, EXP),
@@ -67,13 +64,19 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             case(r"\d+\d+", FULL, QUADRATIC),
             case(r"\s+$", SEARCH, QUADRATIC),
             case(r"(?=\s*=)", SEARCH, QUADRATIC),
+            case("(a|a)*$", SEARCH, EXP),
+            case(".*$", SEARCH, QUADRATIC),
+            // An unclosed comment is read to the end from each `/*`; where the end closes
+            // it too, the first `/*` matches.
+            case(r"\/\*[\s\S]*?\*\/", SEARCH, QUADRATIC),
+            linear(r"\/\*[\s\S]*?(?:\*\/|$)", SEARCH, r"\/\*[\s\S]*?\*\/"),
             // (V8 runs out of stack on `(a|b)*` over a few million characters.)
-            linear("[ab]*", "(a|a)*"),
+            linear("[ab]*", FULL, "(a|a)*"),
         ],
         // (Java's `\d+\d+` did not time as quadratic here: its greedy `Curly` loops.)
-        Dialect::Java => vec![case(r"\s+$", SEARCH, QUADRATIC), linear("(?>a+)+", "(a+)+")],
+        Dialect::Java => vec![case(r"\s+$", SEARCH, QUADRATIC), linear("(?>a+)+", FULL, "(a+)+")],
         // Perl's optimizer tries `\s+$` only where the end can follow (PCRE2 does not).
-        Dialect::Pcre => vec![case(r"\d+\d+", FULL, QUADRATIC), linear("(?>a+)+", "(a+)+")],
+        Dialect::Pcre => vec![case(r"\d+\d+", FULL, QUADRATIC), linear("(?>a+)+", FULL, "(a+)+")],
         _ => Vec::new(),
     }
 }
