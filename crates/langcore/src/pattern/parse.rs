@@ -792,6 +792,22 @@ impl<'p> Parser<'p> {
                     quantifier_start..self.pos,
                 ));
             }
+            // The engines' own bounds on a count (the parse saturates at `u32::MAX`).
+            let limit = match self.dialect {
+                Dialect::Python => Some(u32::MAX - 1),
+                Dialect::Java => Some(i32::MAX as u32),
+                Dialect::Pcre => Some(65_535),
+                _ => None,
+            };
+            if let Some(limit) = limit.filter(|&limit| max.unwrap_or(min).max(min) > limit) {
+                return Err(self.error(
+                    format!(
+                        "the repetition number is too large: {} allows at most {limit}",
+                        self.dialect
+                    ),
+                    quantifier_start..self.pos,
+                ));
+            }
             let mut greedy = !self.flags.swap_greed;
             let possessive = if self.eat("?") {
                 greedy = !greedy;
@@ -1826,6 +1842,28 @@ impl<'p> Parser<'p> {
                     && !matches!(c, '-' | 'a' | 'i' | 'L' | 'm' | 's' | 'u' | 'x' | ':' | ')') =>
                 {
                     return Err(self.error(format!("unknown flag `{c}`"), start..self.pos));
+                }
+                '-' if !on => {
+                    return Err(self.error("a flag group has one `-` at most", start..self.pos));
+                }
+                // Python and JavaScript want a flag after `-`.
+                ':' | ')'
+                    if !on
+                        && self.pattern[..self.pos - 1].ends_with('-')
+                        && matches!(dialect, Dialect::Python | Dialect::Js) =>
+                {
+                    return Err(self.error("missing flag after `-`", start..self.pos));
+                }
+                // Python: `a`, `u` and `L` choose the classes, one at most.
+                'a' | 'u'
+                    if dialect == Dialect::Python
+                        && self.pattern[start..self.pos - 1].contains(['a', 'u'])
+                        && !self.pattern[start..self.pos - 1].contains(c) =>
+                {
+                    return Err(self.error(
+                        "bad inline flags: flags 'a', 'u' and 'L' are incompatible",
+                        start..self.pos,
+                    ));
                 }
                 '-' => on = false,
                 'i' => flags.case_insensitive = on,

@@ -960,6 +960,19 @@ fn java_unix_lines_and_pcre_no_auto_capture() {
     for (pattern, dialect) in [("(?L)a", java), ("(?n)a", java), ("(?u)a", pcre), ("(?d)a", pcre)] {
         assert!(refusal(pattern, dialect).contains("unknown group flag"), "{pattern}");
     }
+    // Flag groups and counts the engines refuse (Python 3.11, node 20, Java 17, PCRE2 10.42).
+    let python = Dialect::Python;
+    assert!(refusal("(?--i)a", java).contains("one `-`"));
+    assert!(refusal("(?-:a)", python).contains("missing flag"));
+    assert!(refusal("(?-:a)", Dialect::Js).contains("missing flag"));
+    assert!(refusal("(?ua)", python).contains("incompatible"));
+    check("(?aa)\\w", python, &["a"], &["\u{e9}"]);
+    for (pattern, dialect) in
+        [("a{65536}", pcre), ("a{2147483648}", java), ("a{4294967295}", python)]
+    {
+        assert!(refusal(pattern, dialect).contains("too large"), "{pattern}");
+    }
+    check("(?:a{65535})?", pcre, &[""], &["a"]);
 }
 
 /// A JavaScript pattern read over code units is not determinized when read: membership and
