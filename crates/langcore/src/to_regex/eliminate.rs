@@ -103,6 +103,17 @@ impl Gnfa {
         Ok(gnfa)
     }
 
+    /// The orders worth trying on this automaton: both tie-breaks of the weight, and trial
+    /// removals when it has at most `max_exact` states.
+    pub(super) fn orders(&self, max_exact: usize) -> Vec<Order> {
+        let mut orders =
+            vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
+        if self.n_inner() <= max_exact {
+            orders.push(Order::Exact);
+        }
+        orders
+    }
+
     /// The number of states left to remove.
     pub(super) fn n_inner(&self) -> usize {
         self.out.len() - 2

@@ -104,7 +104,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap as HashMap;
 
 use ast::{Exprs, NodeId};
-use eliminate::{Gnfa, Order};
+use eliminate::Gnfa;
 use search::Verifier;
 pub(crate) use structure::Shape;
 
@@ -422,12 +422,7 @@ fn eliminate(
             continue;
         }
         let gnfa = Gnfa::new(&fragment, exprs, budget)?;
-        let mut orders =
-            vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
-        if gnfa.n_inner() <= MAX_EXACT_ORDER_STATES {
-            orders.push(Order::Exact);
-        }
-        for order in orders {
+        for order in gnfa.orders(MAX_EXACT_ORDER_STATES) {
             let size_limit = match best {
                 Some(best) => exprs.size(best).saturating_mul(SIZE_LIMIT_FACTOR),
                 None => bound.unwrap_or(budget.max_pattern()),

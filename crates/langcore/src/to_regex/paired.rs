@@ -22,9 +22,10 @@
 //! weight orders, and with trial removals when it is small.
 //!
 //! # Budgets
-//! [`Operation::ToRegex`]: the deadline once per product state, at most [`MAX_STATES`]
-//! pairs (past them there is no candidate), and eliminations abandoned past the size limit
-//! the caller gives.
+//! [`Operation::ToRegex`]: the operands' NFAs are built under the budget, the deadline is
+//! checked once per state of the automata without ε-moves and of the product, at most
+//! [`MAX_STATES`] pairs (past them there is no candidate, which also bounds the labels
+//! held), and eliminations are abandoned past the size limit the caller gives.
 //!
 //! # Invariants
 //! The expression returned denotes exactly the product of the operands' languages (the
@@ -36,7 +37,7 @@ use std::collections::{BTreeMap, VecDeque};
 use rustc_hash::FxHashMap as HashMap;
 
 use super::ast::{Exprs, NodeId};
-use super::eliminate::{Gnfa, Order};
+use super::eliminate::Gnfa;
 use super::{MAX_EXACT_ORDER_STATES, search};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
@@ -50,7 +51,7 @@ use crate::state_id::StateId;
 const MAX_STATES: usize = 1024;
 
 /// An automaton without ε-moves, its states numbered from 0.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Moves {
     entries: Vec<usize>,
     accepting: Vec<bool>,
@@ -90,13 +91,8 @@ pub(super) fn candidate(
     let gnfa = Gnfa::with_moves(exprs, budget, &paired.entries, &paired.accepting, |idx| {
         paired.moves[idx].as_slice()
     })?;
-    let mut orders =
-        vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
-    if gnfa.n_inner() <= MAX_EXACT_ORDER_STATES {
-        orders.push(Order::Exact);
-    }
     let mut best: Option<NodeId> = None;
-    for order in orders {
+    for order in gnfa.orders(MAX_EXACT_ORDER_STATES) {
         let limit = best.map_or(size_limit, |best| exprs.size(best));
         if let Some(node) = gnfa.clone().eliminate(exprs, order, budget, limit)?
             && best.is_none_or(|best| super::is_better(exprs, node, best))
