@@ -981,7 +981,7 @@ impl Language {
     /// let budget = Budget::default();
     /// let both = Language::from_regex("[bc]*[ab]*")?
     ///     .intersection(&Language::from_regex("[ab]*[bc]*")?, &budget)?;
-    /// assert_eq!(both.to_pattern(&budget)?, "[ab]*|[bc]*");
+    /// assert_eq!(both.to_pattern(&budget)?, "[ab]+|[bc]*");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pattern(&self, budget: &Budget) -> Result<String, Error> {
@@ -993,7 +993,8 @@ impl Language {
     /// pattern normalized and unions, concatenations and repetitions written with their
     /// operands' patterns; intersections and differences read off their operands' patterns
     /// where that is exact (each operand restricted to the characters of the others; the
-    /// strings with a character the right operand never uses, and the rest); in the
+    /// strings with a character the right operand never uses, and the rest; the product of
+    /// the operands' own automata, eliminated); in the
     /// dialects with lookaround, an intersection or difference as a lookahead that reads
     /// the whole string and a pattern (docs/dialects.md); in [`Dialect::Rust`], a
     /// pattern's own text. So a pattern never

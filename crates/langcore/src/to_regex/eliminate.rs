@@ -31,6 +31,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use super::ast::{Exprs, NodeId};
+use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::fragment::Fragment;
 
@@ -67,22 +68,50 @@ impl Gnfa {
         exprs: &mut Exprs,
         budget: &Budget,
     ) -> Result<Gnfa, BudgetError> {
-        let n_nodes = fragment.n_states() + 2;
+        let accepting: Vec<bool> =
+            (0..fragment.n_states()).map(|idx| fragment.is_accepting(idx)).collect();
+        Gnfa::with_moves(exprs, budget, &[0], &accepting, |idx| fragment.moves(idx))
+    }
+
+    /// The generalized NFA of the automaton whose states `0..accepting.len()` start at
+    /// `entries`, accept where `accepting` says, and move by `moves(state)` as (label,
+    /// target); it may be nondeterministic.
+    pub(super) fn with_moves<'m>(
+        exprs: &mut Exprs,
+        budget: &Budget,
+        entries: &[usize],
+        accepting: &[bool],
+        moves: impl Fn(usize) -> &'m [(CharSet, usize)],
+    ) -> Result<Gnfa, BudgetError> {
+        let n_nodes = accepting.len() + 2;
         let mut gnfa =
             Gnfa { out: vec![BTreeMap::new(); n_nodes], inc: vec![BTreeSet::new(); n_nodes] };
         let epsilon = exprs.epsilon();
-        gnfa.add_edge(exprs, START, 2, epsilon);
-        for idx in 0..fragment.n_states() {
+        for &entry in entries {
+            gnfa.add_edge(exprs, START, entry + 2, epsilon);
+        }
+        for (idx, &accepts) in accepting.iter().enumerate() {
             budget.check_time(Operation::ToRegex)?;
-            if fragment.is_accepting(idx) {
+            if accepts {
                 gnfa.add_edge(exprs, idx + 2, ACCEPT, epsilon);
             }
-            for (set, target) in fragment.moves(idx) {
+            for (set, target) in moves(idx) {
                 let class = exprs.class(set.clone());
                 gnfa.add_edge(exprs, idx + 2, target + 2, class);
             }
         }
         Ok(gnfa)
+    }
+
+    /// The orders worth trying on this automaton: both tie-breaks of the weight, and trial
+    /// removals when it has at most `max_exact` states.
+    pub(super) fn orders(&self, max_exact: usize) -> Vec<Order> {
+        let mut orders =
+            vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
+        if self.n_inner() <= max_exact {
+            orders.push(Order::Exact);
+        }
+        orders
     }
 
     /// The number of states left to remove.

@@ -10,6 +10,7 @@
 //! - `structure.rs`: the expression of a term as built (patterns, unions, ...);
 //! - `product.rs`: intersections and differences read off their operands' expressions;
 //! - `gaps.rs`: products of patterns with `.*` gaps, as the interleavings of their segments;
+//! - `paired.rs`: products eliminated from the pairs of their operands' own automata;
 //! - `lookahead.rs`: in dialects with lookaround, products as a lookahead and a pattern;
 //! - `search.rs`: verified local search for shorter equivalent expressions;
 //! - `class.rs`: the shortest spelling of a character set in a dialect;
@@ -89,6 +90,7 @@ mod class;
 mod eliminate;
 mod gaps;
 mod lookahead;
+mod paired;
 mod product;
 mod render;
 mod search;
@@ -102,7 +104,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap as HashMap;
 
 use ast::{Exprs, NodeId};
-use eliminate::{Gnfa, Order};
+use eliminate::Gnfa;
 use search::Verifier;
 pub(crate) use structure::Shape;
 
@@ -286,8 +288,8 @@ pub(crate) fn term_to_pattern<'a>(
     })
 }
 
-/// The pattern of the product `op` of `operands` without lookaround: the shorter of the
-/// candidate read off its operands (`product.rs`) and its minimal DFA `dfa`'s.
+/// The pattern of the product `op` of `operands` without lookaround: the shortest of the
+/// candidates read off its operands (`product.rs`) and its minimal DFA `dfa`'s.
 fn classic_product(
     exprs: &mut Exprs,
     op: BoolOp,
@@ -296,23 +298,34 @@ fn classic_product(
     dialect: Dialect,
     budget: &Budget,
 ) -> Result<String, BudgetError> {
-    match product::candidate(exprs, op, operands, dfa, budget) {
-        Some(candidate) => product_pattern(exprs, candidate, dfa, budget),
+    match product::candidates(exprs, op, operands, dfa, budget)[..] {
         // Without a candidate of its own, a product has only its automaton.
-        None => to_pattern(dfa, dialect, budget),
+        [] => to_pattern(dfa, dialect, budget),
+        [first, ref others @ ..] => product_pattern(exprs, first, others, dfa, budget),
     }
 }
 
-/// The pattern of a product whose language has the minimal DFA `minimal`, with a
-/// `candidate` read off its operands (see [`compete`]).
+/// The pattern of a product whose language has the minimal DFA `minimal`, with the best
+/// `candidate` read off its operands and `others` (see [`compete`]): each is improved by
+/// the search, since a longer one may improve to the shortest.
 fn product_pattern(
     exprs: &mut Exprs,
     candidate: NodeId,
+    others: &[NodeId],
     minimal: &Dfa,
     budget: &Budget,
 ) -> Result<String, BudgetError> {
+    let bound = exprs.size(candidate);
     let mut best = candidate;
-    compete(exprs, &mut best, minimal, budget, exprs.size(candidate));
+    improve(exprs, &mut best, minimal, budget);
+    for &other in others {
+        let mut node = other;
+        improve(exprs, &mut node, minimal, budget);
+        if is_better(exprs, node, best) {
+            best = node;
+        }
+    }
+    compete_improved(exprs, &mut best, minimal, budget, bound);
     finish(exprs, best, budget)
 }
 
@@ -323,6 +336,17 @@ fn product_pattern(
 /// any failure (time, memory) keeps `best`.
 fn compete(exprs: &mut Exprs, best: &mut NodeId, minimal: &Dfa, budget: &Budget, bound: usize) {
     improve(exprs, best, minimal, budget);
+    compete_improved(exprs, best, minimal, budget, bound);
+}
+
+/// [`compete`] for a `best` already improved by the search.
+fn compete_improved(
+    exprs: &mut Exprs,
+    best: &mut NodeId,
+    minimal: &Dfa,
+    budget: &Budget,
+    bound: usize,
+) {
     let size_limit = bound.saturating_mul(SIZE_LIMIT_FACTOR);
     if let Ok(Some(eliminated)) = eliminate(minimal, exprs, budget, Some(size_limit)) {
         let mut node = eliminated.node;
@@ -398,12 +422,7 @@ fn eliminate(
             continue;
         }
         let gnfa = Gnfa::new(&fragment, exprs, budget)?;
-        let mut orders =
-            vec![Order::Weight { prefer_last: false }, Order::Weight { prefer_last: true }];
-        if gnfa.n_inner() <= MAX_EXACT_ORDER_STATES {
-            orders.push(Order::Exact);
-        }
-        for order in orders {
+        for order in gnfa.orders(MAX_EXACT_ORDER_STATES) {
             let size_limit = match best {
                 Some(best) => exprs.size(best).saturating_mul(SIZE_LIMIT_FACTOR),
                 None => bound.unwrap_or(budget.max_pattern()),

@@ -5,7 +5,7 @@
 //! hostname label `[a-z0-9\u00a1-\uffff]([a-z0-9\u00a1-\uffff-]{0,61}[a-z0-9\u00a1-\uffff])?`
 //! intersected with an e-mail local part is the same label over ASCII, but its minimal DFA
 //! counts to 63 twice over, and eliminating it gives 10,723 characters where the label
-//! written with `{0,61}` has 40. [`candidate`] builds, from the operands' structural
+//! written with `{0,61}` has 40. [`candidates`] builds, from the operands' structural
 //! expressions (`structure.rs`), with `S` the characters that a language's strings use:
 //! - for an intersection, each operand with every class restricted to the `S` of the others
 //!   (`restrict`): it holds the intersection, and is the intersection when it is included
@@ -13,9 +13,13 @@
 //! - for a difference `A − B`, the strings of `A` with a character outside the `S` of `B`
 //!   (`mark`: no string of `B` has one), or the strings of `A − B` over that `S` (the
 //!   result restricted to it, eliminated from its automaton). That is `A − B` exactly; the
-//!   first part keeps `A`'s shape.
+//!   first part keeps `A`'s shape;
+//! - the interleavings of the operands' segments around their `.*` gaps (`gaps.rs`), and
+//!   the elimination of the product of the operands' own automata (`paired.rs`).
 //!
-//! Every candidate is checked against the result's minimal DFA before it is used.
+//! Every candidate is checked against the result's minimal DFA before it is used; the best
+//! [`MAX_KEPT`] are returned, since the search (`search.rs`) sometimes improves the
+//! runner-up to the shortest.
 //!
 //! # Algorithm
 //! `restrict(e)` intersects every class of `e` with `S` and rebuilds through the smart
@@ -41,7 +45,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::ast::{Exprs, Kind, NodeId};
-use super::{Shape, eliminate_all, gaps, is_better, search, structure, time_share};
+use super::{Shape, eliminate_all, gaps, is_better, paired, search, structure, time_share};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
@@ -64,26 +68,37 @@ const MAX_MARKED_COPIES: u32 = 256;
 const MAX_STATES_FACTOR: usize = 32;
 /// See [`MAX_STATES_FACTOR`].
 const EXTRA_STATES: usize = 1024;
+/// Without candidates to beat, the extra candidates (`paired.rs`) are abandoned past this
+/// size (in rendered characters).
+const MAX_EXTRA_SIZE: usize = 1 << 16;
+/// How many exact candidates are kept: the search (`search.rs`) improves each, and the
+/// runner-up sometimes improves to the shortest.
+const MAX_KEPT: usize = 2;
 
-/// The shortest exact candidate for `op` (an intersection or a difference) on `operands`,
-/// each with its minimal DFA, whose result is the minimal DFA `result`; `None` when there
-/// is none, or when its share of the time ran out first.
-pub(super) fn candidate(
+/// The shortest exact candidates for `op` (an intersection or a difference) on `operands`,
+/// each with its minimal DFA, whose result is the minimal DFA `result`: at most
+/// [`MAX_KEPT`], the best first; none when there is none, or when its share of the time ran
+/// out first.
+pub(super) fn candidates(
     exprs: &mut Exprs,
     op: BoolOp,
     operands: &[(Shape<'_>, &Dfa)],
     result: &Dfa,
     budget: &Budget,
-) -> Option<NodeId> {
+) -> Vec<NodeId> {
     let share = time_share(budget, CANDIDATE_SHARE);
     // Automaton leaves (of the operands, and the rest of a difference) within the share too.
     let mut automaton = |exprs: &mut Exprs, dfa: &Dfa| eliminate_all(dfa, exprs, &share);
-    let found = match op {
-        BoolOp::Intersection => intersection(exprs, operands, result, &share, &mut automaton),
-        BoolOp::Difference => difference(exprs, operands, result, &share, &mut automaton),
-        BoolOp::Union | BoolOp::SymmetricDifference => Ok(None),
+    let mut found = Found { kept: Vec::new(), result, budget: &share };
+    let done = match op {
+        BoolOp::Intersection => intersection(exprs, operands, &mut found, &mut automaton),
+        BoolOp::Difference => difference(exprs, operands, &mut found, &mut automaton),
+        BoolOp::Union | BoolOp::SymmetricDifference => Ok(()),
     };
-    found.ok().flatten()
+    match done {
+        Ok(()) => found.kept,
+        Err(_) => Vec::new(),
+    }
 }
 
 /// The expression of `shape` (`structure::build`), a product by its own candidate where it
@@ -96,8 +111,8 @@ pub(super) fn build(
 ) -> Result<NodeId, BudgetError> {
     structure::build(exprs, shape, budget, &mut |exprs, leaf| match leaf {
         Shape::Product { dfa, op, operands } => {
-            match candidate(exprs, *op, operands, dfa, budget) {
-                Some(node) => Ok(node),
+            match candidates(exprs, *op, operands, dfa, budget).first() {
+                Some(&node) => Ok(node),
                 None => automaton(exprs, dfa),
             }
         }
@@ -106,17 +121,17 @@ pub(super) fn build(
     })
 }
 
-/// Each operand restricted to the characters of the others, when that is the result.
+/// Each operand restricted to the characters of the others, when that is the result; the
+/// interleavings of their segments (`gaps.rs`); their paired automata (`paired.rs`).
 fn intersection(
     exprs: &mut Exprs,
     operands: &[(Shape<'_>, &Dfa)],
-    result: &Dfa,
-    budget: &Budget,
+    found: &mut Found<'_>,
     automaton: &mut dyn FnMut(&mut Exprs, &Dfa) -> Result<NodeId, BudgetError>,
-) -> Result<Option<NodeId>, BudgetError> {
+) -> Result<(), BudgetError> {
+    let budget = found.budget;
     let alphabets =
         operands.iter().map(|(_, dfa)| alphabet(dfa, budget)).collect::<Result<Vec<_>, _>>()?;
-    let mut best: Option<NodeId> = None;
     let mut restricted_all = Vec::with_capacity(operands.len());
     for (idx, (shape, _)) in operands.iter().enumerate() {
         let others = alphabets
@@ -130,71 +145,100 @@ fn intersection(
         }
         let restricted = Split::new(others, budget).restrict(exprs, expr);
         restricted_all.push(restricted);
-        if restricted != expr
-            && best.is_none_or(|best| is_better(exprs, restricted, best))
-            && is_exact(exprs, restricted, result, budget)?
-        {
-            best = Some(restricted);
+        if restricted != expr {
+            found.offer(exprs, restricted)?;
         }
     }
     if let [left, right] = restricted_all[..] {
         let chars = alphabets.iter().fold(CharSet::full(), |acc, set| acc.intersection(set));
         // A failure here only drops this candidate.
-        let interleaved = gaps::intersection(exprs, left, right, &chars, budget).unwrap_or(None);
-        keep_interleaved(exprs, &mut best, interleaved, result, budget);
+        if let Ok(Some(interleaved)) = gaps::intersection(exprs, left, right, &chars, budget) {
+            found.offer_extra(exprs, interleaved);
+        }
+        let limit = found.size_limit(exprs);
+        if let Ok(Some(paired)) =
+            paired::candidate(exprs, left, paired::Other::Expr(right), limit, budget)
+        {
+            found.offer_extra(exprs, paired);
+        }
     }
-    Ok(best)
+    Ok(())
 }
 
-/// Takes `interleaved` as `best` where it is better and exact; out of time for its check,
-/// it is dropped and the candidate so far kept.
-fn keep_interleaved(
-    exprs: &mut Exprs,
-    best: &mut Option<NodeId>,
-    interleaved: Option<NodeId>,
-    result: &Dfa,
-    budget: &Budget,
-) {
-    if let Some(node) = interleaved
-        && best.is_none_or(|best| is_better(exprs, node, best))
-        && is_exact(exprs, node, result, budget).unwrap_or(false)
-    {
-        *best = Some(node);
+/// The exact candidates found so far: at most [`MAX_KEPT`], the best first.
+struct Found<'a> {
+    kept: Vec<NodeId>,
+    /// The minimal DFA of the product: a candidate is kept only if it denotes its language.
+    result: &'a Dfa,
+    budget: &'a Budget,
+}
+
+impl Found<'_> {
+    /// Keeps `node` if it is among the best [`MAX_KEPT`] and exact (checked only then).
+    fn offer(&mut self, exprs: &Exprs, node: NodeId) -> Result<(), BudgetError> {
+        let at = self.kept.iter().take_while(|&&kept| !is_better(exprs, node, kept)).count();
+        if at < MAX_KEPT
+            && !self.kept.contains(&node)
+            && is_exact(exprs, node, self.result, self.budget)?
+        {
+            self.kept.insert(at, node);
+            self.kept.truncate(MAX_KEPT);
+        }
+        Ok(())
+    }
+
+    /// [`Found::offer`], where running out of time for the check only drops `node`.
+    fn offer_extra(&mut self, exprs: &Exprs, node: NodeId) {
+        let _ = self.offer(exprs, node);
+    }
+
+    /// The size past which an extra candidate is abandoned: that of the last kept when
+    /// [`MAX_KEPT`] are, or the budget's pattern limit (at most [`MAX_EXTRA_SIZE`]).
+    fn size_limit(&self, exprs: &Exprs) -> usize {
+        match self.kept.get(MAX_KEPT - 1) {
+            Some(&last) => exprs.size(last),
+            None => self.budget.max_pattern().min(MAX_EXTRA_SIZE),
+        }
     }
 }
 
-/// `A − B` as the strings of `A` with a character `B` never uses, or the rest; or as the
-/// interleavings of `A`'s segments with those of `¬B` (`gaps.rs`); the shorter exact one.
+/// `A − B` as the strings of `A` with a character `B` never uses, or the rest; as the
+/// interleavings of `A`'s segments with those of `¬B` (`gaps.rs`); as `A`'s automaton paired
+/// with `¬B`'s (`paired.rs`).
 fn difference(
     exprs: &mut Exprs,
     operands: &[(Shape<'_>, &Dfa)],
-    result: &Dfa,
-    budget: &Budget,
+    found: &mut Found<'_>,
     automaton: &mut dyn FnMut(&mut Exprs, &Dfa) -> Result<NodeId, BudgetError>,
-) -> Result<Option<NodeId>, BudgetError> {
-    let [(left, left_dfa), (_, right)] = operands else { return Ok(None) };
+) -> Result<(), BudgetError> {
+    let budget = found.budget;
+    let [(left, left_dfa), (_, right)] = operands else { return Ok(()) };
     let expr = build(exprs, left, budget, automaton)?;
     if exprs.info(expr).depth > NEST_LIMIT {
-        return Ok(None);
+        return Ok(());
     }
-    let mut best = None;
     let inside = alphabet(right, budget)?;
-    let rest = result.intersection(&strings_over(&inside, budget)?, budget)?;
+    let rest = found.result.intersection(&strings_over(&inside, budget)?, budget)?;
     // Unless every string of the result uses only characters of `B` (nothing to split off).
-    if rest != *result
+    if rest != *found.result
         && let Some(marked) = Split::new(inside, budget).mark(exprs, expr)
     {
         let rest = automaton(exprs, &rest)?;
         let candidate = exprs.alt(&[marked, rest]);
-        if is_exact(exprs, candidate, result, budget)? {
-            best = Some(candidate);
-        }
+        found.offer(exprs, candidate)?;
     }
-    // A failure here, or out of time for its check, only drops this candidate.
+    // A failure here, or out of time for its check, only drops these candidates.
     let chars = alphabet(left_dfa, budget)?;
-    let interleaved = gaps::difference(exprs, expr, right, &chars, budget).unwrap_or(None);
-    keep_interleaved(exprs, &mut best, interleaved, result, budget);
-    Ok(best)
+    if let Ok(Some(interleaved)) = gaps::difference(exprs, expr, right, &chars, budget) {
+        found.offer_extra(exprs, interleaved);
+    }
+    let limit = found.size_limit(exprs);
+    if let Ok(Some(paired)) =
+        paired::candidate(exprs, expr, paired::Other::Subtracted(right), limit, budget)
+    {
+        found.offer_extra(exprs, paired);
+    }
+    Ok(())
 }
 
 /// The characters that the strings of the language of `dfa` use.
