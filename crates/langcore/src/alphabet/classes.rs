@@ -49,10 +49,10 @@ use std::ops::Range;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::charset::{CharSet, pred, succ};
-use crate::budget::{Budget, BudgetError, Operation};
+use crate::budget::{Budget, BudgetError, Operation, Ticker};
 
 /// How many intervals the refinement visits between two deadline checks.
-const CHECK_INTERVAL: u32 = 4096;
+const CHECK_INTERVAL: usize = 4096;
 
 /// The most labels partitioned by the sweep: one bit each in a `u64` signature.
 const SWEEP_LABELS: usize = 64;
@@ -169,7 +169,8 @@ impl Classes {
     ///
     /// # Errors
     /// [`BudgetError::Timeout`] with [`Operation::Partition`] once the budget's deadline has
-    /// passed; it is checked once per label and every few thousand intervals.
+    /// passed; it is checked every few thousand label ranges and intervals, and once per
+    /// label when there are more than 64 labels.
     ///
     /// # Example
     /// ```
@@ -282,8 +283,9 @@ fn sweep(
     // (a range's start) and leaving (the scalar after a range's end): each toggles its bit.
     let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
     let mut bounds: Vec<(char, u8)> = Vec::with_capacity(n_bounds);
+    let mut ticker = Ticker::new(budget, Operation::Partition, CHECK_INTERVAL);
     for (bit, label) in (0u8..).zip(labels) {
-        budget.check_time(Operation::Partition)?;
+        ticker.tick(label.ranges().len())?;
         for &(lo, hi) in label.ranges() {
             bounds.push((lo, bit));
             bounds.extend(succ(hi).map(|after| (after, bit)));
@@ -294,7 +296,6 @@ fn sweep(
 
     // First the start and class of every elementary interval (consecutive intervals differ
     // in some label, so each start begins a class range), then each class's ranges.
-    let mut ticker = Ticker::new(budget);
     let mut id_of: HashMap<u64, ClassId> = HashMap::default();
     let mut signatures: Vec<u64> = Vec::new();
     let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(bounds.len() + 1);
@@ -304,7 +305,7 @@ fn sweep(
     let mut at = 0;
     let mut lo = '\0';
     loop {
-        ticker.tick()?;
+        ticker.tick(1)?;
         while let Some(&(_, bit)) = bounds.get(at).filter(|&&(bound, _)| bound == lo) {
             signature ^= 1 << bit;
             at += 1;
@@ -371,7 +372,7 @@ fn refine(
     cuts.sort_unstable();
     cuts.dedup();
 
-    let mut ticker = Ticker::new(budget);
+    let mut ticker = Ticker::new(budget, Operation::Partition, CHECK_INTERVAL);
     let mut refinement = Refinement::new(cuts.len());
     for label in labels {
         budget.check_time(Operation::Partition)?;
@@ -384,7 +385,7 @@ fn refine(
     let mut ranges: Vec<Vec<(char, char)>> = Vec::with_capacity(refinement.n_classes());
     let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(cuts.len());
     for (interval, (&lo, class)) in cuts.iter().zip(&mut refinement.class).enumerate() {
-        ticker.tick()?;
+        ticker.tick(1)?;
         let id = *canonical[*class].get_or_insert_with(|| {
             ranges.push(Vec::new());
             ranges.len() - 1
@@ -409,7 +410,7 @@ fn refine(
         budget.check_time(Operation::Partition)?;
         let mut list = Vec::new();
         for interval in covered(&cuts, label) {
-            ticker.tick()?;
+            ticker.tick(1)?;
             let class = refinement.class[interval];
             if listed[class] != position {
                 listed[class] = position;
@@ -456,29 +457,6 @@ fn gallop(cuts: &[char], from: usize, c: char) -> usize {
     from + start + rest[start..end].partition_point(|&cut| cut < c)
 }
 
-/// Checks the deadline once per [`CHECK_INTERVAL`] ticks.
-struct Ticker<'a> {
-    budget: &'a Budget,
-    until_check: u32,
-}
-
-impl<'a> Ticker<'a> {
-    fn new(budget: &'a Budget) -> Self {
-        Ticker { budget, until_check: CHECK_INTERVAL }
-    }
-
-    /// Counts one unit of work, checking the deadline when a batch is complete.
-    fn tick(&mut self) -> Result<(), BudgetError> {
-        if self.until_check == 0 {
-            self.until_check = CHECK_INTERVAL;
-            self.budget.check_time(Operation::Partition)
-        } else {
-            self.until_check -= 1;
-            Ok(())
-        }
-    }
-}
-
 /// The state of the partition refinement over the elementary intervals.
 ///
 /// Every class id in `0..size.len()` is in use: a class is only split when some of its
@@ -521,7 +499,7 @@ impl Refinement {
         ticker: &mut Ticker<'_>,
     ) -> Result<(), BudgetError> {
         for interval in covered.clone() {
-            ticker.tick()?;
+            ticker.tick(1)?;
             let class = self.class[interval];
             if self.hits[class] == 0 {
                 self.touched.push(class);
@@ -542,7 +520,7 @@ impl Refinement {
         }
         self.touched.clear();
         for interval in covered {
-            ticker.tick()?;
+            ticker.tick(1)?;
             self.class[interval] = self.target[self.class[interval]];
         }
         Ok(())
