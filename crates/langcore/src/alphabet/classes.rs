@@ -14,7 +14,9 @@
 //! interval (from one bound to the scalar before the next) the set of labels holding it, as
 //! a 64-bit signature. Intervals with equal signatures form a class, numbered by first
 //! appearance, and a label lists the classes whose signature has its bit: O(R log R) for the
-//! sort, then O(R) with at most one hash look-up per interval, and no per-label pass over
+//! sort (the largest label's bounds, already ascending, are merged in linearly, so a `\w`
+//! beside a few small labels costs O(R)), then O(R) with at most one hash look-up per
+//! interval, and no per-label pass over
 //! the intervals it covers (a class like `\w` has hundreds of ranges; the refinement below
 //! visits them once per label that covers them).
 //!
@@ -281,18 +283,25 @@ fn sweep(
 ) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
     // A label's ranges are disjoint and not adjacent, so its bounds alternate between entering
     // (a range's start) and leaving (the scalar after a range's end): each toggles its bit.
+    // Each label's bounds ascend. The largest label (often a Unicode class of hundreds of
+    // ranges beside a few small labels) is merged in one linear pass with the bounds of the
+    // others, sorted together. No two bounds are equal (a label's ranges are not adjacent),
+    // so any sort gives the same order.
+    let largest = (0..labels.len()).max_by_key(|&index| labels[index].ranges().len());
     let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
-    let mut bounds: Vec<(char, u8)> = Vec::with_capacity(n_bounds);
+    let mut others: Vec<(char, u8)> = Vec::with_capacity(n_bounds);
+    let mut own: Vec<(char, u8)> = Vec::new();
     let mut ticker = Ticker::new(budget, Operation::Partition, CHECK_INTERVAL);
     for (bit, label) in (0u8..).zip(labels) {
         ticker.tick(label.ranges().len())?;
+        let into = if Some(usize::from(bit)) == largest { &mut own } else { &mut others };
         for &(lo, hi) in label.ranges() {
-            bounds.push((lo, bit));
-            bounds.extend(succ(hi).map(|after| (after, bit)));
+            into.push((lo, bit));
+            into.extend(succ(hi).map(|after| (after, bit)));
         }
     }
-    // Each label's bounds ascend: a stable sort merges these runs.
-    bounds.sort();
+    others.sort_unstable();
+    let bounds = merge_ascending(&own, &others);
 
     // First the start and class of every elementary interval (consecutive intervals differ
     // in some label, so each start begins a class range), then each class's ranges.
@@ -351,6 +360,23 @@ fn sweep(
         }
     }
     Ok((Classes { classes, starts }, lists))
+}
+
+/// The items of two ascending lists in one ascending list.
+fn merge_ascending<T: Copy + Ord>(left: &[T], right: &[T]) -> Vec<T> {
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let (mut left, mut right) = (left.iter().peekable(), right.iter().peekable());
+    while let (Some(&&l), Some(&&r)) = (left.peek(), right.peek()) {
+        if l <= r {
+            merged.push(l);
+            left.next();
+        } else {
+            merged.push(r);
+            right.next();
+        }
+    }
+    merged.extend(left.chain(right));
+    merged
 }
 
 /// The partition by refining one class per label over the elementary intervals, for any
