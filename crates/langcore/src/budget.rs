@@ -454,11 +454,6 @@ impl<'a> Ticker<'a> {
             Ok(())
         }
     }
-
-    /// The budget it checks.
-    pub(crate) fn budget(&self) -> &'a Budget {
-        self.budget
-    }
 }
 
 /// Cancels the work of every [`Budget`] made with it ([`Budget::with_cancellation`]) when

@@ -195,6 +195,52 @@ impl Classes {
         if labels.len() <= SWEEP_LABELS { sweep(labels, budget) } else { refine(labels, budget) }
     }
 
+    /// The coarser partition whose classes are the unions of the classes of each group
+    /// (`group_of[c]` for class `c`, groups numbered densely from 0), numbered by smallest
+    /// member like every partition, and the new class of each old class. One pass over the
+    /// class boundaries, without [`Classes::new`]'s sort and sweep: minimization merges
+    /// classes that behave alike (`dfa/canonical.rs`).
+    ///
+    /// # Panics
+    /// When `group_of` does not give one group per class, or a group below its largest
+    /// has no class.
+    pub(crate) fn merged(&self, group_of: &[usize]) -> (Classes, Vec<ClassId>) {
+        assert_eq!(group_of.len(), self.classes.len(), "one group per class");
+        let n_groups = group_of.iter().max().map_or(0, |&group| group + 1);
+        let mut new_of_group: Vec<Option<ClassId>> = vec![None; n_groups];
+        let mut n_new = 0;
+        let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(self.starts.len());
+        for &(lo, old) in &self.starts {
+            let new = *new_of_group[group_of[old.index()]].get_or_insert_with(|| {
+                n_new += 1;
+                ClassId::new(n_new - 1)
+            });
+            // Neighbouring intervals of one group join into one range.
+            if starts.last().is_none_or(|&(_, last)| last != new) {
+                starts.push((lo, new));
+            }
+        }
+        let mut n_ranges = vec![0; n_new];
+        for &(_, id) in &starts {
+            n_ranges[id.index()] += 1;
+        }
+        let mut ranges: Vec<Vec<(char, char)>> =
+            n_ranges.into_iter().map(Vec::with_capacity).collect();
+        for (interval, &(lo, id)) in starts.iter().enumerate() {
+            // The next start is above `lo`, so it has a predecessor.
+            let hi =
+                starts.get(interval + 1).and_then(|&(next, _)| pred(next)).unwrap_or(char::MAX);
+            ranges[id.index()].push((lo, hi));
+        }
+        // Two ranges of a class are apart: an interval of another class lies between them.
+        let classes = ranges.into_iter().map(CharSet::from_canonical).collect();
+        let old_to_new = group_of
+            .iter()
+            .map(|&group| new_of_group[group].expect("every group has a class"))
+            .collect();
+        (Classes { classes, starts }, old_to_new)
+    }
+
     /// The number of classes, at least 1 and at most 1,112,064.
     ///
     /// # Example
@@ -285,8 +331,7 @@ fn sweep(
     // (a range's start) and leaving (the scalar after a range's end): each toggles its bit.
     // Each label's bounds ascend. The largest label (often a Unicode class of hundreds of
     // ranges beside a few small labels) is merged in one linear pass with the bounds of the
-    // others, sorted together. No two bounds are equal (a label's ranges are not adjacent),
-    // so any sort gives the same order.
+    // others, sorted together by a stable sort, which merges their ascending runs.
     let largest = (0..labels.len()).max_by_key(|&index| labels[index].ranges().len());
     let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
     let mut others: Vec<(char, u8)> = Vec::with_capacity(n_bounds);
@@ -300,7 +345,7 @@ fn sweep(
             into.extend(succ(hi).map(|after| (after, bit)));
         }
     }
-    others.sort_unstable();
+    others.sort();
     let bounds = merge_ascending(&own, &others);
 
     // First the start and class of every elementary interval (consecutive intervals differ
@@ -725,6 +770,31 @@ mod tests {
     }
 
     proptest! {
+        /// Merging classes by groups gives the partition of the groups' unions.
+        #[test]
+        fn merged_classes_are_the_partition_of_the_unions(
+            labels in prop::collection::vec(label(), 0..7),
+            picks in prop::collection::vec(0..4usize, 1..64),
+        ) {
+            let (classes, _) = partition(&labels);
+            // Groups numbered densely by first pick, as minimization numbers them.
+            let mut dense = HashMap::new();
+            let group_of: Vec<usize> = (0..classes.len())
+                .map(|class| picks[class % picks.len()])
+                .map(|pick| { let next = dense.len(); *dense.entry(pick).or_insert(next) })
+                .collect();
+            let mut unions = vec![CharSet::empty(); dense.len()];
+            for ((_, class), &group) in classes.iter().zip(&group_of) {
+                unions[group] = unions[group].union(class);
+            }
+            let (expected, lists) = partition(&unions);
+            let (merged, old_to_new) = classes.merged(&group_of);
+            prop_assert_eq!(&merged, &expected);
+            for (old, &group) in group_of.iter().enumerate() {
+                prop_assert_eq!(&lists[group], &vec![old_to_new[old]]);
+            }
+        }
+
         #[test]
         fn partition_invariants((labels, variant) in labels_and_variant()) {
             let (classes, lists) = partition(&labels);

@@ -25,7 +25,7 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Dfa, minimize};
-use crate::alphabet::{CharSet, ClassId, Classes};
+use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation, Ticker};
 
 /// Units of work (a transition copied, compared or renumbered) between two reads of the
@@ -131,14 +131,8 @@ fn merge_classes(
     if group_of_column.len() == dfa.classes.len() {
         return Ok(None);
     }
-    let mut group_sets: Vec<CharSet> = vec![CharSet::empty(); group_of_column.len()];
-    for ((_, set), &group) in dfa.classes.iter().zip(&group_of_class) {
-        group_sets[group] = group_sets[group].union(set);
-    }
-    let labels: Vec<&CharSet> = group_sets.iter().collect();
-    // The groups are disjoint and cover the alphabet, so each is exactly one new class.
-    let (classes, classes_of_group) = Classes::new(&labels, ticker.budget())?;
-    let old_to_new = group_of_class.iter().map(|&group| classes_of_group[group][0]).collect();
+    // Merged by one pass over the class boundaries; `group_of_class` numbers groups densely.
+    let (classes, old_to_new) = dfa.classes.merged(&group_of_class);
     Ok(Some((classes, old_to_new)))
 }
 
