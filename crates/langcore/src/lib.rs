@@ -152,6 +152,7 @@ mod backtrack;
 mod budget;
 mod dfa;
 mod dialect;
+mod direct_hir;
 mod dot;
 mod enumerate;
 mod error;

@@ -12,7 +12,9 @@
 //! ones, captures are plain groups.
 //!
 //! # Algorithm
-//! Two passes of `regex-syntax`: the AST parser (which already rejects look-around and
+//! A pattern of the common shapes (literals, Perl classes, bracketed classes, groups,
+//! alternation, quantifiers) is read straight to the same HIR (`direct_hir.rs`), in one
+//! pass without an AST. Any other takes two passes of `regex-syntax`: the AST parser (which already rejects look-around and
 //! backreferences with a span), a walk over the AST that rejects word boundaries and every
 //! anchor except a leading `^`/`\A` and a trailing `$`/`\z`, then the HIR translator. The
 //! AST walk uses `regex-syntax`'s heap-based visitor, so deep patterns use no stack. Those
@@ -32,6 +34,7 @@ use regex_syntax::hir::{Hir, HirKind};
 
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
+use crate::direct_hir;
 use crate::error::{Error, ParseError};
 
 /// The deepest nesting of groups and repetitions a pattern may have.
@@ -74,6 +77,10 @@ pub(crate) fn parse(pattern: &str, budget: &Budget) -> Result<Hir, Error> {
         return Ok(Hir::fail());
     }
     charge(pattern, budget)?;
+    if let Some(hir) = direct_hir::parse(pattern) {
+        budget.check_time(Operation::Parse)?;
+        return Ok(hir);
+    }
     let ast = parse_ast(pattern)?;
     if needs_walk(pattern) {
         ast::visit(&ast, AstCheck { pattern, start: start_offset(pattern) })?;

@@ -14,7 +14,9 @@
 //! interval (from one bound to the scalar before the next) the set of labels holding it, as
 //! a 64-bit signature. Intervals with equal signatures form a class, numbered by first
 //! appearance, and a label lists the classes whose signature has its bit: O(R log R) for the
-//! sort, then O(R) with at most one hash look-up per interval, and no per-label pass over
+//! sort (the largest label's bounds, already ascending, are merged in linearly, so a `\w`
+//! beside a few small labels costs O(R)), then O(R) with at most one hash look-up per
+//! interval, and no per-label pass over
 //! the intervals it covers (a class like `\w` has hundreds of ranges; the refinement below
 //! visits them once per label that covers them).
 //!
@@ -49,10 +51,10 @@ use std::ops::Range;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::charset::{CharSet, pred, succ};
-use crate::budget::{Budget, BudgetError, Operation};
+use crate::budget::{Budget, BudgetError, Operation, Ticker};
 
 /// How many intervals the refinement visits between two deadline checks.
-const CHECK_INTERVAL: u32 = 4096;
+const CHECK_INTERVAL: usize = 4096;
 
 /// The most labels partitioned by the sweep: one bit each in a `u64` signature.
 const SWEEP_LABELS: usize = 64;
@@ -169,7 +171,8 @@ impl Classes {
     ///
     /// # Errors
     /// [`BudgetError::Timeout`] with [`Operation::Partition`] once the budget's deadline has
-    /// passed; it is checked once per label and every few thousand intervals.
+    /// passed; it is checked every few thousand label ranges and intervals, and once per
+    /// label when there are more than 64 labels.
     ///
     /// # Example
     /// ```
@@ -190,6 +193,52 @@ impl Classes {
         budget: &Budget,
     ) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
         if labels.len() <= SWEEP_LABELS { sweep(labels, budget) } else { refine(labels, budget) }
+    }
+
+    /// The coarser partition whose classes are the unions of the classes of each group
+    /// (`group_of[c]` for class `c`, groups numbered densely from 0), numbered by smallest
+    /// member like every partition, and the new class of each old class. One pass over the
+    /// class boundaries, without [`Classes::new`]'s sort and sweep: minimization merges
+    /// classes that behave alike (`dfa/canonical.rs`).
+    ///
+    /// # Panics
+    /// When `group_of` does not give one group per class, or a group below its largest
+    /// has no class.
+    pub(crate) fn merged(&self, group_of: &[usize]) -> (Classes, Vec<ClassId>) {
+        assert_eq!(group_of.len(), self.classes.len(), "one group per class");
+        let n_groups = group_of.iter().max().map_or(0, |&group| group + 1);
+        let mut new_of_group: Vec<Option<ClassId>> = vec![None; n_groups];
+        let mut n_new = 0;
+        let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(self.starts.len());
+        for &(lo, old) in &self.starts {
+            let new = *new_of_group[group_of[old.index()]].get_or_insert_with(|| {
+                n_new += 1;
+                ClassId::new(n_new - 1)
+            });
+            // Neighbouring intervals of one group join into one range.
+            if starts.last().is_none_or(|&(_, last)| last != new) {
+                starts.push((lo, new));
+            }
+        }
+        let mut n_ranges = vec![0; n_new];
+        for &(_, id) in &starts {
+            n_ranges[id.index()] += 1;
+        }
+        let mut ranges: Vec<Vec<(char, char)>> =
+            n_ranges.into_iter().map(Vec::with_capacity).collect();
+        for (interval, &(lo, id)) in starts.iter().enumerate() {
+            // The next start is above `lo`, so it has a predecessor.
+            let hi =
+                starts.get(interval + 1).and_then(|&(next, _)| pred(next)).unwrap_or(char::MAX);
+            ranges[id.index()].push((lo, hi));
+        }
+        // Two ranges of a class are apart: an interval of another class lies between them.
+        let classes = ranges.into_iter().map(CharSet::from_canonical).collect();
+        let old_to_new = group_of
+            .iter()
+            .map(|&group| new_of_group[group].expect("every group has a class"))
+            .collect();
+        (Classes { classes, starts }, old_to_new)
     }
 
     /// The number of classes, at least 1 and at most 1,112,064.
@@ -280,21 +329,27 @@ fn sweep(
 ) -> Result<(Classes, Vec<Vec<ClassId>>), BudgetError> {
     // A label's ranges are disjoint and not adjacent, so its bounds alternate between entering
     // (a range's start) and leaving (the scalar after a range's end): each toggles its bit.
+    // Each label's bounds ascend. The largest label (often a Unicode class of hundreds of
+    // ranges beside a few small labels) is merged in one linear pass with the bounds of the
+    // others, sorted together by a stable sort, which merges their ascending runs.
+    let largest = (0..labels.len()).max_by_key(|&index| labels[index].ranges().len());
     let n_bounds: usize = labels.iter().map(|label| 2 * label.ranges().len()).sum();
-    let mut bounds: Vec<(char, u8)> = Vec::with_capacity(n_bounds);
+    let mut others: Vec<(char, u8)> = Vec::with_capacity(n_bounds);
+    let mut own: Vec<(char, u8)> = Vec::new();
+    let mut ticker = Ticker::new(budget, Operation::Partition, CHECK_INTERVAL);
     for (bit, label) in (0u8..).zip(labels) {
-        budget.check_time(Operation::Partition)?;
+        ticker.tick(label.ranges().len())?;
+        let into = if Some(usize::from(bit)) == largest { &mut own } else { &mut others };
         for &(lo, hi) in label.ranges() {
-            bounds.push((lo, bit));
-            bounds.extend(succ(hi).map(|after| (after, bit)));
+            into.push((lo, bit));
+            into.extend(succ(hi).map(|after| (after, bit)));
         }
     }
-    // Each label's bounds ascend: a stable sort merges these runs.
-    bounds.sort();
+    others.sort();
+    let bounds = merge_ascending(&own, &others);
 
     // First the start and class of every elementary interval (consecutive intervals differ
     // in some label, so each start begins a class range), then each class's ranges.
-    let mut ticker = Ticker::new(budget);
     let mut id_of: HashMap<u64, ClassId> = HashMap::default();
     let mut signatures: Vec<u64> = Vec::new();
     let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(bounds.len() + 1);
@@ -304,7 +359,7 @@ fn sweep(
     let mut at = 0;
     let mut lo = '\0';
     loop {
-        ticker.tick()?;
+        ticker.tick(1)?;
         while let Some(&(_, bit)) = bounds.get(at).filter(|&&(bound, _)| bound == lo) {
             signature ^= 1 << bit;
             at += 1;
@@ -352,6 +407,23 @@ fn sweep(
     Ok((Classes { classes, starts }, lists))
 }
 
+/// The items of two ascending lists in one ascending list.
+fn merge_ascending<T: Copy + Ord>(left: &[T], right: &[T]) -> Vec<T> {
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let (mut left, mut right) = (left.iter().peekable(), right.iter().peekable());
+    while let (Some(&&l), Some(&&r)) = (left.peek(), right.peek()) {
+        if l <= r {
+            merged.push(l);
+            left.next();
+        } else {
+            merged.push(r);
+            right.next();
+        }
+    }
+    merged.extend(left.chain(right));
+    merged
+}
+
 /// The partition by refining one class per label over the elementary intervals, for any
 /// number of labels (see the module docs).
 fn refine(
@@ -371,7 +443,7 @@ fn refine(
     cuts.sort_unstable();
     cuts.dedup();
 
-    let mut ticker = Ticker::new(budget);
+    let mut ticker = Ticker::new(budget, Operation::Partition, CHECK_INTERVAL);
     let mut refinement = Refinement::new(cuts.len());
     for label in labels {
         budget.check_time(Operation::Partition)?;
@@ -384,7 +456,7 @@ fn refine(
     let mut ranges: Vec<Vec<(char, char)>> = Vec::with_capacity(refinement.n_classes());
     let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(cuts.len());
     for (interval, (&lo, class)) in cuts.iter().zip(&mut refinement.class).enumerate() {
-        ticker.tick()?;
+        ticker.tick(1)?;
         let id = *canonical[*class].get_or_insert_with(|| {
             ranges.push(Vec::new());
             ranges.len() - 1
@@ -409,7 +481,7 @@ fn refine(
         budget.check_time(Operation::Partition)?;
         let mut list = Vec::new();
         for interval in covered(&cuts, label) {
-            ticker.tick()?;
+            ticker.tick(1)?;
             let class = refinement.class[interval];
             if listed[class] != position {
                 listed[class] = position;
@@ -456,29 +528,6 @@ fn gallop(cuts: &[char], from: usize, c: char) -> usize {
     from + start + rest[start..end].partition_point(|&cut| cut < c)
 }
 
-/// Checks the deadline once per [`CHECK_INTERVAL`] ticks.
-struct Ticker<'a> {
-    budget: &'a Budget,
-    until_check: u32,
-}
-
-impl<'a> Ticker<'a> {
-    fn new(budget: &'a Budget) -> Self {
-        Ticker { budget, until_check: CHECK_INTERVAL }
-    }
-
-    /// Counts one unit of work, checking the deadline when a batch is complete.
-    fn tick(&mut self) -> Result<(), BudgetError> {
-        if self.until_check == 0 {
-            self.until_check = CHECK_INTERVAL;
-            self.budget.check_time(Operation::Partition)
-        } else {
-            self.until_check -= 1;
-            Ok(())
-        }
-    }
-}
-
 /// The state of the partition refinement over the elementary intervals.
 ///
 /// Every class id in `0..size.len()` is in use: a class is only split when some of its
@@ -521,7 +570,7 @@ impl Refinement {
         ticker: &mut Ticker<'_>,
     ) -> Result<(), BudgetError> {
         for interval in covered.clone() {
-            ticker.tick()?;
+            ticker.tick(1)?;
             let class = self.class[interval];
             if self.hits[class] == 0 {
                 self.touched.push(class);
@@ -542,7 +591,7 @@ impl Refinement {
         }
         self.touched.clear();
         for interval in covered {
-            ticker.tick()?;
+            ticker.tick(1)?;
             self.class[interval] = self.target[self.class[interval]];
         }
         Ok(())
@@ -721,6 +770,31 @@ mod tests {
     }
 
     proptest! {
+        /// Merging classes by groups gives the partition of the groups' unions.
+        #[test]
+        fn merged_classes_are_the_partition_of_the_unions(
+            labels in prop::collection::vec(label(), 0..7),
+            picks in prop::collection::vec(0..4usize, 1..64),
+        ) {
+            let (classes, _) = partition(&labels);
+            // Groups numbered densely by first pick, as minimization numbers them.
+            let mut dense = HashMap::new();
+            let group_of: Vec<usize> = (0..classes.len())
+                .map(|class| picks[class % picks.len()])
+                .map(|pick| { let next = dense.len(); *dense.entry(pick).or_insert(next) })
+                .collect();
+            let mut unions = vec![CharSet::empty(); dense.len()];
+            for ((_, class), &group) in classes.iter().zip(&group_of) {
+                unions[group] = unions[group].union(class);
+            }
+            let (expected, lists) = partition(&unions);
+            let (merged, old_to_new) = classes.merged(&group_of);
+            prop_assert_eq!(&merged, &expected);
+            for (old, &group) in group_of.iter().enumerate() {
+                prop_assert_eq!(&lists[group], &vec![old_to_new[old]]);
+            }
+        }
+
         #[test]
         fn partition_invariants((labels, variant) in labels_and_variant()) {
             let (classes, lists) = partition(&labels);

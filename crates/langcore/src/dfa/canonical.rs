@@ -20,11 +20,17 @@
 //! # Invariants
 //! The result depends only on the language: two DFAs of the same language give equal results.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Dfa, minimize};
-use crate::alphabet::{CharSet, ClassId, Classes};
-use crate::budget::{Budget, BudgetError, Operation};
+use crate::alphabet::{ClassId, Classes};
+use crate::budget::{Budget, BudgetError, Operation, Ticker};
+
+/// Units of work (a transition copied, compared or renumbered) between two reads of the
+/// clock after Hopcroft's pass, which reads it by its own count.
+const WORK_PER_TIME_CHECK: usize = 4096;
 use crate::state_id::StateId;
 
 /// Bytes per transition live at the peak of minimization: the input table (4), its `u32`
@@ -34,7 +40,9 @@ const BYTES_PER_TRANSITION: usize = 20;
 /// Bytes per state of the refinable partition (seven `u32` arrays) and the block ids.
 const BYTES_PER_STATE: usize = 32;
 
-pub(super) fn minimize(dfa: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
+/// The canonical minimal DFA of `dfa`; an owned `dfa` gives its classes to the result
+/// when no two of them merge.
+pub(super) fn minimize(dfa: Cow<'_, Dfa>, budget: &Budget) -> Result<Dfa, BudgetError> {
     let n_classes = dfa.classes.len();
     let peak = dfa.table.len().saturating_mul(BYTES_PER_TRANSITION);
     let peak = peak.saturating_add(dfa.accepting.len().saturating_mul(BYTES_PER_STATE));
@@ -43,9 +51,21 @@ pub(super) fn minimize(dfa: &Dfa, budget: &Budget) -> Result<Dfa, BudgetError> {
         let raw_table: Vec<u32> = dfa.table.iter().map(|id| id.index() as u32).collect();
         minimize::equivalence_classes(n_classes, &raw_table, &dfa.accepting, budget)?
     };
-    let quotient = Quotient::new(dfa, &block_of);
-    let (classes, old_to_new) = merge_classes(dfa, &quotient, budget)?;
-    renumber(&quotient, classes, &old_to_new, budget)
+    let quotient = Quotient::new(&dfa, &block_of);
+    let mut ticker = Ticker::new(budget, Operation::Minimize, WORK_PER_TIME_CHECK);
+    let (classes, old_to_new) = match merge_classes(&dfa, &quotient, &mut ticker)? {
+        Some(merged) => merged,
+        None => {
+            // No two classes merged: class `i` stays class `i`, already in canonical order.
+            let identity = (0..dfa.classes.len()).map(ClassId::new).collect();
+            let classes = match dfa {
+                Cow::Owned(dfa) => dfa.classes,
+                Cow::Borrowed(dfa) => dfa.classes.clone(),
+            };
+            (classes, identity)
+        }
+    };
+    renumber(&quotient, classes, &old_to_new, &mut ticker)
 }
 
 /// The DFA with one state per equivalence block, still over the original classes.
@@ -77,39 +97,43 @@ impl Quotient {
         self.accepting.len()
     }
 
-    fn column(&self, class: usize) -> Vec<u32> {
-        (0..self.n_states()).map(|state| self.table[state * self.n_classes + class]).collect()
+    /// The table by columns: class `c`'s targets are `columns[c * n_states..][..n_states]`.
+    fn columns(&self) -> Vec<u32> {
+        let n_states = self.n_states();
+        let mut columns = vec![0; self.table.len()];
+        for (state, row) in self.table.chunks_exact(self.n_classes).enumerate() {
+            for (class, &target) in row.iter().enumerate() {
+                columns[class * n_states + state] = target;
+            }
+        }
+        columns
     }
 }
 
 /// Merges classes with equal columns; returns the merged classes in canonical order and, for
-/// each old class, its new class.
+/// each old class, its new class, or `None` when no two classes merge.
 fn merge_classes(
     dfa: &Dfa,
     quotient: &Quotient,
-    budget: &Budget,
-) -> Result<(Classes, Vec<ClassId>), BudgetError> {
-    let mut group_of_column: HashMap<Vec<u32>, usize> = HashMap::default();
+    ticker: &mut Ticker<'_>,
+) -> Result<Option<(Classes, Vec<ClassId>)>, BudgetError> {
+    // Columns compared in place in one transposed table, not one allocation per class.
+    let columns = quotient.columns();
+    ticker.tick(columns.len())?;
+    let mut group_of_column: HashMap<&[u32], usize> = HashMap::default();
     let mut group_of_class = Vec::with_capacity(quotient.n_classes);
-    for class in 0..quotient.n_classes {
-        budget.check_time(Operation::Minimize)?;
+    // A quotient has a state at least, its start, so the columns are not empty.
+    for column in columns.chunks_exact(quotient.n_states()) {
+        ticker.tick(column.len())?;
         let next_group = group_of_column.len();
-        group_of_class.push(*group_of_column.entry(quotient.column(class)).or_insert(next_group));
+        group_of_class.push(*group_of_column.entry(column).or_insert(next_group));
     }
     if group_of_column.len() == dfa.classes.len() {
-        // No two classes merged: group `i` is class `i`, and the classes are canonical already.
-        let identity = (0..group_of_column.len()).map(ClassId::new).collect();
-        return Ok((dfa.classes.clone(), identity));
+        return Ok(None);
     }
-    let mut group_sets: Vec<CharSet> = vec![CharSet::empty(); group_of_column.len()];
-    for ((_, set), &group) in dfa.classes.iter().zip(&group_of_class) {
-        group_sets[group] = group_sets[group].union(set);
-    }
-    let labels: Vec<&CharSet> = group_sets.iter().collect();
-    // The groups are disjoint and cover the alphabet, so each is exactly one new class.
-    let (classes, classes_of_group) = Classes::new(&labels, budget)?;
-    let old_to_new = group_of_class.iter().map(|&group| classes_of_group[group][0]).collect();
-    Ok((classes, old_to_new))
+    // Merged by one pass over the class boundaries; `group_of_class` numbers groups densely.
+    let (classes, old_to_new) = dfa.classes.merged(&group_of_class);
+    Ok(Some((classes, old_to_new)))
 }
 
 /// Renumbers the quotient's reachable states breadth first over the merged classes.
@@ -117,7 +141,7 @@ fn renumber(
     quotient: &Quotient,
     classes: Classes,
     old_to_new: &[ClassId],
-    budget: &Budget,
+    ticker: &mut Ticker<'_>,
 ) -> Result<Dfa, BudgetError> {
     let n_classes = classes.len();
     // A representative old class for each new class, to read the quotient's table.
@@ -133,7 +157,7 @@ fn renumber(
     let mut table = Vec::with_capacity(quotient.n_states() * n_classes);
     let mut next = 0;
     while next < order.len() {
-        budget.check_time(Operation::Minimize)?;
+        ticker.tick(n_classes)?;
         let state = order[next] as usize;
         for &old_class in &representative {
             let target = quotient.table[state * quotient.n_classes + old_class];

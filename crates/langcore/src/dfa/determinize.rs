@@ -31,9 +31,11 @@
 //! string.
 //!
 //! # Budgets
-//! Every new DFA state is checked against the state limit, the memory limit and the deadline
-//! ([`Operation::Determinize`]); every processed state is checked against the deadline,
-//! which bounds the time between checks by the work of one state. The memory charged,
+//! Every new DFA state is checked against the state limit and the memory limit
+//! ([`Operation::Determinize`]); the deadline is read once per [`WORK_PER_TIME_CHECK`]
+//! units of work (a state entered, a move's targets, a new subset's states count one unit
+//! each), and when the walk starts, so a small construction reads the clock once or twice
+//! instead of twice per state. The memory charged,
 //! before anything grows, is everything the walk holds: the table with the new state's
 //! row, the subsets with their hash table, the cache of target sets and the closures
 //! (`dfa/subsets.rs`).
@@ -42,7 +44,12 @@ use super::Dfa;
 use super::simulation::Simulation;
 use super::subsets::Subsets;
 use crate::alphabet::{ClassId, Classes};
-use crate::budget::{Budget, BudgetError, Operation};
+use crate::budget::{Budget, BudgetError, Operation, Ticker};
+
+/// Units of work between two reads of the clock: a unit is a few nanoseconds (a move's
+/// target, a subset's state), so the clock, read in tens, stays a small share and the
+/// deadline is seen within microseconds.
+const WORK_PER_TIME_CHECK: usize = 1024;
 use crate::nfa::Nfa;
 use crate::state_id::StateId;
 use crate::witness::{BoolOp, Discovery, shortest_witness};
@@ -166,6 +173,7 @@ impl<'n> LazyDfa<'n> {
 struct SubsetWalk<'n> {
     nfa: &'n Nfa,
     budget: &'n Budget,
+    ticker: Ticker<'n>,
     classes: Classes,
     /// For each NFA label, the classes it contains.
     label_classes: Vec<Vec<ClassId>>,
@@ -186,7 +194,8 @@ impl<'n> SubsetWalk<'n> {
         let mut subsets = Subsets::new(nfa, simulation, n_classes);
         subsets.intern(&[nfa.start()], budget)?;
         let targets_by_class = vec![Vec::new(); n_classes];
-        Ok(SubsetWalk { nfa, budget, classes, label_classes, subsets, targets_by_class })
+        let ticker = Ticker::new(budget, Operation::Determinize, WORK_PER_TIME_CHECK);
+        Ok(SubsetWalk { nfa, budget, ticker, classes, label_classes, subsets, targets_by_class })
     }
 }
 
@@ -226,7 +235,7 @@ impl Discovery for SubsetWalk<'_> {
 
     /// Gathers the targets of every move of `dfa_state`'s NFA states, by class.
     fn enter(&mut self, dfa_state: StateId) -> Result<(), BudgetError> {
-        self.budget.check_time(Operation::Determinize)?;
+        self.ticker.tick(1 + self.subsets.get(dfa_state).len())?;
         for targets in &mut self.targets_by_class {
             targets.clear();
         }
@@ -242,8 +251,12 @@ impl Discovery for SubsetWalk<'_> {
 
     fn step(&mut self, class: ClassId) -> Result<(StateId, bool), BudgetError> {
         let n_found = self.subsets.len();
-        let target = self.subsets.intern(&self.targets_by_class[class.index()], self.budget)?;
-        Ok((target, self.subsets.len() > n_found))
+        let seeds = &self.targets_by_class[class.index()];
+        let target = self.subsets.intern(seeds, self.budget)?;
+        let found = self.subsets.len() > n_found;
+        let new_states = if found { self.subsets.get(target).len() } else { 0 };
+        self.ticker.tick(1 + seeds.len() + new_states)?;
+        Ok((target, found))
     }
 }
 

@@ -23,9 +23,10 @@
 //! - The log n factor is real, not an artefact of the analysis: unary cycles built from de
 //!   Bruijn and Sturmian words reach it (Berstel and Carton, 2004; Castiglione, Restivo and
 //!   Sciortino, 2008).
-//! - The clock is read once per [`WORK_PER_TIME_CHECK`] units of scanning, so a single target
-//!   with n predecessors can stretch the gap between reads to O(n); building the inverse
-//!   table (O(k·n)) runs between two reads.
+//! - The clock is read at the start and once per [`WORK_PER_TIME_CHECK`] units of scanning
+//!   (building the inverse table counts one unit per transition), so a single target with n
+//!   predecessors can stretch the gap between reads to O(n); building the inverse table
+//!   (O(k·n)) runs between two reads.
 //!
 //! # Invariants
 //! - `elements` is a permutation of the states; block `b` occupies
@@ -45,7 +46,7 @@
 //! - Every state id, position and block id is below `n_states`, which is checked to fit in a
 //!   `u32`, so the `u32` storage never truncates.
 
-use crate::budget::{Budget, BudgetError, Operation};
+use crate::budget::{Budget, BudgetError, Operation, Ticker};
 
 /// Units of work (splitter states scanned plus predecessors collected) between two reads of
 /// the clock: often enough to stop within microseconds of the deadline, rarely enough that the
@@ -83,11 +84,12 @@ pub(crate) fn equivalence_classes(
         "the transition table must have one row of n_classes targets per state"
     );
     let state_count = u32::try_from(n_states).expect("state ids must fit in u32");
-    budget.check_time(Operation::Minimize)?;
+    let mut ticker = Ticker::new(budget, Operation::Minimize, WORK_PER_TIME_CHECK);
+    ticker.tick(0)?;
 
     let predecessors = Predecessors::new(n_classes, table, state_count);
     let mut partition = Partition::by_acceptance(accepting, state_count);
-    budget.check_time(Operation::Minimize)?;
+    ticker.tick(table.len())?;
 
     // With both blocks present, the smaller one is the only splitter needed: splitting by the
     // whole state set refines nothing, and the larger block's split is the difference.
@@ -99,17 +101,12 @@ pub(crate) fn equivalence_classes(
     // Collected first and marked afterwards: marking permutes states inside their blocks,
     // which would disturb a scan of the splitter block if it were marked during the scan.
     let mut splitter_predecessors: Vec<u32> = Vec::new();
-    let mut work_since_check = 0;
     while let Some((splitter_block, class)) = worklist.pop() {
         splitter_predecessors.clear();
         for &target in partition.states_of(splitter_block) {
             let sources = predecessors.of(class, target);
             splitter_predecessors.extend_from_slice(sources);
-            work_since_check += 1 + sources.len();
-            if work_since_check >= WORK_PER_TIME_CHECK {
-                work_since_check = 0;
-                budget.check_time(Operation::Minimize)?;
-            }
+            ticker.tick(1 + sources.len())?;
         }
         for &state in &splitter_predecessors {
             partition.mark(state);

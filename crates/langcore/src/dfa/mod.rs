@@ -31,6 +31,8 @@ mod simulation;
 mod subsets;
 pub(crate) mod trim;
 
+use std::borrow::Cow;
+
 use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError};
 use crate::nfa::Nfa;
@@ -87,7 +89,7 @@ impl Dfa {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_nfa(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
-        Dfa::determinize(nfa, budget)?.minimize(budget)
+        Dfa::determinize(nfa, budget)?.into_minimal(budget)
     }
 
     /// [`Dfa::from_nfa`] for a caller with another road when the DFA does not fit: when the
@@ -100,7 +102,8 @@ impl Dfa {
     /// # Errors
     /// As [`Dfa::from_nfa`], and the early failure above.
     pub(crate) fn from_nfa_unless_full(nfa: &Nfa, budget: &Budget) -> Result<Dfa, BudgetError> {
-        determinize::determinize_unless_full(nfa, budget, budget.max_memory() / 2)?.minimize(budget)
+        determinize::determinize_unless_full(nfa, budget, budget.max_memory() / 2)?
+            .into_minimal(budget)
     }
 
     /// The empty language: no string at all. Canonical and minimal.
@@ -220,7 +223,16 @@ impl Dfa {
         if self.canonical {
             return Ok(self.clone());
         }
-        canonical::minimize(self, budget)
+        canonical::minimize(Cow::Borrowed(self), budget)
+    }
+
+    /// [`Dfa::minimize`] of a DFA the caller gives up: when no two classes merge, its
+    /// classes are moved, not copied (a class of `\w` is hundreds of ranges).
+    pub(crate) fn into_minimal(self, budget: &Budget) -> Result<Dfa, BudgetError> {
+        if self.canonical {
+            return Ok(self);
+        }
+        canonical::minimize(Cow::Owned(self), budget)
     }
 
     /// Whether `input` is in the language.

@@ -33,7 +33,8 @@
 //! O(n_states / 64) or O(k log k) for a subset of k states, and its hash.
 //!
 //! # Budgets
-//! [`Operation::Determinize`]: every new subset against the state limit and the deadline;
+//! [`Operation::Determinize`]: every new subset against the state limit (the caller,
+//! `dfa/determinize.rs`, reads the deadline by the work done);
 //! the memory charged before anything grows is everything held: the DFA table (one row per
 //! subset, the caller's), the subsets and seed sets with their hash tables and chains, and
 //! the closure lists.
@@ -110,8 +111,8 @@ impl<'n> Subsets<'n> {
     /// it is new.
     ///
     /// # Errors
-    /// When a new subset exceeds the state limit or the deadline, or what it adds (a table
-    /// row included) exceeds the memory limit.
+    /// When a new subset exceeds the state limit, or what it adds (a table row included)
+    /// exceeds the memory limit. The deadline is the caller's to check.
     pub(super) fn intern(
         &mut self,
         seeds: &[StateId],
@@ -147,7 +148,7 @@ impl<'n> Subsets<'n> {
             Some(known) => StateId::from_index(known),
             None => {
                 let id = StateId::new(self.len(), Operation::Determinize)?;
-                budget.check_states(Operation::Determinize, self.len() + 1)?;
+                budget.check_state_count(Operation::Determinize, self.len() + 1)?;
                 let grown = self.sets.bytes_after_push(set.len());
                 let others = self.held_bytes(self.len() + 1) - self.sets.bytes();
                 let total = others.saturating_add(grown);

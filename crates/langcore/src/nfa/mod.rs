@@ -25,7 +25,7 @@ use rustc_hash::FxHashMap as HashMap;
 use regex_syntax::hir::{Class, Hir};
 
 use crate::alphabet::CharSet;
-use crate::budget::{Budget, BudgetError, Operation};
+use crate::budget::{Budget, BudgetError, Operation, Ticker};
 use crate::state_id::StateId;
 
 /// The index of an interned transition label of an [`Nfa`].
@@ -317,9 +317,14 @@ pub(crate) struct NfaBuilder<'b> {
     /// Addresses are stable because the HIR is borrowed for the whole build.
     class_labels: HashMap<usize, Option<LabelId>>,
     budget: &'b Budget,
+    /// Reads the deadline once per [`STATES_PER_TIME_CHECK`] states added.
+    ticker: Ticker<'b>,
     /// The operation that budget errors name: the builder serves patterns and operations.
     op: Operation,
 }
+
+/// States added between two reads of the clock: adding one costs about as much as the read.
+const STATES_PER_TIME_CHECK: usize = 256;
 
 impl<'b> NfaBuilder<'b> {
     /// A builder whose budget errors name `op`.
@@ -330,6 +335,7 @@ impl<'b> NfaBuilder<'b> {
             label_ids: HashMap::default(),
             class_labels: HashMap::default(),
             budget,
+            ticker: Ticker::new(budget, op, STATES_PER_TIME_CHECK),
             op,
         }
     }
@@ -337,7 +343,8 @@ impl<'b> NfaBuilder<'b> {
     /// Adds a state and returns its id.
     pub(crate) fn add(&mut self, state: State) -> Result<StateId, BudgetError> {
         let id = StateId::new(self.states.len(), self.op)?;
-        self.budget.check_states(self.op, self.states.len() + 1)?;
+        self.budget.check_state_count(self.op, self.states.len() + 1)?;
+        self.ticker.tick(1)?;
         self.states.push(state);
         Ok(id)
     }
