@@ -1822,6 +1822,8 @@ impl<'p> Parser<'p> {
         // Flags: (?imsx-imsx) or (?imsx-imsx:...).
         let mut flags = self.flags;
         let mut on = true;
+        // The flag read last, and the class flag (`a` or `u`) Python's group chose.
+        let (mut previous, mut python_classes) = ('?', None);
         loop {
             if dialect == Dialect::Java {
                 self.skip_verbose_under(flags.verbose);
@@ -1848,17 +1850,14 @@ impl<'p> Parser<'p> {
                 }
                 // Python and JavaScript want a flag after `-`.
                 ':' | ')'
-                    if !on
-                        && self.pattern[..self.pos - 1].ends_with('-')
-                        && matches!(dialect, Dialect::Python | Dialect::Js) =>
+                    if previous == '-' && matches!(dialect, Dialect::Python | Dialect::Js) =>
                 {
                     return Err(self.error("missing flag after `-`", start..self.pos));
                 }
                 // Python: `a`, `u` and `L` choose the classes, one at most.
                 'a' | 'u'
                     if dialect == Dialect::Python
-                        && self.pattern[start..self.pos - 1].contains(['a', 'u'])
-                        && !self.pattern[start..self.pos - 1].contains(c) =>
+                        && python_classes.is_some_and(|chosen| chosen != c) =>
                 {
                     return Err(self.error(
                         "bad inline flags: flags 'a', 'u' and 'L' are incompatible",
@@ -1944,6 +1943,10 @@ impl<'p> Parser<'p> {
                     ));
                 }
             }
+            if dialect == Dialect::Python && matches!(c, 'a' | 'u') {
+                python_classes = Some(c);
+            }
+            previous = c;
         }
     }
 }
