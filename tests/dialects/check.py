@@ -66,7 +66,8 @@ for line in sys.stdin:
         try:
             pattern = re.compile(text)
             out.append("ok")
-        except re.error:
+        # A count past `re`'s bound raises OverflowError, not re.error.
+        except (re.error, OverflowError):
             pattern = None
             out.append("E")
     else:

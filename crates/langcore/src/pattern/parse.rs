@@ -1819,6 +1819,20 @@ impl<'p> Parser<'p> {
                 opening(self),
             ));
         }
+        if dialect == Dialect::Pcre && self.rest().starts_with(['C', '*']) {
+            let what = if self.rest().starts_with('C') {
+                "callouts `(?C...)` are"
+            } else {
+                "non-atomic lookarounds `(?*...)` are"
+            };
+            return Err(self.unsupported(format!("{what} not supported"), opening(self)));
+        }
+        if dialect == Dialect::Python && self.rest().starts_with('t') {
+            return Err(self.unsupported(
+                "Python's (?t) (TEMPLATE, undocumented) is not supported",
+                start..self.pos + 1,
+            ));
+        }
         // Flags: (?imsx-imsx) or (?imsx-imsx:...).
         let mut flags = self.flags;
         let mut on = true;
@@ -1845,8 +1859,9 @@ impl<'p> Parser<'p> {
                 {
                     return Err(self.error(format!("unknown flag `{c}`"), start..self.pos));
                 }
-                '-' if !on => {
-                    return Err(self.error("a flag group has one `-` at most", start..self.pos));
+                '-' if !on || previous == '^' => {
+                    let message = if on { "no `-` after `^`" } else { "one `-` at most" };
+                    return Err(self.error(format!("a flag group has {message}"), start..self.pos));
                 }
                 // Python and JavaScript want a flag after `-`.
                 ':' | ')'
