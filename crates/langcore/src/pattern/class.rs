@@ -926,13 +926,32 @@ impl ClassReader<'_> {
             items.push(lo.into_item());
             return Ok(());
         }
+        // Java decides on the character right after the `-`, before `(?x)` skips spaces
+        // (`(?x)[a- ]]` is `a` to `]`) but after its `\Q...\E` pass, which escapes each
+        // quoted character that is not a letter or digit.
+        let java = dialect == Dialect::Java;
+        let raw_next = {
+            let (mut after, mut quoting) = (&self.text[self.pos..], false);
+            while let Some(rest) = after.strip_prefix("\\Q").or_else(|| after.strip_prefix("\\E")) {
+                quoting = after.starts_with("\\Q");
+                after = rest;
+            }
+            after.chars().next().map(|c| if quoting && !c.is_alphanumeric() { '\\' } else { c })
+        };
         self.skip_ignored();
+        let next = if java { raw_next } else { self.peek() };
         // Java: `b-[a]` is `b`, `-` and the nested class.
-        let nested_next = dialect == Dialect::Java && !self.quoted && self.peek() == Some('[');
-        let closes = !self.quoted && self.peek() == Some(']');
+        let nested_next = java && !self.quoted && next == Some('[');
+        let closes = !self.quoted && next == Some(']');
         match (&lo, self.peek()) {
             (Atom::Char(lo_char), Some(_)) if !closes && !nested_next => {
-                let hi = self.item()?;
+                let hi = match self.peek() {
+                    Some(bracket @ ('[' | ']')) if java && !self.quoted => {
+                        self.pos += 1;
+                        Atom::Char(bracket)
+                    }
+                    _ => self.item()?,
+                };
                 let Atom::Char(hi_char) = hi else {
                     if dialect == Dialect::Pcre {
                         return Err(invalid_range(start..self.pos));

@@ -975,6 +975,19 @@ fn java_unix_lines_and_pcre_no_auto_capture() {
     check("(?:a{65535})?", pcre, &[""], &["a"]);
 }
 
+/// Java decides whether a class's `-` starts a range on the character right after it,
+/// before `(?x)` skips spaces: `(?x)[!- ]]` is `!` to `]`, and `(?x)[-- ]` an unclosed class
+/// (Java 17 checked).
+#[test]
+fn java_verbose_range_ends_after_spaces() {
+    let java = Dialect::Java;
+    check("(?x)[!- ]]", java, &["]", "-"], &[" "]);
+    check("(?x)[-- a]", java, &["-", "]", "a"], &[" "]);
+    check("(?x)[- ]", java, &["-"], &[" "]);
+    assert!(refusal("(?x)[-- ]", java).contains("unclosed"));
+    assert!(refusal("(?x)[a- [b]]", java).contains("range"));
+}
+
 /// A JavaScript pattern read over code units is not determinized when read: membership and
 /// emptiness of `.*a.{20}`, whose DFA has 2^21 states, come from its automaton over
 /// characters, as they do in the other dialects (a pattern with lookarounds is built when
