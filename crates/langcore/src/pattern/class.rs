@@ -354,6 +354,36 @@ fn count_prefix(text: &str, max: usize, pred: impl Fn(char) -> bool) -> usize {
     text.chars().take(max).take_while(|&c| pred(c)).count()
 }
 
+/// The first `len` of `digits` read as an octal character code (at most `\777`).
+fn octal_digits(digits: &str, len: usize) -> (usize, char) {
+    let value = u32::from_str_radix(&digits[..len], 8).unwrap_or(0);
+    (len, char::from_u32(value).unwrap_or('\0'))
+}
+
+/// The octal escape of JavaScript and of Java after its `\0`: up to three octal digits,
+/// three only while the value stays within `\377` (`\400` is `\40` then `0`).
+pub(super) fn octal_prefix(digits: &str) -> (usize, char) {
+    let len = count_prefix(digits, 3, |c| c.is_digit(8));
+    let len = if len == 3 && digits.as_bytes()[0] > b'3' { 2 } else { len };
+    octal_digits(digits, len)
+}
+
+/// Java's octal escape, `text` starting after the backslash: `\0` and one to three octal
+/// digits (Java's only octal form, in a class and out); the length read and the character.
+pub(super) fn java_octal(text: &str) -> Result<(usize, char), String> {
+    let (len, c) = text.strip_prefix('0').map_or((0, '\0'), octal_prefix);
+    if len == 0 {
+        return Err("illegal octal escape: Java's is \\0 and one to three octal digits".into());
+    }
+    Ok((1 + len, c))
+}
+
+/// Python refuses three octal digits past `\377` where JavaScript and Java read two.
+pub(super) fn python_octal_error(digits: &str) -> Option<String> {
+    (count_prefix(digits, 3, |c| c.is_digit(8)) == 3 && digits.as_bytes()[0] > b'3')
+        .then(|| format!("octal escape value \\{} outside of range 0-0o377", &digits[..3]))
+}
+
 /// A code point from hex digits.
 fn hex_char(digits: &str) -> Option<char> {
     u32::from_str_radix(digits, 16).ok().and_then(char::from_u32)
@@ -433,33 +463,24 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
         'v' => ch('\x0b'),
         'a' if dialect != Dialect::Js => ch('\x07'),
         'e' if matches!(dialect, Dialect::Java | Dialect::Pcre | Dialect::Rust) => ch('\x1b'),
-        // Java's octal escape is `\0` and one to three octal digits; `\1` is a reference,
-        // which a class cannot hold.
+        // `\1` is a reference in Java, which a class cannot hold.
         '0'..='7' if in_class && dialect == Dialect::Java => {
-            let digits = &text[1..];
-            let len = count_prefix(digits, 3, |c| c.is_digit(8));
-            let len = if len == 3 && digits.as_bytes()[0] > b'3' { 2 } else { len };
-            if first != '0' || len == 0 {
-                return Err(("illegal octal escape: Java's is \\0 and octal digits".into(), 0..1));
-            }
-            let value = u32::from_str_radix(&digits[..len], 8).unwrap_or(0);
-            Ok((Atom::Char(char::from_u32(value).unwrap_or('\0')), 1 + len))
+            let (len, c) = java_octal(text).map_err(|message| (message, 0..1))?;
+            Ok((Atom::Char(c), len))
         }
         // PCRE2 reads `\8` and `\9` in a class as the digits.
         '8' | '9' if in_class && dialect == Dialect::Pcre => ch(first),
         '0'..='7' if in_class && dialect != Dialect::Rust => {
-            let len = count_prefix(text, 3, |c| c.is_digit(8));
-            // Python refuses three digits past `\377`, JavaScript reads two of them.
-            if len == 3 && first > '3' && dialect == Dialect::Python {
-                let message =
-                    format!("octal escape value \\{} outside of range 0-0o377", &text[..3]);
+            if dialect == Dialect::Python
+                && let Some(message) = python_octal_error(text)
+            {
                 return Err((message, 0..3));
             }
-            let len = if len == 3 && first > '3' && dialect == Dialect::Js { 2 } else { len };
-            let value = u32::from_str_radix(&text[..len], 8).unwrap_or(0);
-            char::from_u32(value)
-                .map(|c| (Atom::Char(c), len))
-                .ok_or_else(|| ("octal escape out of range".into(), 0..len))
+            let (len, c) = match dialect {
+                Dialect::Js => octal_prefix(text),
+                _ => octal_digits(text, count_prefix(text, 3, |c| c.is_digit(8))),
+            };
+            Ok((Atom::Char(c), len))
         }
         'x' => {
             let rest = &text[1..];

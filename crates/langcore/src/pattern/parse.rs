@@ -1207,41 +1207,23 @@ impl<'p> Parser<'p> {
             let value = u32::from_str_radix(&digits[..len], 8).ok()?;
             Some(literal(char::from_u32(value)?))
         };
-        if let Some(after_zero) = digits.strip_prefix('0') {
-            let len = match self.dialect {
-                // Java: \0n, \0nn, \0mnn.
-                Dialect::Java => {
-                    let more = after_zero
-                        .bytes()
-                        .take(3)
-                        .take_while(|b| (b'0'..=b'7').contains(b))
-                        .count();
-                    let more = if more == 3 && digits.as_bytes()[1] > b'3' { 2 } else { more };
-                    if more == 0 {
-                        return Err(self.error(
-                            "illegal octal escape: \\0 needs an octal digit in Java",
-                            start..start + 2,
-                        ));
-                    }
-                    self.pos += 1 + more;
-                    let value = u32::from_str_radix(&after_zero[..more], 8).unwrap_or(0);
-                    return Ok(char::from_u32(value).map(literal));
-                }
-                _ => octal_len,
-            };
-            self.pos += len;
-            return Ok(octal(len));
+        if digits.starts_with('0') {
+            if self.dialect == Dialect::Java {
+                let (len, c) = class::java_octal(digits)
+                    .map_err(|message| self.error(message, start..start + 2))?;
+                self.pos += len;
+                return Ok(Some(literal(c)));
+            }
+            self.pos += octal_len;
+            return Ok(octal(octal_len));
         }
         if self.dialect == Dialect::Js {
             return self.js_digit_escape(start, digits, octal_len).map(Some);
         }
         // Python reads three octal digits as octal; every dialect reads \1.. as a group.
         if self.dialect == Dialect::Python && octal_len == 3 {
-            if digits.as_bytes()[0] > b'3' {
-                return Err(self.error(
-                    format!("octal escape value \\{} outside of range 0-0o377", &digits[..3]),
-                    start..start + 4,
-                ));
+            if let Some(message) = class::python_octal_error(digits) {
+                return Err(self.error(message, start..start + 4));
             }
             self.pos += 3;
             return Ok(octal(3));
@@ -1305,14 +1287,9 @@ impl<'p> Parser<'p> {
                 self.ctx(),
             )));
         }
-        // At most 0o377: three digits when the first is 0 to 3, else two.
-        let len = if digits.as_bytes()[0] <= b'3' { octal_len } else { octal_len.min(2) };
+        let (len, c) = class::octal_prefix(digits);
         self.pos += len;
-        let value = u32::from_str_radix(&digits[..len], 8).unwrap_or(0);
-        Ok(char::from_u32(value).map_or_else(
-            || Expr::set(CharSet::empty()),
-            |c| Expr::set(class::fold(CharSet::singleton(c), self.ctx())),
-        ))
+        Ok(Expr::set(class::fold(CharSet::singleton(c), self.ctx())))
     }
 
     /// `\k<name>`, `\k'name'` or `\k{name}`.
