@@ -76,6 +76,17 @@ public class Check {
                 out.append(("r " + codes).trim()).append('\n');
                 continue;
             }
+            if (kind.equals("N")) {
+                // Character.getName of the code points given, `hex:name` joined by `|`.
+                StringBuilder names = new StringBuilder("n ");
+                matching(data, code -> {
+                    String name = Character.getName(code);
+                    if (name != null) names.append(Integer.toHexString(code)).append(':').append(name).append('|');
+                    return false;
+                });
+                out.append(names.toString().trim()).append('\n');
+                continue;
+            }
             if (kind.equals("V")) {
                 // Java names no Unicode version at run time: the runtime's stands for it.
                 String codes = matching("0-10ffff", code -> Character.getType(code) != Character.UNASSIGNED);

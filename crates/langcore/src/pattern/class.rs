@@ -25,6 +25,7 @@ use regex_syntax::hir::HirKind;
 
 use super::Ctx;
 use super::case::{self, Item};
+use super::names;
 use super::utf16;
 use crate::alphabet::CharSet;
 use crate::dialect::Dialect;
@@ -389,19 +390,6 @@ fn hex_char(digits: &str) -> Option<char> {
     u32::from_str_radix(digits, 16).ok().and_then(char::from_u32)
 }
 
-/// The character of Python's `\N{name}`: `unicodedata.lookup`'s, a name or an alias in any
-/// case (from the `unicode_names2` tables), but not the loose forms those tables also take
-/// (`EMDASH`, `em_dash`: CPython wants `EM DASH`).
-fn python_named(name: &str) -> Option<char> {
-    let c = unicode_names2::character(name)?;
-    let upper = name.to_ascii_uppercase();
-    let canonical = unicode_names2::name(c).map(|name| name.to_string()).unwrap_or_default();
-    let squeezed = |text: &str| text.replace([' ', '_', '-'], "");
-    // A loose form of the character's own name; an alias squeezes to something else.
-    let loose = upper != canonical && squeezed(&upper) == squeezed(&canonical);
-    (!loose && !name.contains('_')).then_some(c)
-}
-
 /// The value of a `\uDC00`-`\uDFFF` escape (a low surrogate) at the start of `text`.
 fn low_surrogate(text: &str) -> Option<u32> {
     let digits = text.strip_prefix("\\u")?.get(..4)?;
@@ -572,12 +560,16 @@ pub(super) fn escape(text: &str, ctx: Ctx, in_class: bool) -> Result<(Atom, usiz
                 .ok_or_else(|| ("invalid code point in \\N{U+...}".to_owned(), 0..close + 1))?;
             Ok((Atom::Char(c), close + 1))
         }
-        'N' if dialect == Dialect::Python => {
+        'N' if matches!(dialect, Dialect::Python | Dialect::Java) => {
             let braced = text[1..].strip_prefix('{').ok_or(("missing {".to_owned(), 0..1))?;
             let close = braced.find('}').ok_or(("missing }".to_owned(), 0..text.len()))?;
             let name = &braced[..close];
-            let c = python_named(name)
-                .ok_or_else(|| (format!("undefined character name '{name}'"), 0..close + 3))?;
+            let c = match dialect {
+                Dialect::Java => names::java_named(name),
+                _ => names::python_named(name),
+            };
+            let c =
+                c.ok_or_else(|| (format!("undefined character name '{name}'"), 0..close + 3))?;
             Ok((Atom::Char(c), close + 3))
         }
         'c' if matches!(dialect, Dialect::Js | Dialect::Java | Dialect::Pcre | Dialect::Rust) => {

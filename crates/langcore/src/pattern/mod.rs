@@ -37,6 +37,7 @@ mod case;
 mod class;
 mod java;
 mod lookaround;
+mod names;
 mod parse;
 mod utf16;
 

@@ -1165,16 +1165,6 @@ impl<'p> Parser<'p> {
             }
             return Ok(Expr::set(CharSet::singleton('\n').complement()));
         }
-        if c == 'N' && dialect == Dialect::Java && self.rest()[1..].starts_with('{') {
-            // Java's names are `Character.getName`'s: a block and a number where the
-            // Unicode data has a range, not the names Python reads.
-            let end = self.rest().find('}').map_or(self.pattern.len(), |end| self.pos + end + 1);
-            return Err(self.unsupported(
-                "\\N{...} named characters are not supported yet in the java dialect: write \
-                 the character or \\u",
-                start..end,
-            ));
-        }
         // Without named groups, JavaScript's `\k` is the letter (Annex B).
         if c == 'k' && (not_js || self.js_groups.1) {
             return self.named_backref(start);

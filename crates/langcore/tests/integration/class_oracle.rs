@@ -423,3 +423,92 @@ fn escapes_flags_and_counts_agree_with_home_engines() {
     }
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Names Java reads otherwise than Python or than their spelling suggests: Python's names
+/// of ideographs and Hangul syllables, aliases, loose forms, block forms with a wrong or
+/// padded code, and the Unicode 1.0 names Java gives control characters.
+const JAVA_NAME_FORMS: &[&str] = &[
+    "HANGUL SYLLABLE GA",
+    "CJK UNIFIED IDEOGRAPH-4E00",
+    "CJK UNIFIED IDEOGRAPHS 4E00",
+    "CJK UNIFIED IDEOGRAPHS 04E00",
+    "CJK UNIFIED IDEOGRAPHS 4e00",
+    "HANGUL SYLLABLES AC00",
+    "BASIC LATIN 41",
+    "LATIN 1 SUPPLEMENT 84",
+    "LATIN 1 SUPPLEMENT 85",
+    "BYTE ORDER MARK",
+    "LINE FEED",
+    "LF",
+    "line feed (lf)",
+    " NEXT LINE (NEL)\t",
+    "LATIN_SMALL_LETTER_A",
+    "LATIN SMALL LETTER  A",
+    "LATINSMALLLETTERA",
+    "latin ſmall letter a",
+    "",
+];
+
+/// Java's `\N{name}` as `Character.codePointOf` reads it: the name `Character.getName` gives
+/// each code point up to U+00FF and every 151st above (those it names) reads as that
+/// character, alone and lowercased in a class; [`JAVA_NAME_FORMS`] are refused where Java
+/// refuses them and otherwise read as the character Java reads.
+#[test]
+fn java_character_names_agree_with_java() {
+    let sampled: Vec<String> = (0..=0xff)
+        .chain((0x100..=0x10_ffff).step_by(151))
+        .map(|code| format!("{code:x}"))
+        .collect();
+    let Some(output) = engine(Dialect::Java)
+        .and_then(|java| run_lines(java, format!("N {}\n", sampled.join(","))))
+    else {
+        assert!(!engines_required(), "the java engine is not installed");
+        eprintln!(
+            "SKIPPED: the java engine is not installed, its character names were not checked"
+        );
+        return;
+    };
+    let names: Vec<(char, &str)> = output
+        .trim()
+        .strip_prefix('n')
+        .expect("an N answer")
+        .split('|')
+        .filter_map(|entry| {
+            let (code, name) = entry.trim().split_once(':')?;
+            Some((u32::from_str_radix(code, 16).ok().and_then(char::from_u32)?, name))
+        })
+        .collect();
+    assert!(names.len() > 1_500, "Java named {} of the sampled code points", names.len());
+    let mut failures = Vec::new();
+    for &(c, name) in &names {
+        let budget = Budget::default();
+        for pattern in [format!(r"\N{{{name}}}"), format!(r"[b\N{{{}}}]", name.to_lowercase())] {
+            let reading = Language::from_regex_in(&pattern, Dialect::Java, &budget)
+                .map(|language| language.matches(&c.to_string(), &budget));
+            if !matches!(reading, Ok(Ok(true))) {
+                failures.push(format!("{pattern} (U+{:04X}): {reading:?}", u32::from(c)));
+            }
+        }
+    }
+    let probes: Vec<String> = JAVA_NAME_FORMS.iter().map(|name| format!(r"\N{{{name}}}")).collect();
+    let candidates = ['a', '\n', '\u{84}', '\u{85}', '\u{4e00}', '\u{ac00}', '\u{feff}', 'A'];
+    let answers = engine_escapes(Dialect::Java, &probes, &candidates).expect("java answers");
+    for (probe, answer) in probes.iter().zip(answers) {
+        let budget = Budget::default();
+        let reading = Language::from_regex_in(probe, Dialect::Java, &budget);
+        match (reading, answer) {
+            (Err(_), None) => {}
+            (Ok(language), Some(engine)) => {
+                for (&c, engine) in candidates.iter().zip(engine) {
+                    if language.matches(&c.to_string(), &budget).ok() != Some(engine) {
+                        failures.push(format!("{probe} on {c:?}: Java says {engine}"));
+                    }
+                }
+            }
+            (reading, answer) => {
+                failures.push(format!("{probe}: relang {reading:?}, Java {answer:?}"))
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}
