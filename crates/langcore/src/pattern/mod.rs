@@ -40,6 +40,7 @@ mod lookaround;
 mod parse;
 mod utf16;
 
+pub(crate) use class::shorthands;
 pub(crate) use utf16::text_of_units;
 
 use regex_syntax::hir::{self, Hir};

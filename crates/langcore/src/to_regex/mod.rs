@@ -192,8 +192,10 @@ impl Dfa {
 
     /// A pattern for the language, exact and valid in `dialect` (see
     /// [`to_pattern`](Dfa::to_pattern), which is this in [`Dialect::Rust`]). Character
-    /// sets are spelled with what `dialect` reads the same way everywhere: in Python, ranges
-    /// only; in JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
+    /// sets are spelled with ranges and the dialect's class escapes (`\d`, `\w`, `\s`,
+    /// negations) as relang reads them in it (ASCII in Java, PCRE and JavaScript, but
+    /// JavaScript's `\s`; Unicode 16.0's in Python, as Python 3.14 reads them); in
+    /// JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
     ///
     /// # Errors
     /// As [`to_pattern`](Dfa::to_pattern).
@@ -208,6 +210,7 @@ impl Dfa {
     /// let ascii = Dfa::from_regex("[0-9]+")?;
     /// assert_eq!(ascii.to_pattern_in(Dialect::Js, &budget)?, r"\d+");
     /// assert_eq!(ascii.to_pattern_in(Dialect::Python, &budget)?, "[0-9]+");
+    /// assert_eq!(digits.to_pattern_in(Dialect::Python, &budget)?, r"\d+");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, BudgetError> {
