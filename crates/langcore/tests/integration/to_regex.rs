@@ -407,8 +407,9 @@ fn patterns_of_every_dialect_print_in_every_dialect() {
         }
     }
     let outputs = dialects.map(|output| across(r"\d{3}-\d{4}", Dialect::Js, output));
-    let ascii = "[0-9]{3}-[0-9]{4}";
-    assert_eq!(outputs, [ascii, ascii, r"\d{3}-\d{4}", r"\d{3}-\d{4}", ascii].map(String::from));
+    // ASCII digits are `\d` where the dialect's `\d` is ASCII (JavaScript, Java, PCRE).
+    let (ascii, escape) = ("[0-9]{3}-[0-9]{4}", r"\d{3}-\d{4}");
+    assert_eq!(outputs, [ascii, ascii, escape, escape, escape].map(String::from));
     assert_eq!(across(r"(?:foo|ba[rz])+\/x", Dialect::Js, Dialect::Rust), "(ba[rz]|foo)+/x");
 }
 
