@@ -15,12 +15,15 @@
 //! real_pattern_lengths [combined]` (lengths do not depend on the build profile, times do).
 //!
 //! regexsolver's best output is the shorter of `Term::to_pattern()` of the term as built
-//! and of its `minimize()`d automaton; relang's is `Language::to_pattern` (no budget: the
-//! times go to stderr). Both must denote the language (checked on relang's canonical DFAs).
+//! and of its `minimize()`d automaton; relang's is `Language::to_pattern` under the default
+//! budget's state and memory limits without its deadline (so that lengths do not depend on
+//! the machine; the times go to stderr): a conversion that runs out is reported as its
+//! error, in the table's `errors` column, instead of taking the machine's memory. Both must
+//! denote the language (checked on relang's canonical DFAs).
 
 use std::time::{Duration, Instant};
 
-use langcore::{Budget, Dfa, Dialect, Language, Nfa};
+use langcore::{Budget, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, Dfa, Dialect, Language, Nfa};
 use regexsolver::Term;
 
 // The corpus loader of langcore's tests, so that the file has one reader.
@@ -34,7 +37,8 @@ const UNCHECKED_LENGTH: usize = 1 << 20;
 struct Row {
     name: String,
     original: Option<usize>,
-    ours: usize,
+    /// The length of relang's output, or its error.
+    ours: Result<usize, String>,
     theirs: usize,
     recorded: usize,
     /// The recorded length of relang's output, where the corpus has one.
@@ -76,20 +80,33 @@ fn within<T: Send + 'static>(name: &str, run: impl FnOnce() -> T + Send + 'stati
     answer
 }
 
-/// relang's pattern for `language` in `dialect`, checked against `dfa`; its conversion
-/// time goes to `times`.
+/// The budget of relang's conversions: the default limits on states and memory, no
+/// deadline.
+fn conversion_budget() -> Budget {
+    Budget::unlimited().with_max_states(DEFAULT_MAX_STATES).with_max_memory(DEFAULT_MAX_MEMORY)
+}
+
+/// The length of relang's pattern for `language` in `dialect`, checked against `dfa`, or
+/// the conversion's error; its conversion time goes to `times`.
 fn ours(
     name: &str,
     language: &Language,
     dfa: &Dfa,
     dialect: Dialect,
     times: &mut Vec<Duration>,
-) -> usize {
+) -> Result<usize, String> {
     let started = Instant::now();
-    let budget = Budget::unlimited();
-    let pattern = language.to_pattern_in(dialect, &budget).expect("no budget to run out");
+    let converted = language.to_pattern_in(dialect, &conversion_budget());
     times.push(started.elapsed());
+    let pattern = match converted {
+        Ok(pattern) => pattern,
+        Err(err) => {
+            eprintln!("{name}: {err} after {:.1?}", started.elapsed());
+            return Err(err.to_string());
+        }
+    };
     eprintln!("{name}: {} characters in {:.1?}", pattern.chars().count(), started.elapsed());
+    let budget = Budget::unlimited();
     // Reading back a pattern of megabytes takes minutes: it is reported unchecked.
     if pattern.len() > UNCHECKED_LENGTH {
         eprintln!("{name}: not checked, over {UNCHECKED_LENGTH} bytes");
@@ -107,29 +124,43 @@ fn ours(
             Err(err) => panic!("{name}: relang's {pattern} does not parse back: {err}"),
         }
     }
-    pattern.chars().count()
+    Ok(pattern.chars().count())
 }
 
-/// Median, 90th percentile, and the shares shorter / equal / longer / over 2x, of rows.
+/// Median, 90th percentile, the shares shorter / equal / longer / over 2x of the rows
+/// with an output, and how many rows have an error instead.
 fn summary(rows: &[Row]) -> String {
+    let answered: Vec<(&Row, usize)> =
+        rows.iter().filter_map(|row| row.ours.as_ref().ok().map(|&ours| (row, ours))).collect();
     let mut ratios: Vec<f64> =
-        rows.iter().map(|row| row.ours as f64 / row.theirs.max(1) as f64).collect();
+        answered.iter().map(|(row, ours)| *ours as f64 / row.theirs.max(1) as f64).collect();
     ratios.sort_by(f64::total_cmp);
-    let share = |keep: &dyn Fn(&Row) -> bool| {
-        100.0 * rows.iter().filter(|row| keep(row)).count() as f64 / rows.len() as f64
+    let at = |share: usize| ratios.get(ratios.len() * share / 10).copied().unwrap_or(f64::NAN);
+    let share = |keep: &dyn Fn(&Row, usize) -> bool| {
+        let kept = answered.iter().filter(|(row, ours)| keep(row, *ours)).count();
+        100.0 * kept as f64 / answered.len().max(1) as f64
     };
-    let longer_than_original = share(&|row| row.original.is_some_and(|len| row.ours > len));
+    let longer_than_original = share(&|row, ours| row.original.is_some_and(|len| ours > len));
     format!(
-        "{} | {:.2} / {:.2} | {:.1} / {:.1} / {:.1} % | {:.1} % | {:.1} %",
-        rows.len(),
-        ratios[ratios.len() / 2],
-        ratios[ratios.len() * 9 / 10],
-        share(&|row| row.ours < row.theirs),
-        share(&|row| row.ours == row.theirs),
-        share(&|row| row.ours > row.theirs),
-        share(&|row| row.ours > 2 * row.theirs),
+        "{} | {:.2} / {:.2} | {:.1} / {:.1} / {:.1} % | {:.1} % | {:.1} % | {} |",
+        answered.len(),
+        at(5),
+        at(9),
+        share(&|row, ours| ours < row.theirs),
+        share(&|row, ours| ours == row.theirs),
+        share(&|row, ours| ours > row.theirs),
+        share(&|row, ours| ours > 2 * row.theirs),
         longer_than_original,
+        rows.len() - answered.len(),
     )
+}
+
+/// relang's length or error, for the report lines.
+fn shown(ours: &Result<usize, String>) -> String {
+    match ours {
+        Ok(len) => len.to_string(),
+        Err(err) => format!("error ({err})"),
+    }
 }
 
 /// The median, 99th percentile and maximum of `times`.
@@ -172,7 +203,7 @@ fn main() {
             recorded_ours: None,
         });
         let row = &given[given.len() - 1];
-        eprintln!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);
+        eprintln!("{}: relang {} regexsolver {}", row.name, shown(&row.ours), row.theirs);
     }
     let mut derived = Vec::new();
     for item in corpus.derived.iter().skip(from) {
@@ -201,24 +232,26 @@ fn main() {
             name,
         });
         let row = &derived[derived.len() - 1];
-        eprintln!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);
+        eprintln!("{}: relang {} regexsolver {}", row.name, shown(&row.ours), row.theirs);
     }
     println!(
-        "| | languages | relang / peer, median / p90 | shorter / equal / longer | over 2x | longer than the original |"
+        "| | languages | relang / peer, median / p90 | shorter / equal / longer | over 2x | longer than the original | errors |"
     );
-    println!("|---|---|---|---|---|---|");
-    println!("| real patterns as given | {} |", summary(&given));
-    println!("| derived (∪, ∩, −) | {} |", summary(&derived));
+    println!("|---|---|---|---|---|---|---|");
+    println!("| real patterns as given | {}", summary(&given));
+    println!("| derived (∪, ∩, −) | {}", summary(&derived));
     println!("relang's conversion times: {}", percentiles(times));
     let mut stale = false;
     for row in given.iter().chain(&derived) {
-        println!("{}: relang {} regexsolver {}", row.name, row.ours, row.theirs);
+        println!("{}: relang {} regexsolver {}", row.name, shown(&row.ours), row.theirs);
         if row.recorded != row.theirs {
             println!("STALE {}: recorded {} measured {}", row.name, row.recorded, row.theirs);
             stale = true;
         }
-        if row.recorded_ours.is_some_and(|recorded| row.ours > recorded) {
-            println!("LONGER {}: recorded {:?} measured {}", row.name, row.recorded_ours, row.ours);
+        if let (Some(recorded), Ok(ours)) = (row.recorded_ours, &row.ours)
+            && ours > &recorded
+        {
+            println!("LONGER {}: recorded {recorded} measured {ours}", row.name);
             stale = true;
         }
     }

@@ -139,6 +139,30 @@ fn space(ctx: Ctx) -> CharSet {
     }
 }
 
+/// The class escapes `\d`, `\D`, `\w`, `\W`, `\s`, `\S` of `dialect` without flags, with
+/// their sets as its patterns are read here: what an output may write them for
+/// (`to_regex/class.rs`), so that writing and reading share one definition.
+pub(crate) fn shorthands(dialect: Dialect) -> Vec<(&'static str, CharSet)> {
+    let ctx = Ctx {
+        dialect,
+        case_insensitive: false,
+        ascii: false,
+        unicode_classes: false,
+        unicode_case: false,
+        dot_all: false,
+        verbose: false,
+        verbose_classes: false,
+        unix_lines: false,
+    };
+    [r"\d", r"\D", r"\w", r"\W", r"\s", r"\S"]
+        .into_iter()
+        .filter_map(|text| match escape(&text[1..], ctx, false) {
+            Ok((Atom::Set(set), _)) => Some((text, set)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The characters that end a line for `.`, `^` and `$` under multi-line.
 pub(super) fn line_terminators(ctx: Ctx) -> CharSet {
     match ctx.dialect {

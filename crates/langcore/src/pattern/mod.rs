@@ -41,6 +41,7 @@ mod names;
 mod parse;
 mod utf16;
 
+pub(crate) use class::shorthands;
 pub(crate) use utf16::text_of_units;
 
 use regex_syntax::hir::{self, Hir};

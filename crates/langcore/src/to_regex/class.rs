@@ -15,9 +15,12 @@
 //!
 //! # Dialects
 //! Which names are exact depends on the engine ([`named`]): in ours, every Perl class and
-//! Unicode property of `regex-syntax`; in Java and JavaScript the ASCII `\d` and `\w` (and
-//! Java's ASCII `\s`); in Python and PCRE none, since their Unicode tables (Python's
-//! `unicodedata`, PCRE's UCP mode) follow their own versions and flags. Escapes outside
+//! Unicode property of `regex-syntax`; in the others, their class escapes without flags as
+//! relang reads their patterns (`pattern/class.rs`, one definition for both ways): ASCII
+//! `\d`, `\w`, `\s` and their negations in Java and PCRE, JavaScript's ASCII `\d`, `\w`
+//! and Unicode `\s`, Python's Unicode ones (its tables as relang reads them, Unicode 16.0,
+//! Python 3.14's: see docs/dialects.md). No property outside ours: Python has none, and
+//! PCRE's and Java's follow their own Unicode versions. Escapes outside
 //! printable ASCII are `\xHH`, `\uHHHH`, then `\UHHHHHHHH` (ours, Python), `\x{..}` (Java
 //! above U+FFFF, PCRE above U+FF). JavaScript without the `u` flag matches UTF-16 code
 //! units, so a set with characters above U+FFFF becomes a group of its BMP part and
@@ -413,39 +416,28 @@ pub(super) fn named(dialect: Dialect) -> &'static [Named] {
     static RUST: OnceLock<Vec<Named>> = OnceLock::new();
     static JAVA: OnceLock<Vec<Named>> = OnceLock::new();
     static JS: OnceLock<Vec<Named>> = OnceLock::new();
-    match dialect {
-        Dialect::Rust => RUST.get_or_init(rust_named),
-        // ASCII in both without flags; Java's `\s` too (JavaScript's is Unicode's).
-        Dialect::Java => JAVA.get_or_init(|| {
-            ascii_named(
-                &[(r"\d", "[0-9]"), (r"\w", "[0-9A-Za-z_]"), (r"\s", r"[\t\n\x0B\x0C\r ]")],
-                true,
-            )
-        }),
-        // Without the `u` flag, `\D` and `\W` would match single surrogates: positive only.
-        Dialect::Js => {
-            JS.get_or_init(|| ascii_named(&[(r"\d", "[0-9]"), (r"\w", "[0-9A-Za-z_]")], false))
-        }
-        Dialect::Python | Dialect::Pcre => &[],
-    }
+    static PYTHON: OnceLock<Vec<Named>> = OnceLock::new();
+    static PCRE: OnceLock<Vec<Named>> = OnceLock::new();
+    let table = match dialect {
+        Dialect::Rust => return RUST.get_or_init(rust_named),
+        Dialect::Java => &JAVA,
+        Dialect::Js => &JS,
+        Dialect::Python => &PYTHON,
+        Dialect::Pcre => &PCRE,
+    };
+    table.get_or_init(|| shorthand_named(dialect))
 }
 
-/// Java's and JavaScript's ASCII classes `(name, definition)`, with their negations (`\D`
-/// is `\d` upper-cased) when `negations`.
-fn ascii_named(classes: &[(&str, &str)], negations: bool) -> Vec<Named> {
-    let mut named = Vec::new();
-    for &(text, definition) in classes {
-        let set = CharSet::parse(definition).expect("a valid class");
-        if negations {
-            let complement = set.complement();
-            named.push(Named {
-                text: text.to_uppercase().into(),
-                len: complement.len(),
-                set: complement,
-            });
-        }
-        named.push(Named { text: text.into(), len: set.len(), set });
-    }
+/// The class escapes of `dialect` (`\d`, `\W`, ...) as its patterns are read
+/// (`pattern::shorthands`): ASCII `\d`, `\w`, `\s` in Java and PCRE, Unicode ones in
+/// Python, JavaScript's Unicode `\s`. Without the `u` flag, JavaScript's `\D`, `\W` and
+/// `\S` would match single surrogates: positive ones only there.
+fn shorthand_named(dialect: Dialect) -> Vec<Named> {
+    let mut named: Vec<Named> = crate::pattern::shorthands(dialect)
+        .into_iter()
+        .filter(|(text, _)| dialect != Dialect::Js || text.ends_with(|c: char| c.is_lowercase()))
+        .map(|(text, set)| Named { text: text.into(), len: set.len(), set })
+        .collect();
     named.sort_by_key(|named| named.text.len());
     named
 }

@@ -65,7 +65,8 @@
 //! it does, the conversion fails, and if its rendering would exceed the memory limit, it
 //! fails with [`BudgetError::TooMuchMemory`]. Afterwards every extra candidate is abandoned
 //! once its edges grow past a size limit (a few times the best so far), and running out of
-//! time returns the best pattern found so far. The search is capped at a number of checks.
+//! time returns the best pattern found so far. The search is capped at a number of checks
+//! and at a number of DFA states built by them, a multiple of the target's (`search.rs`).
 //! For a term, the whole language's automaton and its elimination get half of the time
 //! left, and any failure there keeps the structural candidate.
 //!
@@ -191,8 +192,10 @@ impl Dfa {
 
     /// A pattern for the language, exact and valid in `dialect` (see
     /// [`to_pattern`](Dfa::to_pattern), which is this in [`Dialect::Rust`]). Character
-    /// sets are spelled with what `dialect` reads the same way everywhere: in Python, ranges
-    /// only; in JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
+    /// sets are spelled with ranges and the dialect's class escapes (`\d`, `\w`, `\s`,
+    /// negations) as relang reads them in it (ASCII in Java, PCRE and JavaScript, but
+    /// JavaScript's `\s`; Unicode 16.0's in Python, as Python 3.14 reads them); in
+    /// JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
     ///
     /// # Errors
     /// As [`to_pattern`](Dfa::to_pattern).
@@ -207,6 +210,7 @@ impl Dfa {
     /// let ascii = Dfa::from_regex("[0-9]+")?;
     /// assert_eq!(ascii.to_pattern_in(Dialect::Js, &budget)?, r"\d+");
     /// assert_eq!(ascii.to_pattern_in(Dialect::Python, &budget)?, "[0-9]+");
+    /// assert_eq!(digits.to_pattern_in(Dialect::Python, &budget)?, r"\d+");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_pattern_in(&self, dialect: Dialect, budget: &Budget) -> Result<String, BudgetError> {

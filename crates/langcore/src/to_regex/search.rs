@@ -14,7 +14,7 @@
 //! [`Verifier`] decides equality exactly, cheapest test first: the length range (from the
 //! node's facts), then known *witnesses* (strings that told an earlier candidate apart, plus
 //! the shortest strings to every state of the target and their one-character extensions) run
-//! on the candidate's NFA, and finally the candidate's subset construction against the target
+//! on the candidate's NFA, the last one that told a candidate apart first, and finally the candidate's subset construction against the target
 //! by a product walk, whose separating string, if any, becomes a new witness.
 //!
 //! This is what finds `[ab]*|[bc]*` for `[bc]*[ab]* ∩ [ab]*[bc]*`, where elimination gives
@@ -23,8 +23,12 @@
 //! # Budgets
 //! [`Operation::ToRegex`] for the candidates' automata, capped at a few times the target's
 //! size (a candidate that needs more is not equivalent in any useful way); the deadline
-//! before each check and at every node while collecting rewrites. Running out ends the
-//! search with the best expression so far.
+//! before each check and at every node while collecting rewrites. Beside the caller's cap
+//! on checks, the DFA states all checks of a search build together are bounded by a
+//! multiple of the target's states ([`SEARCH_WORK_PER_STATE`]): work, not time, so the
+//! search gives the same answer on every machine, and a conversion whose first candidate
+//! came fast is not held for seconds by checks of large candidates. Running out of any of
+//! these ends the search with the best expression so far.
 
 use std::collections::VecDeque;
 
@@ -40,6 +44,16 @@ use crate::witness::BoolOp;
 
 /// How many witnesses the target's own strings contribute at most.
 const MAX_INITIAL_WITNESSES: usize = 64;
+/// The DFA states that the checks of one search may build in all, per state of the target,
+/// plus [`MIN_SEARCH_WORK`]. A check that gets past the witnesses determinizes its
+/// candidate, which takes about as many states as the target has, or several times that
+/// (`aspsessionid − api_version_path` of the combined corpus: 1,700 a check on a target of
+/// 178, 0.6 s to find nothing shorter in 400 checks); the searches of the combined corpus
+/// take at most 257 per state otherwise. Counted in work done, not in time, so that the
+/// answer is the same on every machine.
+const SEARCH_WORK_PER_STATE: usize = 256;
+/// See [`SEARCH_WORK_PER_STATE`]: what small targets may spend.
+const MIN_SEARCH_WORK: usize = 1 << 14;
 
 /// Decides whether expressions denote the target language.
 pub(super) struct Verifier<'t> {
@@ -50,6 +64,8 @@ pub(super) struct Verifier<'t> {
     /// The caller's deadline, with a state limit scaled to the target.
     budget: Budget,
     n_checks: usize,
+    /// The DFA states the checks may still build ([`SEARCH_WORK_PER_STATE`]).
+    work_left: usize,
 }
 
 impl<'t> Verifier<'t> {
@@ -66,6 +82,9 @@ impl<'t> Verifier<'t> {
             witnesses,
             budget: budget.with_max_states(max_states),
             n_checks: 0,
+            work_left: SEARCH_WORK_PER_STATE
+                .saturating_mul(target.n_states())
+                .saturating_add(MIN_SEARCH_WORK),
         }
     }
 
@@ -77,12 +96,17 @@ impl<'t> Verifier<'t> {
     /// Whether `node` denotes exactly the target language.
     ///
     /// # Errors
-    /// When the deadline passes. A candidate too large for the scaled state limit is
-    /// answered `false`.
+    /// When the deadline passes, or with [`BudgetError::TooManyStates`] once the checks have
+    /// built the DFA states they may ([`SEARCH_WORK_PER_STATE`]). A candidate too large for the
+    /// scaled state limit is answered `false`.
     pub(super) fn accepts(&mut self, exprs: &Exprs, node: NodeId) -> Result<bool, BudgetError> {
         let info = exprs.info(node);
         if (Some(info.min_len), info.max_len) != self.lengths || info.depth > NEST_LIMIT {
             return Ok(false);
+        }
+        if self.work_left == 0 {
+            let limit = self.budget.max_states();
+            return Err(BudgetError::TooManyStates { op: Operation::ToRegex, limit });
         }
         self.n_checks += 1;
         self.budget.check_time(Operation::ToRegex)?;
@@ -91,10 +115,18 @@ impl<'t> Verifier<'t> {
             Err(BudgetError::TooManyStates { .. }) => return Ok(false),
             Err(err) => return Err(err),
         };
-        if self.witnesses.iter().any(|(input, accepted)| nfa.matches(input) != *accepted) {
+        let told =
+            self.witnesses.iter().position(|(input, accepted)| nfa.matches(input) != *accepted);
+        if let Some(at) = told {
+            // Candidates of one round differ little: what told one apart likely tells the
+            // next apart too, so it is tried first from now on.
+            self.witnesses[..=at].rotate_right(1);
             return Ok(false);
         }
-        let separating = Dfa::determinize(&nfa, &self.budget).and_then(|dfa| {
+        let dfa = Dfa::determinize(&nfa, &self.budget);
+        let cap = self.budget.max_states();
+        self.spend(dfa.as_ref().map_or(cap, Dfa::n_states));
+        let separating = dfa.and_then(|dfa| {
             separating_string(&dfa, self.target, BoolOp::SymmetricDifference, &self.budget)
         });
         match separating {
@@ -107,6 +139,11 @@ impl<'t> Verifier<'t> {
             Err(BudgetError::TooManyStates { .. }) => Ok(false),
             Err(err) => Err(err),
         }
+    }
+
+    /// Takes `work` DFA states off what the checks may still build.
+    fn spend(&mut self, work: usize) {
+        self.work_left = self.work_left.saturating_sub(work);
     }
 }
 
@@ -275,4 +312,40 @@ fn replacements(exprs: &mut Exprs, node: NodeId, in_alt: bool) -> Vec<NodeId> {
     }
     out.retain(|&replacement| replacement != node);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::Dialect;
+    use crate::to_regex::render::render;
+    use crate::to_regex::structure::build_hir;
+
+    /// The expression of `pattern`, as the structural candidate builds it.
+    fn expr(exprs: &mut Exprs, pattern: &str, budget: &Budget) -> NodeId {
+        let hir = crate::syntax::parse(pattern, budget).unwrap();
+        build_hir(exprs, &hir, budget).unwrap()
+    }
+
+    /// Checks spend the search's work allowance, and once it is spent the search stops
+    /// with the expression it has, whatever the time left.
+    #[test]
+    fn the_search_stops_when_its_work_is_spent() {
+        let budget = Budget::unlimited();
+        let target = Dfa::from_regex("[ab]*|[bc]*").unwrap().minimize(&budget).unwrap();
+        let mut exprs = Exprs::new(Dialect::Rust);
+        let start = expr(&mut exprs, "b*(a[ab]*|c[bc]*)?", &budget);
+        let mut verifier = Verifier::new(&target, &budget);
+        let allowance = verifier.work_left;
+        let mut best = start;
+        improve(&mut exprs, &mut best, &mut verifier, 400).unwrap();
+        assert_eq!(render(&exprs, best), "[ab]*|[bc]*");
+        assert!(verifier.work_left < allowance);
+        let mut spent = Verifier::new(&target, &budget);
+        spent.work_left = 0;
+        let mut kept = start;
+        let err = improve(&mut exprs, &mut kept, &mut spent, 400).unwrap_err();
+        assert!(matches!(err, BudgetError::TooManyStates { op: Operation::ToRegex, .. }), "{err}");
+        assert_eq!(kept, start);
+    }
 }

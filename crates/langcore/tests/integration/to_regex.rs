@@ -7,6 +7,7 @@ use langcore::{Budget, Dfa, Dialect, Language};
 use proptest::prelude::*;
 
 use crate::corpus;
+use crate::home_engines::{engine, engines_required, run_engine};
 use crate::patterns::{STRING_CHARS, all_strings, oracle, pattern};
 
 fn dfa(pattern: &str) -> Dfa {
@@ -406,7 +407,115 @@ fn patterns_of_every_dialect_print_in_every_dialect() {
         }
     }
     let outputs = dialects.map(|output| across(r"\d{3}-\d{4}", Dialect::Js, output));
-    let ascii = "[0-9]{3}-[0-9]{4}";
-    assert_eq!(outputs, [ascii, ascii, r"\d{3}-\d{4}", r"\d{3}-\d{4}", ascii].map(String::from));
+    // ASCII digits are `\d` where the dialect's `\d` is ASCII (JavaScript, Java, PCRE).
+    let (ascii, escape) = ("[0-9]{3}-[0-9]{4}", r"\d{3}-\d{4}");
+    assert_eq!(outputs, [ascii, ascii, escape, escape, escape].map(String::from));
     assert_eq!(across(r"(?:foo|ba[rz])+\/x", Dialect::Js, Dialect::Rust), "(ba[rz]|foo)+/x");
+}
+
+/// Sets that are, or are close to, a class escape of some dialect (`\d`, `\w`, `\s` and
+/// negations as Rust, Python, Java, PCRE or JavaScript read them), as patterns of ours.
+const SHORTHAND_SETS: &[&str] = &[
+    r"\d+",
+    r"[0-9]+",
+    r"[^0-9]",
+    r"\D",
+    r"[\d.]+",
+    r"[^\d,]",
+    r"[\d--5]",
+    r"\w+",
+    r"[0-9A-Za-z_]+",
+    r"[\p{L}\p{N}_]+",
+    r"[^\p{L}\p{N}_]",
+    r"[0-9A-Za-z_.\-]+",
+    r"[^0-9A-Za-z_\-]",
+    r"\s",
+    r"[\t\n\x0B\x0C\r ]*",
+    r"[\s\x1C-\x1F]",
+    r"[^\t\n\x0B\x0C\r ]+",
+    r"[\t\n\x0B\x0C\r \xA0\u{1680}\u{2000}-\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}\u{FEFF}]",
+];
+
+/// Characters on which the dialects' class escapes differ: Unicode digits, letters,
+/// numbers, marks and spaces, Python's information separators, JavaScript's U+FEFF.
+const SHORTHAND_CHARS: &[char] = &[
+    '0',
+    '9',
+    'a',
+    'Z',
+    '_',
+    '-',
+    '.',
+    ',',
+    ' ',
+    '\t',
+    '\x0B',
+    '\x1C',
+    '\u{85}',
+    '\u{A0}',
+    '\u{300}',
+    '\u{660}',
+    '\u{1680}',
+    '\u{2028}',
+    '\u{2160}',
+    '\u{3000}',
+    '\u{FEFF}',
+    'é',
+    '\u{1D7CE}',
+];
+
+/// Sets equal to a dialect's class escape, or to one plus or minus a little, are written
+/// with it (`\d` in Python's output of `\d`, `[^\D,]`, Java's `\s`), and every output means
+/// the same in its home engine: on every string of one or two of the characters where the
+/// dialects' escapes differ.
+#[test]
+fn class_escapes_agree_with_their_home_engines() {
+    let mut strings: Vec<String> = SHORTHAND_CHARS.iter().map(char::to_string).collect();
+    for a in SHORTHAND_CHARS.iter().step_by(3) {
+        strings.extend(SHORTHAND_CHARS.iter().map(|b| format!("{a}{b}")));
+    }
+    for dialect in [Dialect::Python, Dialect::Js, Dialect::Java, Dialect::Pcre] {
+        let budget = Budget::unlimited();
+        let languages: Vec<Language> =
+            SHORTHAND_SETS.iter().map(|set| Language::from_regex(set).unwrap()).collect();
+        let outputs: Vec<String> = languages
+            .iter()
+            .map(|language| language.to_pattern_in(dialect, &budget).unwrap())
+            .collect();
+        // A set that is a class escape, or one with a little added or taken away, uses it.
+        let expected: &[(&str, &str)] = match dialect {
+            Dialect::Python => &[
+                (r"\d+", r"\d+"),
+                (r"[\p{L}\p{N}_]+", r"\w+"),
+                (r"[^\d,]", r"[^\d,]"),
+                (r"[\d--5]", r"[^\D5]"),
+            ],
+            Dialect::Js => &[(r"[0-9]+", r"\d+"), (r"[0-9A-Za-z_.\-]+", r"[\w\-.]+")],
+            Dialect::Java | Dialect::Pcre => {
+                &[(r"[0-9]+", r"\d+"), (r"[^0-9]", r"\D"), (r"[^\t\n\x0B\x0C\r ]+", r"\S+")]
+            }
+            _ => &[],
+        };
+        for (set, output) in expected {
+            let at = SHORTHAND_SETS.iter().position(|s| s == set).unwrap();
+            assert_eq!(outputs[at], *output, "{set} in {dialect}");
+        }
+        let batch: Vec<(String, Vec<String>)> =
+            outputs.iter().map(|output| (output.clone(), strings.clone())).collect();
+        let Some(answers) = engine(dialect).and_then(|command| run_engine(command, &batch)) else {
+            assert!(!engines_required(), "the {dialect} engine is not installed");
+            eprintln!("SKIPPED {dialect}: its engine is not installed");
+            continue;
+        };
+        for ((output, language), answer) in outputs.iter().zip(&languages).zip(answers) {
+            let answer = answer.unwrap_or_else(|| panic!("{dialect} refuses {output}"));
+            for (text, want) in strings.iter().zip(answer) {
+                let got = language.matches(text, &budget).unwrap();
+                assert_eq!(
+                    got, want,
+                    "{output} ({dialect}) on {text:?}: relang {got}, engine {want}"
+                );
+            }
+        }
+    }
 }
