@@ -4,8 +4,9 @@
 //! # Overview
 //! [`Backtracking::analyze`] reads a pattern exactly as its [`Dialect`]'s engine does
 //! (`pattern/`) and answers, for a full match (a validator) or a search ([`MatchMode`]):
-//! - the [`Complexity`]: linear, polynomial of a degree, exponential, or unknown with the
-//!   construct that defeats the analysis;
+//! - the [`Complexity`]: linear, polynomial of a degree, exponential, superlinear (at
+//!   least a degree, shown, at most a bound), or unknown with the construct that defeats
+//!   the analysis;
 //! - when not linear, an [`Attack`]: `prefix + pump×k + suffix` takes that time, the
 //!   suffix making the match fail so that the engine tries every path;
 //! - the hotspot: the byte spans of the pattern's atoms on the ambiguous paths.
@@ -24,7 +25,10 @@
 //! 3. `ambiguity.rs`: the exponential and polynomial degrees of ambiguity (Weber and
 //!    Seidl), on the exact moves of the failing runs (a bound the engine reaches) and on
 //!    every move of the runs it may try (one it cannot exceed); they must agree, else the
-//!    answer is unknown.
+//!    answer is superlinear where the lower bound is and its attack is found, unknown
+//!    otherwise. Backreferences come as the front end reads them for this analysis
+//!    (`pattern::parse_tagged`): readings per string, and tests of captured values, which
+//!    are read as holding, inexact (a copy of an infinite group behind one).
 //! 4. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
 //!    failing from every state the pumps reach (a subset construction).
 //!

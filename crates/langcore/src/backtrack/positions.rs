@@ -15,6 +15,13 @@
 //! are marked inexact, so that the analysis can tell a bound it proved from one it could
 //! not (`mod.rs`), and a success under such a guard is only a possible one.
 //!
+//! A step on captured values (the front end's readings of backreferences) sets a value,
+//! which changes no path, or tests one: the test is read as holding, on moves marked
+//! inexact, and a success at a state a path may reach past one is only a possible one
+//! (the engine may not be there). A reference to a group of infinitely many strings is a
+//! copy of the group's body behind such a test, so its paths bound the engine's from
+//! above only.
+//!
 //! A lookahead whose body repeats costs the engine a run of the body each time it is
 //! tested, up to the rest of the text: the body's positions hang off the point of the
 //! lookahead as a dead end (its *side branch*), whose moves are inexact but
