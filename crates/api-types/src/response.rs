@@ -281,16 +281,17 @@ pub struct Backtracking {
     /// Always `backtracking`.
     #[serde(rename = "type")]
     pub kind: BacktrackingTag,
-    /// `linear`, `polynomial` (n^degree), `exponential`, or `unknown` when the pattern's
-    /// constructs defeat the analysis (`reason` says which).
+    /// `linear`, `polynomial` (n^degree), `exponential`, `superlinear` (at least n^degree,
+    /// the attack shows it; the exact growth is not decided, `reason` says up to what), or
+    /// `unknown` when the pattern's constructs defeat the analysis (`reason` says which).
     pub complexity: String,
-    /// For `polynomial`: the exponent, at least 2.
+    /// For `polynomial`: the exponent, at least 2; for `superlinear`: the least one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub degree: Option<u64>,
-    /// For `unknown`: what was not analysed.
+    /// For `unknown`: what was not analysed; for `superlinear`: the bounds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// For `polynomial` and `exponential`: an input that takes that time.
+    /// For `polynomial`, `exponential` and `superlinear`: an input that takes that time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attack: Option<Attack>,
     /// The parts of the pattern on the ambiguous paths: byte offsets into the pattern's

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use langcore::{Backtracking, Budget, Complexity, Dialect, MatchMode};
 use serde::Deserialize;
@@ -36,6 +36,9 @@ struct Recheck {
 
 /// Flags that change nothing in what a pattern matches from a given start.
 const NEUTRAL_FLAGS: &str = "gyd";
+
+/// An analysis slower than this is timed twice more, and the fastest time kept.
+const RETIME_OVER: Duration = Duration::from_millis(20);
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -69,7 +72,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let start = Instant::now();
         let res =
             Backtracking::analyze(&entry.pattern, dialect, MatchMode::Search, &Budget::default());
-        let elapsed = start.elapsed();
+        let mut elapsed = start.elapsed();
+        // On a busy machine a slow time may be another process's turn: the fastest of
+        // three runs, as the timing drivers take.
+        for _ in 0..2 {
+            if elapsed < RETIME_OVER {
+                break;
+            }
+            let again = Instant::now();
+            let _ = Backtracking::analyze(
+                &entry.pattern,
+                dialect,
+                MatchMode::Search,
+                &Budget::default(),
+            );
+            elapsed = elapsed.min(again.elapsed());
+        }
         times.push(elapsed);
         if elapsed.as_millis() >= 100 {
             eprintln!("slow: {} {:?} {:?}", entry.id, elapsed, entry.pattern);
@@ -79,6 +97,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Complexity::Linear => ("safe", "linear".to_owned()),
                 Complexity::Polynomial { degree } => ("vulnerable", format!("polynomial:{degree}")),
                 Complexity::Exponential => ("vulnerable", "exponential".to_owned()),
+                Complexity::Superlinear { at_least, at_most } => {
+                    ("vulnerable", format!("superlinear:{at_least}..{at_most:?}"))
+                }
                 Complexity::Unknown { reason } => ("unknown", reason.clone()),
                 _ => ("unknown", "new kind".to_owned()),
             },
@@ -91,7 +112,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         verdicts.push_str(&format!(
             "{}\n",
             serde_json::json!({"id": entry.id, "verdict": ours, "detail": detail,
-                "attack": attack, "micros": elapsed.as_micros() as u64})
+                "attack": attack, "attack_parts": parts, "micros": elapsed.as_micros() as u64})
         ));
         let theirs = recheck.get(&entry.id);
         let their_status = theirs.map_or("missing", |answer| answer.status.as_str());

@@ -276,6 +276,11 @@ pub(crate) fn backtracking(
         Complexity::Linear => ("linear", None, None),
         Complexity::Polynomial { degree } => ("polynomial", Some(u64::from(*degree)), None),
         Complexity::Exponential => ("exponential", None, None),
+        Complexity::Superlinear { at_least, at_most } => {
+            let most = at_most.map_or_else(|| "exponential".to_owned(), |most| format!("n^{most}"));
+            let reason = format!("at least n^{at_least} (the attack shows it), at most {most}");
+            ("superlinear", Some(u64::from(*at_least)), Some(reason))
+        }
         Complexity::Unknown { reason } => ("unknown", None, Some(reason.clone())),
         _ => ("unknown", None, Some("a kind of growth this server does not know".to_owned())),
     };

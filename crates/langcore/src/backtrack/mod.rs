@@ -4,8 +4,9 @@
 //! # Overview
 //! [`Backtracking::analyze`] reads a pattern exactly as its [`Dialect`]'s engine does
 //! (`pattern/`) and answers, for a full match (a validator) or a search ([`MatchMode`]):
-//! - the [`Complexity`]: linear, polynomial of a degree, exponential, or unknown with the
-//!   construct that defeats the analysis;
+//! - the [`Complexity`]: linear, polynomial of a degree, exponential, superlinear (at
+//!   least a degree, shown, at most a bound), or unknown with the construct that defeats
+//!   the analysis;
 //! - when not linear, an [`Attack`]: `prefix + pump×k + suffix` takes that time, the
 //!   suffix making the match fail so that the engine tries every path;
 //! - the hotspot: the byte spans of the pattern's atoms on the ambiguous paths.
@@ -24,7 +25,10 @@
 //! 3. `ambiguity.rs`: the exponential and polynomial degrees of ambiguity (Weber and
 //!    Seidl), on the exact moves of the failing runs (a bound the engine reaches) and on
 //!    every move of the runs it may try (one it cannot exceed); they must agree, else the
-//!    answer is unknown.
+//!    answer is superlinear where the lower bound is and its attack is found, unknown
+//!    otherwise. Backreferences come as the front end reads them for this analysis
+//!    (`pattern::parse_tagged`): readings per string, and tests of captured values, which
+//!    are read as holding, inexact (a copy of an infinite group behind one).
 //! 4. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
 //!    failing from every state the pumps reach (a subset construction).
 //!
@@ -101,6 +105,15 @@ pub enum Complexity {
     },
     /// Θ(c^n) on the attack, c > 1.
     Exponential,
+    /// At least Θ(n^at_least) on the attack, at most n^at_most (`None`: exponential): the
+    /// growth is superlinear (an attack shows it), its exact rate between the two is not
+    /// decided.
+    Superlinear {
+        /// The exponent the attack shows, at least 2.
+        at_least: u32,
+        /// The exponent the engine cannot exceed; `None` for exponential.
+        at_most: Option<u32>,
+    },
     /// The pattern's constructs defeat the analysis: `reason` says which.
     Unknown {
         /// What was not analysed, in words.
@@ -194,6 +207,7 @@ impl Backtracking {
             None => {
                 let growth = match self.complexity {
                     Complexity::Polynomial { degree } => format!("n^{degree}"),
+                    Complexity::Superlinear { at_least, .. } => format!("at least n^{at_least}"),
                     _ => "exponential".to_owned(),
                 };
                 Backtracking::unknown(format!(
@@ -215,22 +229,40 @@ impl Backtracking {
             return Ok(Backtracking::verdict(Complexity::Linear));
         }
         let full_match = mode == MatchMode::FullMatch;
-        let tagged = match pattern::parse_tagged(pattern, dialect, full_match, budget) {
-            Ok(Some(tagged)) => tagged,
-            Ok(None) if pattern.chars().any(|c| pattern::tag_index(c).is_some()) => {
-                return Ok(Backtracking::unknown(
-                    "the pattern holds characters of plane 15 (private use), which the analysis \
-                     reserves",
-                ));
-            }
-            Ok(None) => {
-                return Ok(Backtracking::unknown(
-                    "backreferences and conditionals on groups are not analysed (the paths \
-                     the engine tries depend on the captured text)",
-                ));
-            }
-            Err(err) => return Err(err),
+        let read = |copies| pattern::parse_tagged(pattern, dialect, full_match, copies, budget);
+        let Some(tagged) = read(false)? else {
+            return Ok(Backtracking::unknown(
+                "the pattern holds characters of plane 15 (private use), which the analysis \
+                 reserves",
+            ));
         };
+        let risk = Backtracking::analyze_tagged(&tagged, dialect, full_match, budget)?;
+        if !matches!(risk.complexity, Complexity::Unknown { .. }) {
+            return Ok(risk);
+        }
+        // The readings per choice of a group's string may make the automata too large, or
+        // the copies of the groups the readings left may keep the bounds apart: references
+        // read as copies give other bounds, as sure (`parse_tagged`).
+        match read(true)? {
+            Some(copied) if copied.expr != tagged.expr => {
+                let other = Backtracking::analyze_tagged(&copied, dialect, full_match, budget)?;
+                Ok(if matches!(other.complexity, Complexity::Unknown { .. }) {
+                    risk
+                } else {
+                    other
+                })
+            }
+            _ => Ok(risk),
+        }
+    }
+
+    /// [`Backtracking::analyze_read`] of the pattern `tagged`.
+    fn analyze_tagged(
+        tagged: &pattern::Tagged,
+        dialect: Dialect,
+        full_match: bool,
+        budget: &Budget,
+    ) -> Result<Backtracking, Error> {
         let text = pattern::text_characters(dialect);
         let plain = Positions::build(&tagged.expr, !full_match, text, budget)?;
         // Every run, failing or not, has at least the paths of the failing ones: linear
@@ -284,26 +316,45 @@ impl Backtracking {
         }
         // The lookahead bodies' runs may make up the difference: paths taken where none
         // of them succeeds, which the attack must then show.
+        let mut lower = vec![(Reading::Exact, exact.clone())];
         if !positions.empty_body {
             let with_bodies = match growth(Reading::WithBodies) {
                 Err(Error::Budget(BudgetError::TooManyStates { .. })) => return Ok(too_many()),
                 other => other?,
             };
-            if with_bodies.rank() == upper {
+            let (rank, done) = (with_bodies.rank(), with_bodies.rank() == upper);
+            if done || rank.is_some_and(|rank| exact.rank().is_some_and(|exact| rank > exact)) {
+                lower.insert(0, (Reading::WithBodies, with_bodies));
+            }
+            if done {
                 let (spans, reading) = (&tagged.spans, Reading::WithBodies);
-                let risk = Backtracking::attack_for(
-                    &positions,
-                    &plain,
-                    spans,
-                    with_bodies,
-                    reading,
-                    budget,
-                )?;
+                let found = lower[0].1.clone();
+                let risk =
+                    Backtracking::attack_for(&positions, &plain, spans, found, reading, budget)?;
                 match risk.attack() {
                     Some(found) if attack::bodies_fail(&plain, found, budget)? => return Ok(risk),
-                    Some(_) => {}
+                    Some(_) => {
+                        lower.remove(0);
+                    }
                     None => return Ok(risk),
                 }
+            }
+        }
+        // Superlinear all the same where the paths the engine surely takes are (on texts
+        // where no lookahead body's run succeeds, for those read so): the attack shows that
+        // much (its suffix fails every possible success), the rest is a bound.
+        for (reading, found) in lower {
+            let Some(at_least @ 2..) = found.rank() else { continue };
+            let spans = &tagged.spans;
+            let risk = Backtracking::attack_for(&positions, &plain, spans, found, reading, budget)?;
+            let shown = match (risk.attack(), reading) {
+                (None, _) => false,
+                (Some(found), Reading::WithBodies) => attack::bodies_fail(&plain, found, budget)?,
+                (Some(_), _) => true,
+            };
+            if shown {
+                let complexity = Complexity::Superlinear { at_least, at_most: upper };
+                return Ok(Backtracking { complexity, ..risk });
             }
         }
         Ok(Backtracking::unknown(format!(

@@ -15,6 +15,13 @@
 //! are marked inexact, so that the analysis can tell a bound it proved from one it could
 //! not (`mod.rs`), and a success under such a guard is only a possible one.
 //!
+//! A step on captured values (the front end's readings of backreferences) sets a value,
+//! which changes no path, or tests one: the test is read as holding, on moves marked
+//! inexact, and a success at a state a path may reach past one is only a possible one
+//! (the engine may not be there). A reference to a group of infinitely many strings is a
+//! copy of the group's body behind such a test, so its paths bound the engine's from
+//! above only.
+//!
 //! A lookahead whose body repeats costs the engine a run of the body each time it is
 //! tested, up to the rest of the text: the body's positions hang off the point of the
 //! lookahead as a dead end (its *side branch*), whose moves are inexact but
@@ -37,7 +44,7 @@ use std::collections::BTreeSet;
 use crate::alphabet::{CharSet, Classes};
 use crate::budget::{Budget, Operation};
 use crate::error::Error;
-use crate::pattern::{self, Expr};
+use crate::pattern::{self, Capture, Expr};
 
 /// How many distinct guards a sub-expression's ways of matching "" keep before they are
 /// merged into one (inexact) guard.
@@ -59,6 +66,9 @@ struct Guard {
     body_exact: bool,
     /// Whether it cannot hold there (a positive lookahead whose body fails does not).
     body_never: bool,
+    /// Whether it tests a captured value (read as holding): the engine may not pass it
+    /// where the automaton does, nor reach what follows.
+    loose: bool,
 }
 
 impl Guard {
@@ -71,7 +81,14 @@ impl Guard {
             exact: true,
             body_exact: true,
             body_never: false,
+            loose: false,
         }
+    }
+
+    /// A test of a captured value, or a lookaround whose body reads one: read as holding,
+    /// inexact.
+    fn value_test() -> Guard {
+        Guard { exact: false, body_exact: false, loose: true, ..Guard::always() }
     }
 
     /// Both conditions at the same point; `None` when they cannot both hold.
@@ -84,6 +101,7 @@ impl Guard {
             exact: self.exact && other.exact,
             body_exact: self.body_exact && other.body_exact,
             body_never: self.body_never || other.body_never,
+            loose: self.loose || other.loose,
         };
         let forward = !guard.ahead.is_empty() || guard.end;
         let backward = !guard.behind.is_empty() || guard.start;
@@ -100,6 +118,7 @@ impl Guard {
             exact: false,
             body_exact: false,
             body_never: self.body_never && other.body_never,
+            loose: self.loose || other.loose,
         }
     }
 
@@ -361,13 +380,14 @@ impl Positions {
             }
         }
         let n_states = builder.labels.len();
+        let loose = builder.after_value_tests();
         let [mut sure, mut possible, mut unless_bodies] =
             [(); 3].map(|()| Successes::new(n_states));
         // A success is sure under an exact guard, else only possible: an attack must
         // avoid both, an upper bound may prune only the sure ones.
         let mut ends = |state: usize, guard: &Guard, certain: bool| {
             possible.add(state, guard);
-            if certain && guard.exact {
+            if certain && guard.exact && !loose[state] {
                 sure.add(state, guard);
             }
             if !guard.body_never {
@@ -499,6 +519,25 @@ impl<'b> Builder<'b> {
         Ok(Fragment { first: body.first, last: Vec::new(), nullable: vec![guard] })
     }
 
+    /// Per state, whether a path may reach it past a test of a captured value (read as
+    /// holding): the engine may not be there, so a success there is only a possible one.
+    fn after_value_tests(&self) -> Vec<bool> {
+        let mut loose = vec![false; self.labels.len()];
+        let mut stack: Vec<usize> = self
+            .follow
+            .iter()
+            .flatten()
+            .filter(|(_, guard)| guard.loose)
+            .map(|&(target, _)| target)
+            .collect();
+        while let Some(state) = stack.pop() {
+            if !std::mem::replace(&mut loose[state], true) {
+                stack.extend(self.follow[state].iter().map(|&(target, _)| target));
+            }
+        }
+        loose
+    }
+
     /// The move from `from` to `to` under `guard`.
     fn link(&mut self, from: usize, to: usize, guard: Guard) -> Result<(), Error> {
         self.n_follow += 1;
@@ -535,7 +574,10 @@ impl<'b> Builder<'b> {
                 }
             }
             Expr::Look(look) => {
-                let guard = Guard::of_look(look.ahead, look.negated, &look.body);
+                let guard = match look.body.reads_capture() {
+                    true => Guard::value_test(),
+                    false => Guard::of_look(look.ahead, look.negated, &look.body),
+                };
                 let costly = one_char(&look.body).is_none() && has_loop(&look.body);
                 if costly && look.ahead {
                     self.side_branch(&look.body, guard, depth)?
@@ -546,9 +588,15 @@ impl<'b> Builder<'b> {
                     Fragment { nullable: vec![guard], ..Fragment::default() }
                 }
             }
-            // Steps on captured values are refused before (`mod.rs`); an atomic group's
-            // translation has at most one path per start, which its lookarounds say.
-            Expr::Capture(_) => Fragment { nullable: vec![Guard::always()], ..Fragment::default() },
+            // Setting a value changes no path; a test is read as holding (`Guard::loose`).
+            // An atomic group's translation has at most one path per start, which its
+            // lookarounds say.
+            Expr::Capture(Capture::Set { .. }) => {
+                Fragment { nullable: vec![Guard::always()], ..Fragment::default() }
+            }
+            Expr::Capture(_) => {
+                Fragment { nullable: vec![Guard::value_test()], ..Fragment::default() }
+            }
             Expr::Atomic(sub) => self.fragment(sub, depth + 1)?,
             Expr::Alt(branches) => {
                 let mut res = Fragment::default();

@@ -44,7 +44,10 @@ fn analyze(pattern: &str, dialect: Dialect, mode: MatchMode) -> Backtracking {
 fn check(pattern: &str, dialect: Dialect, mode: MatchMode, expected: Complexity) {
     let risk = analyze(pattern, dialect, mode);
     assert_eq!(risk.complexity(), &expected, "{pattern} ({dialect}, {mode:?}): {risk:?}");
-    let vulnerable = matches!(expected, Exponential | Complexity::Polynomial { .. });
+    let vulnerable = matches!(
+        expected,
+        Exponential | Complexity::Polynomial { .. } | Complexity::Superlinear { .. }
+    );
     assert_eq!(risk.attack().is_some(), vulnerable, "{pattern}: {risk:?}");
     assert_eq!(!risk.hotspot().is_empty(), vulnerable, "{pattern}: {risk:?}");
 }
@@ -154,7 +157,6 @@ fn what_is_not_analysed_is_unknown_with_its_reason() {
         }
         assert!(risk.attack().is_none());
     };
-    unknown(r"(a)\1+", Dialect::Python, "backreferences");
     unknown("(?:(?=ab)a|a)+", Dialect::Js, "lookaround longer than one character");
     unknown("(?:(?=a+b)a)+b", Dialect::Python, "lookaround");
     // A lookbehind is read exactly where the character before is known from the atom
@@ -225,6 +227,49 @@ fn a_match_after_failed_paths_is_not_a_linear_run() {
     // the pattern there): a path the engine tries off its way to that success lies in a
     // part that fails, ` ?-`, which has no loop. Linear (the markdown list item of marked).
     search(r"^(?: ?-[ \t]+)+", Linear);
+}
+
+#[test]
+fn a_reference_to_a_group_of_few_strings_is_read_per_string() {
+    // One reading per quote: `(?!")` and `(?!')` are one-character tests, read exactly.
+    search(r#"(["'])(?:\\.|(?!\1)[^\\\r\n])*\1"#, poly(2));
+    full(r#"(["'])[^"']*\1"#, Linear);
+    full(r"(a)\1+", Linear);
+    // Inside a loop, the group's value is carried and tested: a test the analysis reads
+    // as holding, so only the paths before it are sure (the prism.js CSS selector).
+    let pattern = r#"(?:\[(?:[^\]\\"']|(["'])(?:(?!\1)[^\\]|\\.)*\1|\\.)*\])"#;
+    search(pattern, Complexity::Superlinear { at_least: 2, at_most: None });
+}
+
+/// The analysis of `pattern` where its language is not regular (the attack is timed in
+/// node by the corpus check instead, docs/benchmarks.md).
+#[track_caller]
+fn not_regular(pattern: &str, dialect: Dialect, mode: MatchMode, expected: Complexity) {
+    let risk = Backtracking::analyze(pattern, dialect, mode, &Budget::default()).unwrap();
+    assert_eq!(risk.complexity(), &expected, "{pattern}: {risk:?}");
+    assert_eq!(risk.attack().is_some(), expected != Linear, "{pattern}: {risk:?}");
+}
+
+#[test]
+fn a_reference_to_a_group_of_infinitely_many_strings_is_a_copy_behind_a_test() {
+    // The copy's paths bound the reference's one from above, the paths before it from
+    // below: both linear, both quadratic here.
+    not_regular(r"(\w+)=\1", Dialect::Python, FullMatch, Linear);
+    not_regular(r"(`+)[^`]+\1(?!`)", Dialect::Js, Search, poly(2));
+    // `"*` after `"""` may read the closing quotes again: n^2 shown, n^3 the bound.
+    let between = Complexity::Superlinear { at_least: 2, at_most: Some(3) };
+    not_regular(r#""""("*)(?!")[\s\S]*?"""\1"#, Dialect::Js, Search, between);
+    // Not where the copy would not match what the group captured.
+    for (pattern, dialect) in [(r"(a+)(?<=\1)", Dialect::Pcre), (r"(?i)(a+)\1", Dialect::Python)] {
+        assert!(Backtracking::analyze(pattern, dialect, FullMatch, &Budget::default()).is_err());
+    }
+}
+
+#[test]
+fn a_lower_bound_alone_says_superlinear() {
+    // n^2 shown (the search's starts times the lazy loop), n^3 the bound.
+    let between = Complexity::Superlinear { at_least: 2, at_most: Some(3) };
+    search(r"^-+([^=]+?\d+)$", between);
 }
 
 #[test]

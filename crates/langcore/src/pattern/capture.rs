@@ -38,8 +38,10 @@ pub(super) trait Slot: Clone {
 }
 
 impl Slot for char {
+    /// The character, with the atom's tag where it has one (`parse_tagged`).
     fn keep(&self, set: &CharSet) -> Option<CharSet> {
-        set.contains(*self).then(|| CharSet::singleton(*self))
+        set.contains(*self)
+            .then(|| set.intersection(&super::tags()).union(&CharSet::singleton(*self)))
     }
 }
 
@@ -508,4 +510,9 @@ pub(super) fn set(group: u32, value: Option<u32>) -> Expr {
 /// A test that group `group` holds `value`.
 pub(super) fn test(group: u32, value: Option<u32>) -> Expr {
     Expr::Capture(Capture::Test { group, value })
+}
+
+/// A test that the copy of group `group`'s body after it reads the group's value.
+pub(super) fn equals(group: u32) -> Expr {
+    Expr::Capture(Capture::Equals { group })
 }

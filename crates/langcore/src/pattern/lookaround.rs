@@ -447,6 +447,9 @@ impl<'b> Determinizer<'b> {
                 return Ok((held == value).then_some(captures));
             }
             Capture::Set { group, value } => (group, value),
+            // Written for the backtracking analysis only, which builds no such automaton:
+            // read as failing, as a reference to a group with no value outside JavaScript.
+            Capture::Equals { .. } => return Ok(None),
         };
         let mut after: Vec<(u32, u32)> =
             values.iter().copied().filter(|&(held, _)| held != group).collect();

@@ -138,6 +138,11 @@ pub(crate) enum Capture {
     Set { group: u32, value: Option<u32> },
     /// Holds iff group `group` holds `value` now.
     Test { group: u32, value: Option<u32> },
+    /// Holds iff what follows, a copy of group `group`'s body, reads the group's value: a
+    /// reference to a group of infinitely many strings (or too many), which no automaton
+    /// carries. Only [`parse_tagged`] writes it, for the backtracking analysis, which
+    /// reads it as a test it does not decide.
+    Equals { group: u32 },
 }
 
 /// A lookaround: `body` must (or, negated, must not) match the rest of the string from
@@ -282,7 +287,9 @@ impl Expr {
     /// Whether the expression sets a captured value (see [`Capture`]).
     fn sets_capture(&self) -> bool {
         match self {
-            Expr::Empty | Expr::Set(_) | Expr::Capture(Capture::Test { .. }) => false,
+            Expr::Empty
+            | Expr::Set(_)
+            | Expr::Capture(Capture::Test { .. } | Capture::Equals { .. }) => false,
             Expr::Capture(Capture::Set { .. }) => true,
             Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::sets_capture),
             Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.sets_capture(),
@@ -291,10 +298,10 @@ impl Expr {
     }
 
     /// Whether the expression tests a captured value (see [`Capture`]).
-    fn reads_capture(&self) -> bool {
+    pub(crate) fn reads_capture(&self) -> bool {
         match self {
             Expr::Empty | Expr::Set(_) | Expr::Capture(Capture::Set { .. }) => false,
-            Expr::Capture(Capture::Test { .. }) => true,
+            Expr::Capture(Capture::Test { .. } | Capture::Equals { .. }) => true,
             Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(Expr::reads_capture),
             Expr::Repeat { sub, .. } | Expr::Atomic(sub) => sub.reads_capture(),
             Expr::Look(look) => look.body.reads_capture(),
@@ -352,7 +359,7 @@ impl Expr {
             Expr::Atomic(sub) => sub.is_nullable_at_edge(ahead),
             // Setting a value always passes; a test depends on the path.
             Expr::Capture(Capture::Set { .. }) => Some(true),
-            Expr::Capture(Capture::Test { .. }) => None,
+            Expr::Capture(Capture::Test { .. } | Capture::Equals { .. }) => None,
         }
     }
 
@@ -542,7 +549,10 @@ pub(crate) fn text_characters(dialect: Dialect) -> CharSet {
 }
 
 /// A pattern read for the backtracking analysis: its IR, with every one-set atom outside
-/// atomic groups holding a tag character (its index into `spans`, by [`tag_index`]).
+/// atomic groups holding a tag character (its index into `spans`, by [`tag_index`]). A
+/// group that references read from the automaton's state sets and tests its values as
+/// [`Capture`] steps; a reference to a group of infinitely many strings is a copy of the
+/// group's body behind [`Capture::Equals`].
 #[derive(Debug)]
 pub(crate) struct Tagged {
     pub(crate) expr: Expr,
@@ -552,8 +562,8 @@ pub(crate) struct Tagged {
 
 /// Reads `pattern` of `dialect` as [`Tagged`], with the assertions at the edges decided
 /// for a full match (`full_match`) or left as written (a search: they are tested where it
-/// starts and stops). `None` for a pattern with backreferences or conditionals, or whose
-/// text holds tag characters.
+/// starts and stops); with `copies`, every reference that a copy of its group's body may
+/// stand for is one. `None` for a pattern whose text holds tag characters.
 ///
 /// # Errors
 /// As [`parse_in`]'s parse.
@@ -561,16 +571,14 @@ pub(crate) fn parse_tagged(
     pattern: &str,
     dialect: Dialect,
     full_match: bool,
+    copies: bool,
     budget: &Budget,
 ) -> Result<Option<Tagged>, Error> {
     budget
         .check_memory(Operation::Parse, pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE))?;
-    let Some((expr, spans)) = parse::parse_tagged(pattern, dialect, budget)? else {
+    let Some((expr, spans)) = parse::parse_tagged(pattern, dialect, copies, budget)? else {
         return Ok(None);
     };
-    if expr.has_capture() {
-        return Ok(None);
-    }
     let expr = if full_match { expr.decide_edges(true, true) } else { expr };
     Ok(Some(Tagged { expr, spans }))
 }

@@ -118,7 +118,7 @@ pub(super) fn has_possessive(pattern: &str) -> bool {
 
 /// Parses `pattern` of `dialect` into an [`Expr`] without backreferences.
 pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Expr, Error> {
-    parse_with(pattern, dialect, budget, false).map(|(expr, _)| expr)
+    parse_with(pattern, dialect, budget, None).map(|(expr, _)| expr)
 }
 
 /// The byte spans of a tagged parse's atoms, by tag index.
@@ -126,27 +126,32 @@ type Spans = Vec<std::ops::Range<usize>>;
 
 /// Parses `pattern` of `dialect` into an [`Expr`] whose one-set atoms outside atomic groups
 /// carry a tag character (`super::tag_char`), with the span of each tag's atom, so that
-/// what an analysis finds in the expression can be shown in the pattern. `None` for a
-/// pattern with backreferences or conditionals (their readings copy atoms apart from their
-/// text), or whose text holds tag characters.
+/// what an analysis finds in the expression can be shown in the pattern. The readings per
+/// choice of a referenced group's string (`parse/reference.rs`) tag their atoms in turn,
+/// each reading's copy of an atom with its own tag and the atom's span. With `copies`,
+/// every reference that a copy of its group's body may stand for is one
+/// (`Parser::copied_reference`): fewer readings, a weaker reading of the references.
+/// `None` for a pattern whose text holds tag characters.
 pub(super) fn parse_tagged(
     pattern: &str,
     dialect: Dialect,
+    copies: bool,
     budget: &Budget,
 ) -> Result<Option<(Expr, Spans)>, Error> {
     if pattern.chars().any(|c| super::tag_index(c).is_some()) {
         return Ok(None);
     }
-    let (expr, tags) = parse_with(pattern, dialect, budget, true)?;
+    let (expr, tags) = parse_with(pattern, dialect, budget, Some(copies))?;
     Ok(tags.map(|tags| (expr, tags)))
 }
 
-/// [`parse`], tagging atoms when `tag` (the tags come back unless references were read).
+/// [`parse`], tagging atoms when `tag` is given (the tags come back then), references
+/// read as copies where it is true.
 fn parse_with(
     pattern: &str,
     dialect: Dialect,
     budget: &Budget,
-    tag: bool,
+    tag: Option<bool>,
 ) -> Result<(Expr, Option<Spans>), Error> {
     if let Some(at) = too_deep(pattern) {
         return Err(Error::Parse(ParseError::at(
@@ -156,13 +161,15 @@ fn parse_with(
         )));
     }
     let mut parser = Parser::new(pattern, dialect, HashMap::new(), budget);
-    parser.tags = tag.then(Vec::new);
+    parser.tags = tag.map(|_| Vec::new());
+    parser.copy_references = tag == Some(true);
     let mut parsed = parser.parse_all();
     if parser.names_ahead && parsed.is_ok() {
         // A reference named a group written after it: read again, every name known.
         let names = parser.groups.iter().map(|group| group.name.clone()).collect();
         parser = Parser::new(pattern, dialect, HashMap::new(), budget);
-        parser.tags = tag.then(Vec::new);
+        parser.tags = tag.map(|_| Vec::new());
+        parser.copy_references = tag == Some(true);
         parser.later_names = Some(names);
         parsed = parser.parse_all();
     }
@@ -174,14 +181,11 @@ fn parse_with(
     if parser.backrefs.is_empty() && parser.tracked_refs.is_empty() {
         return Ok((expr, parser.tags.take()));
     }
-    if tag {
-        return Ok((expr, None));
-    }
     let tracked = parser.split_references()?;
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
     budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
-    parser.read_in_rounds(&choices, &tracked).map(|expr| (expr, None))
+    parser.read_in_rounds(&choices, &tracked, tag.is_some())
 }
 
 /// A reference or conditional to a group that has not closed where it stands.
@@ -276,6 +280,9 @@ struct Group {
     /// Inside an atomic group or possessive quantifier, which takes its first match only:
     /// a reading per choice of its strings would pick others.
     in_atomic: bool,
+    /// Its body, kept where atoms are tagged and its strings are too many to read: a
+    /// reference to it is then a copy (`Parser::copied_reference`).
+    body: Option<Expr>,
 }
 
 /// The strings of each group's body as last computed (`Parser::group_strings`), shared by
@@ -385,6 +392,10 @@ struct Parser<'p> {
     names_ahead: bool,
     /// The spans of the atoms tagged so far, when atoms are tagged (see [`parse_tagged`]).
     tags: Option<Vec<std::ops::Range<usize>>>,
+    /// Whether a reference is read as a copy of its group's body wherever one may stand
+    /// for it (`Parser::copied_reference`), not only where the group's strings are too
+    /// many: tagged atoms only (see [`parse_tagged`]).
+    copy_references: bool,
 }
 
 impl<'p> Parser<'p> {
@@ -449,6 +460,7 @@ impl<'p> Parser<'p> {
             later_names: None,
             names_ahead: false,
             tags: None,
+            copy_references: false,
         }
     }
 
@@ -1616,6 +1628,7 @@ impl<'p> Parser<'p> {
             holds_reference: false,
             width: None,
             in_atomic: false,
+            body: None,
         });
         let body = self.parse_group_body(start)?;
         self.java_atom = Some(java::Atom::Group(std::mem::take(&mut self.java_chain)));
@@ -1632,6 +1645,9 @@ impl<'p> Parser<'p> {
                     if body.has_look() { value_strings(&body).err() } else { Some(why.clone()) };
                 group.error = Some(why);
             }
+        }
+        if self.tags.is_some() && (self.copy_references || group.value_error.is_some()) {
+            group.body = Some(body.clone());
         }
         group.width = fixed_width(&body);
         self.last_capture = Some(number);

@@ -57,6 +57,10 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             case("(a|a)*$", SEARCH, EXP),
             linear("(?>a+)+", FULL, "(a+)+"),
             linear(r"\d+-\d+", FULL, r"\d+\d+"),
+            // A reference to a group of two strings, one reading each.
+            case(r#"(["'])(?:\\.|(?!\1)[^\\\r\n])*\1"#, SEARCH, QUADRATIC),
+            // A reference to a group of infinitely many strings: a copy behind a test.
+            linear(r"(\w+)=\1", FULL, r"\d+\d+"),
         ],
         Dialect::Js => vec![
             case("(a+)+", FULL, EXP),
@@ -72,6 +76,8 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             linear(r"\/\*[\s\S]*?(?:\*\/|$)", SEARCH, r"\/\*[\s\S]*?\*\/"),
             // (V8 runs out of stack on `(a|b)*` over a few million characters.)
             linear("[ab]*", FULL, "(a|a)*"),
+            case(r#"(["'])(?:\\.|(?!\1)[^\\\r\n])*\1"#, SEARCH, QUADRATIC),
+            case(r"(`+)[^`]+\1(?!`)", SEARCH, QUADRATIC),
         ],
         // (Java's `\d+\d+` did not time as quadratic here: its greedy `Curly` loops.)
         Dialect::Java => vec![case(r"\s+$", SEARCH, QUADRATIC), linear("(?>a+)+", FULL, "(a+)+")],

@@ -38,9 +38,28 @@ async fn the_mode_decides_between_a_full_match_and_a_search() {
 #[actix_web::test]
 async fn constructs_left_unanalysed_are_unknown_with_the_reason() {
     let app = app().await;
-    let answer = data(post(&app, PATH, json!({ "term": term(r"(a)\1+", "pcre") })).await);
+    let answer = data(post(&app, PATH, json!({ "term": term("(?:(?=ab)a|a)+", "js") })).await);
     assert_eq!(answer["complexity"], "unknown");
-    assert!(answer["reason"].as_str().is_some_and(|reason| reason.contains("backreferences")));
+    assert!(answer["reason"].as_str().is_some_and(|reason| reason.contains("lookaround")));
+    assert!(answer.get("attack").is_none(), "{answer}");
+}
+
+#[actix_web::test]
+async fn a_lower_bound_alone_is_superlinear_with_its_attack() {
+    let app = app().await;
+    let ask = json!({ "term": term(r"^-+([^=]+?\d+)$", "js"), "mode": "search" });
+    let answer = data(post(&app, PATH, ask).await);
+    assert_eq!((&answer["complexity"], &answer["degree"]), (&json!("superlinear"), &json!(2)));
+    assert!(answer["reason"].as_str().is_some_and(|reason| reason.contains("n^3")), "{answer}");
+    assert!(answer["attack"]["pump"].as_str().is_some_and(|pump| !pump.is_empty()), "{answer}");
+}
+
+#[actix_web::test]
+async fn backreferences_are_read_as_the_engine_runs_them() {
+    let app = app().await;
+    let quoted = term(r#"(["'])(?:\\.|(?!\1)[^\\\r\n])*\1"#, "js");
+    let answer = data(post(&app, PATH, json!({ "term": quoted, "mode": "search" })).await);
+    assert_eq!((&answer["complexity"], &answer["degree"]), (&json!("polynomial"), &json!(2)));
 }
 
 #[actix_web::test]

@@ -38,13 +38,13 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::{Binding, Flags, Group, Look, OpenRef, Otherwise, Parser, RightRef};
+use super::{Binding, Flags, Group, Look, OpenRef, Otherwise, Parser, RightRef, Spans};
 use super::{capture, case, java};
 use crate::alphabet::CharSet;
 use crate::budget::Operation;
 use crate::dialect::Dialect;
 use crate::error::{Error, ParseError};
-use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE};
+use crate::pattern::{Expr, IR_BYTES_PER_PATTERN_BYTE, tags};
 
 /// What a group name in a reference or conditional names.
 pub(super) enum Named {
@@ -164,11 +164,15 @@ impl Parser<'_> {
     /// The second pass: the pattern read once per choice of `choices` (`tracked`: the
     /// groups read from the automaton's state), in rounds while the groups that references
     /// read before they close find new values (`open_values`).
+    ///
+    /// With `tag`, each reading tags its atoms after the readings before it (the spans of
+    /// the last round come back).
     pub(super) fn read_in_rounds(
         &self,
         choices: &[HashMap<u32, Binding>],
         tracked: &[u32],
-    ) -> Result<Expr, Error> {
+        tag: bool,
+    ) -> Result<(Expr, Option<Spans>), Error> {
         // The values that references before their group read, round by round: each round
         // reads the values found so far, and the strings the groups close with are the next
         // round's, until none is new. A value in a match comes from as many rounds as groups
@@ -181,6 +185,7 @@ impl Parser<'_> {
         loop {
             let mut branches = Vec::new();
             let mut grown: HashMap<u32, Vec<String>> = HashMap::new();
+            let mut tags = tag.then(Vec::new);
             for choice in choices {
                 self.budget.check_time(Operation::Parse)?;
                 let mut again =
@@ -193,7 +198,10 @@ impl Parser<'_> {
                 again.open_values = open_values.clone();
                 again.later_names = self.later_names.clone();
                 again.capped = most_rounds.is_some_and(|most| round >= most);
+                again.tags = tags.take();
+                again.copy_references = self.copy_references;
                 let parsed = again.parse_all();
+                tags = again.tags.take();
                 if let Some(err) = again.over_budget.take() {
                     return Err(Error::Budget(err));
                 }
@@ -201,7 +209,7 @@ impl Parser<'_> {
                 merge_grown(&mut grown, again.grown);
             }
             let Some(&number) = grown.keys().min() else {
-                return Ok(Expr::alt(branches));
+                return Ok((Expr::alt(branches), tags));
             };
             if most_rounds.is_none() && round >= MAX_ROUNDS {
                 let span = self.groups[number as usize - 1].span.clone();
@@ -589,11 +597,25 @@ impl Parser<'_> {
             return Ok(Expr::Empty);
         }
         if let Some(bound) = self.bound_reference(number) {
-            return Ok(bound);
+            // Its characters are the reference's atoms (tagged when atoms are).
+            return Ok(match bound {
+                Expr::Concat(parts) => Expr::concat(
+                    parts.into_iter().map(|part| self.tagged(part, span.clone())).collect(),
+                ),
+                other => self.tagged(other, span),
+            });
+        }
+        if self.copy_references
+            && let Some(copy) = self.copied_reference(number, span.clone())
+        {
+            return Ok(copy);
         }
         let group = self.closed_group(number, span.clone())?;
         if let Some(why) = &group.value_error {
-            return Err(self.unsupported(why, span));
+            let why = why.clone();
+            return self
+                .copied_reference(number, span.clone())
+                .ok_or_else(|| self.unsupported(why, span));
         }
         let in_behind = self.in_lookbehind();
         // Stands for the reference until it is read: as wide as the group inside a
@@ -740,6 +762,52 @@ impl Parser<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A reference to group `number` (closed), whose strings are too many to read or that
+    /// is read so (`copy_references`), for the backtracking analysis (atoms tagged):
+    /// [`Capture::Equals`], then a copy of the
+    /// group's body that matches every string it may have captured (its assertions and
+    /// steps on values read as "", its atomic groups as plain ones), each atom tagged with
+    /// the reference's span. `None` where the copy would not match all of them: inside a
+    /// lookbehind (read right to left), under a case-insensitive flag (the reference
+    /// matches other cases), where the tags run out, or where atoms are not tagged.
+    ///
+    /// [`Capture::Equals`]: crate::pattern::Capture::Equals
+    fn copied_reference(&mut self, number: u32, span: std::ops::Range<usize>) -> Option<Expr> {
+        if self.in_lookbehind() || self.flags.case_insensitive || self.tags.is_none() {
+            return None;
+        }
+        let body = self.groups.get((number as usize).checked_sub(1)?)?.body.clone()?;
+        let copy = self.copy_of(body, &span)?;
+        Some(Expr::concat(vec![capture::equals(number), copy]))
+    }
+
+    /// [`Parser::copied_reference`]'s copy of `expr`.
+    fn copy_of(&mut self, expr: Expr, span: &std::ops::Range<usize>) -> Option<Expr> {
+        Some(match expr {
+            Expr::Set(set) if set.is_empty() => Expr::Set(set),
+            Expr::Set(set) => {
+                let before = self.tags.as_ref()?.len();
+                let atom = self.tagged(Expr::Set(set.difference(&tags())), span.clone());
+                // Out of tags, the atom would read as any other.
+                (self.tags.as_ref()?.len() > before).then_some(atom)?
+            }
+            Expr::Empty | Expr::Look(_) | Expr::Capture(_) => Expr::Empty,
+            Expr::Concat(parts) => Expr::concat(
+                parts.into_iter().map(|part| self.copy_of(part, span)).collect::<Option<_>>()?,
+            ),
+            Expr::Alt(branches) => Expr::alt(
+                branches
+                    .into_iter()
+                    .map(|branch| self.copy_of(branch, span))
+                    .collect::<Option<_>>()?,
+            ),
+            Expr::Repeat { sub, min, max, greedy } => {
+                Expr::Repeat { sub: Box::new(self.copy_of(*sub, span)?), min, max, greedy }
+            }
+            Expr::Atomic(sub) => self.copy_of(*sub, span)?,
+        })
     }
 
     /// A reference to group `number` in a reading that binds the group: its string, or,
@@ -1092,6 +1160,8 @@ pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<Strin
     match expr {
         Expr::Empty => Ok(vec![String::new()]),
         Expr::Set(set) => {
+            // A tagged atom's tag is no character of its strings (`parse_tagged`).
+            let set = set.difference(&tags());
             if set.len() > MAX_BACKREF_CHOICES as u64 {
                 return Err(TOO_MANY.into());
             }
