@@ -38,10 +38,21 @@ pub(super) trait Slot: Clone {
 }
 
 impl Slot for char {
-    /// The character, with the atom's tag where it has one (`parse_tagged`).
     fn keep(&self, set: &CharSet) -> Option<CharSet> {
-        set.contains(*self)
-            .then(|| set.intersection(&super::tags()).union(&CharSet::singleton(*self)))
+        set.contains(*self).then(|| CharSet::singleton(*self))
+    }
+}
+
+/// A character of a pattern read with its atoms tagged (`parse_tagged`): kept with the
+/// atom's tag, so that the reading still names the atom. Only there: elsewhere the tag
+/// range holds real characters.
+#[derive(Clone, Copy)]
+pub(super) struct Tagged(pub(super) char);
+
+impl Slot for Tagged {
+    fn keep(&self, set: &CharSet) -> Option<CharSet> {
+        set.contains(self.0)
+            .then(|| set.intersection(&super::tags()).union(&CharSet::singleton(self.0)))
     }
 }
 

@@ -14,6 +14,7 @@
 //! refused with the reason; conditionals on a lookaround `(?(?=X)yes|no)` are
 //! `(?=X)yes|(?!X)no`. Recursion, subroutine calls and branch reset are refused.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -488,7 +489,7 @@ impl<'p> Parser<'p> {
     /// reading (no values chosen) reads each group once and keeps nothing.
     fn group_strings(&self, number: u32, body: &Expr) -> Result<Arc<[String]>, String> {
         if self.bindings.is_empty() {
-            return strings(body).map(Arc::from);
+            return strings(&self.untagged(body)).map(Arc::from);
         }
         let mut memo = self.strings_memo.borrow_mut();
         if let Some((seen, found)) = memo.get(&number)
@@ -496,9 +497,19 @@ impl<'p> Parser<'p> {
         {
             return found.clone();
         }
-        let found = strings(body).map(Arc::from);
+        let found = strings(&self.untagged(body)).map(Arc::from);
         memo.insert(number, (body.clone(), found.clone()));
         found
+    }
+
+    /// `body` as its strings are read: without the tags of a tagged parse
+    /// ([`parse_tagged`]), which are no characters of the text. Elsewhere the tag range
+    /// holds characters like any other.
+    fn untagged<'e>(&self, body: &'e Expr) -> Cow<'e, Expr> {
+        match self.tags {
+            Some(_) => Cow::Owned(body.clone().untagged()),
+            None => Cow::Borrowed(body),
+        }
     }
 
     fn ctx(&self) -> Ctx {
@@ -1633,6 +1644,10 @@ impl<'p> Parser<'p> {
         let body = self.parse_group_body(start)?;
         self.java_atom = Some(java::Atom::Group(std::mem::take(&mut self.java_chain)));
         let found = self.group_strings(number, &body);
+        // Why a group with lookarounds has no values either (read before `group` borrows).
+        let look_values = (found.is_err() && body.has_look())
+            .then(|| value_strings(&self.untagged(&body)).err())
+            .flatten();
         let group = &mut self.groups[number as usize - 1];
         group.closed = true;
         group.span = start..self.pos;
@@ -1641,8 +1656,7 @@ impl<'p> Parser<'p> {
             // A reference inside stands for its strings only in the second pass.
             Err(why) if group.holds_reference => group.error = Some(why),
             Err(why) => {
-                group.value_error =
-                    if body.has_look() { value_strings(&body).err() } else { Some(why.clone()) };
+                group.value_error = if body.has_look() { look_values } else { Some(why.clone()) };
                 group.error = Some(why);
             }
         }
@@ -1658,9 +1672,14 @@ impl<'p> Parser<'p> {
             // The group's paths that match the text, with the values they set: none when
             // the groups inside are read as strings that do not make up this one.
             Some(Binding::Text(text)) => {
-                let chars: Vec<char> = text.chars().collect();
                 let span = self.groups[number as usize - 1].span.clone();
-                capture::restrict(&body, &chars, &mut 0).ok_or_else(|| {
+                let restricted = if self.tags.is_some() {
+                    let chars: Vec<_> = text.chars().map(capture::Tagged).collect();
+                    capture::restrict(&body, &chars, &mut 0)
+                } else {
+                    capture::restrict(&body, &text.chars().collect::<Vec<_>>(), &mut 0)
+                };
+                restricted.ok_or_else(|| {
                     self.unsupported(
                         format!(
                             "the paths of this group that match one of its strings take more \

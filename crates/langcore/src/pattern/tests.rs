@@ -1277,3 +1277,11 @@ fn python_counted_repetitions_without_numbers() {
     check("x{ ,2}|y{1, 2}", py, &["x{ ,2}", "y{1, 2}"], &["x", "yy"]);
     check("x{ ,2}", Dialect::Pcre, &["", "xx"], &["x{ ,2}"]);
 }
+
+/// A group read once per string keeps only that string's characters, also where its set
+/// holds the characters the backtracking analysis uses as tags (U+F0000 on).
+#[test]
+fn readings_per_string_keep_characters_of_the_tag_range_apart() {
+    let pattern = "([ab\\U000F0000])\\1";
+    check(pattern, Dialect::Python, &["aa", "\u{F0000}\u{F0000}"], &["\u{F0000}a", "a\u{F0000}"]);
+}

@@ -1036,7 +1036,8 @@ impl Parser<'_> {
         }
         let span = self.groups[number as usize - 1].span.clone();
         // In the engines' order, which atomic groups and lookaheads read.
-        let strings = value_strings(&body).map_err(|why| self.unsupported(why, span.clone()))?;
+        let strings = value_strings(&self.untagged(&body))
+            .map_err(|why| self.unsupported(why, span.clone()))?;
         let mut values = strings.clone();
         if let Some(known) = self.open_values.get(&number) {
             // Indexed as the references before it read them; strings they lack are the
@@ -1160,8 +1161,6 @@ pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<Strin
     match expr {
         Expr::Empty => Ok(vec![String::new()]),
         Expr::Set(set) => {
-            // A tagged atom's tag is no character of its strings (`parse_tagged`).
-            let set = set.difference(&tags());
             if set.len() > MAX_BACKREF_CHOICES as u64 {
                 return Err(TOO_MANY.into());
             }
