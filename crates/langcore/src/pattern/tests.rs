@@ -373,7 +373,9 @@ fn dialect_classes_and_escapes() {
         assert!(refusal(bad, python).contains("undefined character name"), "{bad}");
     }
     assert!(refusal(r"\N", python).contains("missing {"));
-    assert!(refusal(r"\N{EM DASH}", Dialect::Java).contains("not supported yet"));
+    // Java: `Character.getName`'s names only, no aliases (`pattern/names.rs`).
+    check(r"\N{em dash}[\N{LINE FEED (LF)}]", Dialect::Java, &["\u{2014}\n"], &["-\n"]);
+    assert!(refusal(r"\N{NBSP}", Dialect::Java).contains("undefined character name"));
     check(r"\N{EM DASH}", Dialect::Js, &["N{EM DASH}"], &[]);
     assert!(refusal(r"\N{EM DASH}", Dialect::Rust).contains("unrecognized escape"));
     // PCRE2 10.42 checked: `\N` is any character but a newline, even under `(?s)`.
