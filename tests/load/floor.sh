@@ -10,8 +10,8 @@
 # floor/relang pair runs (default 1); BIN_DIR: a folder holding relang-server and floor built
 # elsewhere (default: cargo builds target/release). Extra server flags: RELANG_* variables.
 # MIX=real: instead of `(abc|de){2}`, the real-pattern mix of issue 32 for both servers:
-# emptiness and cardinality of each pattern of bench/real_corpus.toml in turn
-# (tests/load/real_bodies.py, tests/load/bodies.lua); needs python3.
+# emptiness, cardinality and inclusion in the next pattern of each pattern of
+# bench/real_corpus.toml in turn (tests/load/real_bodies.py, tests/load/bodies.lua); needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -79,7 +79,7 @@ if [[ ${MIX:-} == real ]]; then
     bodies=$(mktemp)
     trap '[[ -n $server ]] && kill "$server" 2>/dev/null; rm -f "$bodies"; true' EXIT
     python3 tests/load/real_bodies.py > "$bodies"
-    what="real-pattern mix ($(wc -l < "$bodies") requests: emptiness and cardinality of each pattern of bench/real_corpus.toml)"
+    what="real-pattern mix ($(wc -l < "$bodies") requests: emptiness, cardinality and inclusion in the next of each pattern of bench/real_corpus.toml)"
 fi
 echo "server CPUs $server_cpus, load CPUs $load_cpus (wrk -t$load_threads -c$connections" \
      "-d${seconds}s), load average $(cut -d' ' -f1-3 /proc/loadavg)"

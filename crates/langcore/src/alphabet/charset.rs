@@ -169,8 +169,11 @@ impl CharSet {
     /// assert_eq!(set.ranges(), [('a', 'f'), ('x', 'x')]);
     /// ```
     pub fn from_ranges(ranges: impl IntoIterator<Item = (char, char)>) -> Self {
-        let mut input: Vec<(char, char)> =
-            ranges.into_iter().filter(|&(lo, hi)| lo <= hi).collect();
+        let ranges = ranges.into_iter();
+        // Sized by the input: the filter would hide its length, and a class of `\w` would
+        // grow through ten reallocations.
+        let mut input: Vec<(char, char)> = Vec::with_capacity(ranges.size_hint().0);
+        input.extend(ranges.filter(|&(lo, hi)| lo <= hi));
         // Most callers pass ranges that are canonical already (from another set or a HIR
         // class): one linear check instead of a sort and a merge.
         if input.windows(2).all(|pair| rank(pair[0].1) + 1 < rank(pair[1].0)) {

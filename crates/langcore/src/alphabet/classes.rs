@@ -34,8 +34,15 @@
 //!    quadratic at worst (many wide labels), so the budget is checked once per label and every
 //!    [`CHECK_INTERVAL`] intervals.
 //! 3. *Canonical numbering.* One left-to-right scan over the intervals numbers the classes by
-//!    first appearance, that is by smallest member, and collects their ranges: O(intervals).
-//!    A last pass over the covered intervals lists each label's classes, already ascending.
+//!    first appearance, that is by smallest member, and records where each class range
+//!    starts: O(intervals). A last pass over the covered intervals lists each label's
+//!    classes, already ascending.
+//!
+//! Either way the partition is kept as the start of each class range with its class; the
+//! members of each class ([`Classes::class`], [`Classes::iter`]) are read off that list the
+//! first time they are asked for (one pass, O(intervals)). Determinization, minimization
+//! and every question answered by walking the automaton only map characters to classes, so
+//! they never build them (a class of `\w`, or its complement, is hundreds of ranges).
 //!
 //! # Invariants
 //! - Classes are non-empty, pairwise disjoint, cover every scalar value and are numbered in
@@ -47,6 +54,7 @@
 //!   them and a [`ClassId`] always fits in a `u32`.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -126,22 +134,68 @@ impl ClassId {
 /// }
 /// # Ok::<(), langcore::BudgetError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Classes {
-    /// The classes, indexed by [`ClassId::index`].
-    classes: Vec<CharSet>,
     /// The start of every class range with its class, sorted by start; the first start is
-    /// U+0000, and each entry covers the scalar values up to the next start.
+    /// U+0000, each entry covers the scalar values up to the next start, and two neighbours
+    /// are of different classes, so the list is the partition (and its numbering).
     starts: Vec<(char, ClassId)>,
+    /// The number of classes: one more than the largest id in `starts`.
+    n_classes: usize,
+    /// The classes' members, indexed by [`ClassId::index`], read off `starts` on first use:
+    /// most automata only map characters to classes, and a class of `\w` is hundreds of
+    /// ranges.
+    sets: OnceLock<Vec<CharSet>>,
 }
 
+/// Equal partitions: the same class ranges, numbered alike.
+impl PartialEq for Classes {
+    fn eq(&self, other: &Classes) -> bool {
+        self.starts == other.starts
+    }
+}
+
+impl Eq for Classes {}
+
 impl Classes {
-    /// The bytes the partition holds on the heap: its classes' ranges and its start table.
+    /// The partition of `n_classes` classes whose ranges start at `starts` (see the field).
+    fn from_starts(starts: Vec<(char, ClassId)>, n_classes: usize) -> Classes {
+        debug_assert!(
+            starts.windows(2).all(|pair| pair[0].0 < pair[1].0 && pair[0].1 != pair[1].1)
+        );
+        Classes { starts, n_classes, sets: OnceLock::new() }
+    }
+
+    /// The classes' members, built on first use.
+    fn sets(&self) -> &[CharSet] {
+        self.sets.get_or_init(|| {
+            let mut n_ranges = vec![0; self.n_classes];
+            for &(_, id) in &self.starts {
+                n_ranges[id.index()] += 1;
+            }
+            let mut ranges: Vec<Vec<(char, char)>> =
+                n_ranges.into_iter().map(Vec::with_capacity).collect();
+            for (interval, &(lo, id)) in self.starts.iter().enumerate() {
+                // The next start is above `lo`, so it has a predecessor.
+                let hi = self
+                    .starts
+                    .get(interval + 1)
+                    .and_then(|&(next, _)| pred(next))
+                    .unwrap_or(char::MAX);
+                ranges[id.index()].push((lo, hi));
+            }
+            // A class's ranges ascend, and two of them are never adjacent: a range of
+            // another class lies between them.
+            ranges.into_iter().map(CharSet::from_canonical).collect()
+        })
+    }
+
+    /// The bytes the partition holds on the heap: its start table and its classes' ranges
+    /// (counted whether built yet or not, so the figure does not move on first use).
     pub(crate) fn heap_bytes(&self) -> usize {
-        let ranges: usize = self.classes.iter().map(|class| class.ranges().len()).sum();
-        self.classes.len() * size_of::<CharSet>()
-            + ranges * size_of::<(char, char)>()
-            + self.starts.len() * size_of::<(char, ClassId)>()
+        // Each start begins one range of one class.
+        self.n_classes * size_of::<CharSet>()
+            + self.starts.len() * (size_of::<(char, char)>() + size_of::<(char, ClassId)>())
     }
 
     /// The partition with a single class, the full set: the alphabet of an automaton without
@@ -158,7 +212,7 @@ impl Classes {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn single() -> Self {
-        Classes { classes: vec![CharSet::full()], starts: vec![('\0', ClassId(0))] }
+        Classes::from_starts(vec![('\0', ClassId(0))], 1)
     }
 
     /// The coarsest partition of all scalar values such that every label is a union of
@@ -205,7 +259,7 @@ impl Classes {
     /// When `group_of` does not give one group per class, or a group below its largest
     /// has no class.
     pub(crate) fn merged(&self, group_of: &[usize]) -> (Classes, Vec<ClassId>) {
-        assert_eq!(group_of.len(), self.classes.len(), "one group per class");
+        assert_eq!(group_of.len(), self.n_classes, "one group per class");
         let n_groups = group_of.iter().max().map_or(0, |&group| group + 1);
         let mut new_of_group: Vec<Option<ClassId>> = vec![None; n_groups];
         let mut n_new = 0;
@@ -220,25 +274,11 @@ impl Classes {
                 starts.push((lo, new));
             }
         }
-        let mut n_ranges = vec![0; n_new];
-        for &(_, id) in &starts {
-            n_ranges[id.index()] += 1;
-        }
-        let mut ranges: Vec<Vec<(char, char)>> =
-            n_ranges.into_iter().map(Vec::with_capacity).collect();
-        for (interval, &(lo, id)) in starts.iter().enumerate() {
-            // The next start is above `lo`, so it has a predecessor.
-            let hi =
-                starts.get(interval + 1).and_then(|&(next, _)| pred(next)).unwrap_or(char::MAX);
-            ranges[id.index()].push((lo, hi));
-        }
-        // Two ranges of a class are apart: an interval of another class lies between them.
-        let classes = ranges.into_iter().map(CharSet::from_canonical).collect();
         let old_to_new = group_of
             .iter()
             .map(|&group| new_of_group[group].expect("every group has a class"))
             .collect();
-        (Classes { classes, starts }, old_to_new)
+        (Classes::from_starts(starts, n_new), old_to_new)
     }
 
     /// The number of classes, at least 1 and at most 1,112,064.
@@ -254,7 +294,7 @@ impl Classes {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn len(&self) -> usize {
-        self.classes.len()
+        self.n_classes
     }
 
     /// Always `false`: a partition of the non-empty alphabet has at least one class.
@@ -266,7 +306,7 @@ impl Classes {
     /// assert!(!Classes::single().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.classes.is_empty()
+        self.n_classes == 0
     }
 
     /// The members of class `id`, or `None` when `id` belongs to a partition with more classes.
@@ -283,7 +323,7 @@ impl Classes {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn class(&self, id: ClassId) -> Option<&CharSet> {
-        self.classes.get(id.index())
+        self.sets().get(id.index())
     }
 
     /// The classes with their ids, in ascending id order.
@@ -299,7 +339,7 @@ impl Classes {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (ClassId, &CharSet)> {
-        self.classes.iter().enumerate().map(|(index, class)| (ClassId::new(index), class))
+        self.sets().iter().enumerate().map(|(index, class)| (ClassId::new(index), class))
     }
 
     /// The class containing `c`. O(log n) in the number of class ranges.
@@ -381,20 +421,6 @@ fn sweep(
             None => break,
         }
     }
-    let mut n_ranges = vec![0; signatures.len()];
-    for &(_, id) in &starts {
-        n_ranges[id.index()] += 1;
-    }
-    let mut ranges: Vec<Vec<(char, char)>> = n_ranges.into_iter().map(Vec::with_capacity).collect();
-    for (interval, &(lo, id)) in starts.iter().enumerate() {
-        // The next start is above `lo`, so it has a predecessor.
-        let hi = starts.get(interval + 1).and_then(|&(next, _)| pred(next)).unwrap_or(char::MAX);
-        ranges[id.index()].push((lo, hi));
-    }
-    // A class's ranges ascend, and two of them are never adjacent: the interval between
-    // them belongs to another class.
-    let classes: Vec<CharSet> = ranges.into_iter().map(CharSet::from_canonical).collect();
-
     // Classes in ascending id order, so the lists need no sort.
     let mut lists = vec![Vec::new(); labels.len()];
     for (index, &signature) in signatures.iter().enumerate() {
@@ -404,7 +430,7 @@ fn sweep(
             bits &= bits - 1;
         }
     }
-    Ok((Classes { classes, starts }, lists))
+    Ok((Classes::from_starts(starts, signatures.len()), lists))
 }
 
 /// The items of two ascending lists in one ascending list.
@@ -453,29 +479,25 @@ fn refine(
     // Canonical numbering by first appearance: `canonical` maps refinement ids to canonical
     // ids, and each interval's class is rewritten to its canonical id for the lists below.
     let mut canonical = vec![None; refinement.n_classes()];
-    let mut ranges: Vec<Vec<(char, char)>> = Vec::with_capacity(refinement.n_classes());
+    let mut n_classes = 0;
     let mut starts: Vec<(char, ClassId)> = Vec::with_capacity(cuts.len());
-    for (interval, (&lo, class)) in cuts.iter().zip(&mut refinement.class).enumerate() {
+    for (&lo, class) in cuts.iter().zip(&mut refinement.class) {
         ticker.tick(1)?;
         let id = *canonical[*class].get_or_insert_with(|| {
-            ranges.push(Vec::new());
-            ranges.len() - 1
+            n_classes += 1;
+            n_classes - 1
         });
         *class = id;
-        // The next cut is above `lo`, so it has a predecessor.
-        let hi = cuts.get(interval + 1).and_then(|&next| pred(next)).unwrap_or(char::MAX);
-        ranges[id].push((lo, hi));
         let id = ClassId::new(id);
         if starts.last().is_none_or(|&(_, last)| last != id) {
             starts.push((lo, id));
         }
     }
-    let classes: Vec<CharSet> = ranges.into_iter().map(CharSet::from_ranges).collect();
 
     // `listed[c]` is 1 + the index of the last label whose list got class `c`. A class lies
     // wholly inside or outside each label, so its first interval inside a label is its first
     // interval overall: classes come up in ascending id order, and the lists need no sort.
-    let mut listed = vec![0; classes.len()];
+    let mut listed = vec![0; n_classes];
     let mut lists = Vec::with_capacity(labels.len());
     for (position, label) in (1..).zip(labels) {
         budget.check_time(Operation::Partition)?;
@@ -490,7 +512,7 @@ fn refine(
         }
         lists.push(list);
     }
-    Ok((Classes { classes, starts }, lists))
+    Ok((Classes::from_starts(starts, n_classes), lists))
 }
 
 /// The indices of the elementary intervals covered by `label`, one index range per label range.

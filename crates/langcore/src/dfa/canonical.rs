@@ -12,8 +12,9 @@
 //!
 //! # Budgets
 //! The peak is charged to the memory limit ([`Operation::Minimize`]) before anything is
-//! allocated: [`BYTES_PER_TRANSITION`] per transition of the input, for the input table, its
-//! `u32` copy and Hopcroft's predecessor table, live together; plus
+//! allocated: [`BYTES_PER_TRANSITION`] per transition of the input, for the input table
+//! and Hopcroft's predecessor table, live together (Hopcroft reads the input table in
+//! place); plus
 //! [`BYTES_PER_STATE`] per state for the partition. The later steps (quotient, column keys,
 //! renumbered table: at most 12 bytes per transition beside the input's 4) stay under it.
 //!
@@ -33,10 +34,9 @@ use crate::budget::{Budget, BudgetError, Operation, Ticker};
 const WORK_PER_TIME_CHECK: usize = 4096;
 use crate::state_id::StateId;
 
-/// Bytes per transition live at the peak of minimization: the input table (4), its `u32`
-/// copy (4), and the predecessor table of `minimize.rs` (an 8-byte offset and a 4-byte
-/// source).
-const BYTES_PER_TRANSITION: usize = 20;
+/// Bytes per transition live at the peak of minimization: the input table (4) and the
+/// predecessor table of `minimize.rs` (an 8-byte offset and a 4-byte source).
+const BYTES_PER_TRANSITION: usize = 16;
 /// Bytes per state of the refinable partition (seven `u32` arrays) and the block ids.
 const BYTES_PER_STATE: usize = 32;
 
@@ -47,10 +47,7 @@ pub(super) fn minimize(dfa: Cow<'_, Dfa>, budget: &Budget) -> Result<Dfa, Budget
     let peak = dfa.table.len().saturating_mul(BYTES_PER_TRANSITION);
     let peak = peak.saturating_add(dfa.accepting.len().saturating_mul(BYTES_PER_STATE));
     budget.check_memory(Operation::Minimize, peak)?;
-    let block_of = {
-        let raw_table: Vec<u32> = dfa.table.iter().map(|id| id.index() as u32).collect();
-        minimize::equivalence_classes(n_classes, &raw_table, &dfa.accepting, budget)?
-    };
+    let block_of = minimize::equivalence_classes(n_classes, &dfa.table, &dfa.accepting, budget)?;
     let quotient = Quotient::new(&dfa, &block_of);
     let mut ticker = Ticker::new(budget, Operation::Minimize, WORK_PER_TIME_CHECK);
     let (classes, old_to_new) = match merge_classes(&dfa, &quotient, &mut ticker)? {
@@ -120,7 +117,8 @@ fn merge_classes(
     // Columns compared in place in one transposed table, not one allocation per class.
     let columns = quotient.columns();
     ticker.tick(columns.len())?;
-    let mut group_of_column: HashMap<&[u32], usize> = HashMap::default();
+    let mut group_of_column: HashMap<&[u32], usize> =
+        HashMap::with_capacity_and_hasher(quotient.n_classes, Default::default());
     let mut group_of_class = Vec::with_capacity(quotient.n_classes);
     // A quotient has a state at least, its start, so the columns are not empty.
     for column in columns.chunks_exact(quotient.n_states()) {

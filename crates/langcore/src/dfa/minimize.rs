@@ -47,6 +47,7 @@
 //!   `u32`, so the `u32` storage never truncates.
 
 use crate::budget::{Budget, BudgetError, Operation, Ticker};
+use crate::state_id::StateId;
 
 /// Units of work (splitter states scanned plus predecessors collected) between two reads of
 /// the clock: often enough to stop within microseconds of the deadline, rarely enough that the
@@ -55,7 +56,8 @@ const WORK_PER_TIME_CHECK: usize = 4096;
 
 /// Computes the Myhill-Nerode equivalence of a complete DFA's states.
 ///
-/// `table[s * n_classes + c]` is the target of state `s` on class `c`, and `accepting[s]`
+/// `table[s * n_classes + c]` is the target of state `s` on class `c` (the DFA's own table,
+/// not a copy), and `accepting[s]`
 /// says whether `s` accepts; the number of states is `accepting.len()`. Returns a block id
 /// per state: two states share an id iff they accept the same language, and the ids are
 /// exactly `0..n_blocks`, in no particular order.
@@ -69,7 +71,7 @@ const WORK_PER_TIME_CHECK: usize = 4096;
 /// are more than `u32::MAX` states.
 pub(crate) fn equivalence_classes(
     n_classes: usize,
-    table: &[u32],
+    table: &[StateId],
     accepting: &[bool],
     budget: &Budget,
 ) -> Result<Vec<u32>, BudgetError> {
@@ -93,14 +95,15 @@ pub(crate) fn equivalence_classes(
 
     // With both blocks present, the smaller one is the only splitter needed: splitting by the
     // whole state set refines nothing, and the larger block's split is the difference.
-    let mut worklist: Vec<(u32, usize)> = Vec::new();
+    // Sized for the first splitters and their first splits: a small DFA never regrows them.
+    let mut worklist: Vec<(u32, usize)> = Vec::with_capacity(2 * n_classes);
     if let Some(smaller_block) = partition.smaller_of_two_blocks() {
         worklist.extend((0..n_classes).map(|class| (smaller_block, class)));
     }
 
     // Collected first and marked afterwards: marking permutes states inside their blocks,
     // which would disturb a scan of the splitter block if it were marked during the scan.
-    let mut splitter_predecessors: Vec<u32> = Vec::new();
+    let mut splitter_predecessors: Vec<u32> = Vec::with_capacity(n_states);
     while let Some((splitter_block, class)) = worklist.pop() {
         splitter_predecessors.clear();
         for &target in partition.states_of(splitter_block) {
@@ -131,14 +134,14 @@ struct Predecessors {
 
 impl Predecessors {
     /// Inverts `table` by a counting sort on `(class, target)`.
-    fn new(n_classes: usize, table: &[u32], state_count: u32) -> Self {
+    fn new(n_classes: usize, table: &[StateId], state_count: u32) -> Self {
         let n_states = state_count as usize;
         let n_transitions = table.len();
         let mut offsets = vec![0; n_transitions + 1];
         for row in table.chunks_exact(n_classes) {
             for (class, &target) in row.iter().enumerate() {
-                assert!(target < state_count, "transition target {target} is not a state");
-                offsets[class * n_states + target as usize] += 1;
+                assert!(target.index() < n_states, "transition target {target:?} is not a state");
+                offsets[class * n_states + target.index()] += 1;
             }
         }
         // Running sums turn each count into the end of its slot's range; the fill below
@@ -151,7 +154,7 @@ impl Predecessors {
         let mut sources = vec![0; n_transitions];
         for (state, row) in (0..state_count).zip(table.chunks_exact(n_classes)) {
             for (class, &target) in row.iter().enumerate() {
-                let slot = class * n_states + target as usize;
+                let slot = class * n_states + target.index();
                 offsets[slot] -= 1;
                 sources[offsets[slot]] = state;
             }
@@ -307,8 +310,14 @@ mod tests {
     /// A complete DFA as the function takes it: class count, transition table, accepting flags.
     type Dfa = (usize, Vec<u32>, Vec<bool>);
 
+    /// The table of targets as the function takes it.
+    fn targets(table: &[u32]) -> Vec<StateId> {
+        table.iter().map(|&target| StateId::from_index(target as usize)).collect()
+    }
+
     fn minimize(n_classes: usize, table: &[u32], accepting: &[bool]) -> Vec<u32> {
-        let block_ids = equivalence_classes(n_classes, table, accepting, &Budget::unlimited())
+        let table = targets(table);
+        let block_ids = equivalence_classes(n_classes, &table, accepting, &Budget::unlimited())
             .expect("an unlimited budget never runs out");
         assert_eq!(block_ids.len(), accepting.len());
         let distinct: HashSet<u32> = block_ids.iter().copied().collect();
@@ -518,7 +527,7 @@ mod tests {
         let (table, accepting) = cycle(1000, 7);
         let budget = Budget::unlimited().with_deadline(Instant::now());
         assert_eq!(
-            equivalence_classes(1, &table, &accepting, &budget),
+            equivalence_classes(1, &targets(&table), &accepting, &budget),
             Err(BudgetError::Timeout { op: Operation::Minimize })
         );
     }
