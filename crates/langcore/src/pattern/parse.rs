@@ -12,7 +12,8 @@
 //!
 //! Atomic groups and possessive quantifiers are rewritten exactly by `atomic.rs`, or
 //! refused with the reason; conditionals on a lookaround `(?(?=X)yes|no)` are
-//! `(?=X)yes|(?!X)no`. Recursion, subroutine calls and branch reset are refused.
+//! `(?=X)yes|(?!X)no`. PCRE's branch resets number groups by `parse/reset.rs`. Recursion and
+//! subroutine calls are refused.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -34,10 +35,12 @@ use reference::{strings, value_strings};
 
 mod passing;
 mod reference;
+mod reset;
 
 pub(super) use passing::reversed;
 use passing::{Look, Otherwise};
 use reference::Named;
+use reset::Reset;
 
 /// Why an atomic group holding a Java loop whose body matches "" is refused.
 const JAVA_EMPTY_LOOP: &str = "it holds a Java loop whose body may match \"\", which ends the \
@@ -183,6 +186,7 @@ fn parse_with(
         return Ok((expr, parser.tags.take()));
     }
     let tracked = parser.split_references()?;
+    parser.index_shared_values(&tracked);
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
     budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
@@ -308,6 +312,15 @@ struct Parser<'p> {
     /// Per level id, its number of branches once closed (0 while open).
     level_branches: Vec<usize>,
     groups: Vec<Group>,
+    /// The number the next capturing group takes: after the last group, or inside a
+    /// branch reset, after the last group of its branch (`parse/reset.rs`).
+    next_group: u32,
+    /// The branch resets open here, innermost last.
+    resets: Vec<Reset>,
+    /// The alternation read next is a branch reset's.
+    reset_next: bool,
+    /// The numbers that groups of several branches of a branch reset share.
+    shared: Vec<u32>,
     /// Group numbers referred to (first pass).
     backrefs: Vec<u32>,
     /// What each referenced group is read as (second pass).
@@ -431,6 +444,10 @@ impl<'p> Parser<'p> {
             n_levels: 0,
             level_branches: Vec::new(),
             groups: Vec::new(),
+            next_group: 1,
+            resets: Vec::new(),
+            reset_next: false,
+            shared: Vec::new(),
             backrefs: Vec::new(),
             bindings,
             needs_text: Vec::new(),
@@ -629,7 +646,11 @@ impl<'p> Parser<'p> {
 
     /// Branches up to the end of the group or the pattern.
     fn parse_alternation(&mut self) -> Result<Expr, ParseError> {
+        let reset = std::mem::take(&mut self.reset_next);
         let level = self.open_level();
+        if reset {
+            self.open_reset(level);
+        }
         let saved = self.flags;
         let mut branches = vec![self.parse_concat()?];
         let mut chains = vec![std::mem::take(&mut self.java_chain)];
@@ -637,11 +658,17 @@ impl<'p> Parser<'p> {
             if let Some(last) = self.levels.last_mut() {
                 last.1 += 1;
             }
+            if reset {
+                self.next_reset_branch();
+            }
             branches.push(self.parse_concat()?);
             chains.push(std::mem::take(&mut self.java_chain));
         }
         self.flags = saved;
         self.close_level(level);
+        if reset {
+            self.close_reset();
+        }
         self.java_chain = match chains.len() {
             1 => chains.pop().unwrap_or_default(),
             _ => vec![Piece::Branch(chains)],
@@ -1245,7 +1272,7 @@ impl<'p> Parser<'p> {
             // PCRE2: a reference when under 10, starting with 8 or 9, or naming a group
             // before it; else octal.
             let number: u32 = digits.parse().unwrap_or(u32::MAX);
-            if number >= 10 && octal_len > 0 && number as usize > self.groups.len() {
+            if number >= 10 && octal_len > 0 && number >= self.next_group {
                 self.pos += octal_len;
                 return Ok(octal(octal_len));
             }
@@ -1349,7 +1376,7 @@ impl<'p> Parser<'p> {
         match text.parse::<i64>() {
             Ok(relative) if relative < 0 || text.starts_with('+') => {
                 // `-1` is the last group opened, `+1` the next one.
-                let number = self.groups.len() as i64 + relative + i64::from(relative < 0);
+                let number = i64::from(self.next_group) - 1 + relative + i64::from(relative < 0);
                 self.backref(u32::try_from(number).unwrap_or(0), span)
             }
             Ok(number) => self.backref(u32::try_from(number).unwrap_or(0), span),
@@ -1479,6 +1506,10 @@ impl<'p> Parser<'p> {
             GroupKind::Conditional(number) => self.parse_conditional(start, number),
             GroupKind::LookConditional => self.parse_look_conditional(start),
             GroupKind::Plain(saved) => self.parse_plain(start, saved),
+            GroupKind::BranchReset => {
+                self.reset_next = true;
+                self.parse_plain(start, self.flags)
+            }
             GroupKind::Atomic => self.parse_atomic_group(start),
             GroupKind::Capture(name) => self.parse_capture(start, name),
             GroupKind::Look { ahead, negated } => self.parse_look(start, ahead, negated),
@@ -1616,13 +1647,21 @@ impl<'p> Parser<'p> {
     }
 
     fn parse_capture(&mut self, start: usize, name: Option<String>) -> Result<Expr, ParseError> {
-        if let Some(name) = &name {
-            let duplicate = self.groups.iter().any(|group| group.name.as_ref() == Some(name));
-            if duplicate && self.dialect != Dialect::Rust && !self.flags.duplicate_names {
-                return Err(self.error(format!("duplicate group name `{name}`"), start..self.pos));
-            }
+        let number = self.next_group;
+        self.next_group += 1;
+        if number as usize <= self.groups.len() {
+            // A later branch of a branch reset: the number's group again.
+            self.reopen_group(number, name, start)?;
+            let body = self.parse_group_body(start)?;
+            self.java_atom = Some(java::Atom::Group(std::mem::take(&mut self.java_chain)));
+            self.merge_occurrence(number, start, &body)?;
+            return self.captured(number, body);
         }
-        let number = self.groups.len() as u32 + 1;
+        if let Some(name) = &name
+            && self.duplicate_name(name, None)
+        {
+            return Err(self.error(format!("duplicate group name `{name}`"), start..self.pos));
+        }
         self.groups.push(Group {
             name,
             span: start..start,
@@ -1664,6 +1703,22 @@ impl<'p> Parser<'p> {
             group.body = Some(body.clone());
         }
         group.width = fixed_width(&body);
+        self.captured(number, body)
+    }
+
+    /// Whether another group than the one at `except` has the name `name` where names
+    /// must differ.
+    fn duplicate_name(&self, name: &str, except: Option<usize>) -> bool {
+        let taken = self
+            .groups
+            .iter()
+            .enumerate()
+            .any(|(idx, group)| Some(idx) != except && group.name.as_deref() == Some(name));
+        taken && self.dialect != Dialect::Rust && !self.flags.duplicate_names
+    }
+
+    /// Group `number`, just read with `body`: as the reading in progress takes it.
+    fn captured(&mut self, number: u32, body: Expr) -> Result<Expr, ParseError> {
         self.last_capture = Some(number);
         if self.tracked.contains(&number) {
             return self.tracked_capture(number, body);
@@ -1809,17 +1864,26 @@ impl<'p> Parser<'p> {
         if self.rest().starts_with('(') {
             return Err(self.unsupported("conditionals are not supported", start..self.pos + 1));
         }
-        if self.rest().starts_with(['R', '|', '&'])
+        if self.rest().starts_with('|') {
+            if dialect == Dialect::Pcre {
+                self.pos += 1;
+                return Ok(GroupKind::BranchReset);
+            }
+            return Err(self.unsupported(
+                format!("branch reset `(?|...)` is PCRE's, not supported in {dialect}"),
+                opening(self),
+            ));
+        }
+        if self.rest().starts_with(['R', '&'])
             || self.rest().starts_with(|c: char| {
                 c.is_ascii_digit()
                     || c == '+'
                     || c == '-' && self.rest()[1..].starts_with(|d: char| d.is_ascii_digit())
             })
         {
-            return Err(self.unsupported(
-                "recursion, subroutine calls and branch reset are not supported",
-                opening(self),
-            ));
+            return Err(
+                self.unsupported("recursion and subroutine calls are not supported", opening(self))
+            );
         }
         if dialect == Dialect::Pcre && self.rest().starts_with(['C', '*']) {
             let what = if self.rest().starts_with('C') {
@@ -2084,6 +2148,8 @@ enum GroupKind {
     Conditional(u32),
     /// `(?(?=X)yes|no)`: the lookaround and the branches are read next.
     LookConditional,
+    /// PCRE's `(?|...)`: a group whose branches number their groups alike.
+    BranchReset,
 }
 
 /// Whether `prefix` holds only global flag groups, comments and (once a flag group has

@@ -580,6 +580,29 @@ fn backreference_to_a_group_closed_in_a_one_branch_group() {
     assert!(refusal(r"(a)(?<=\1)", Dialect::Java).contains("obvious maximum length"));
 }
 
+/// PCRE's branch reset: the groups of each branch number from the same number; a
+/// reference reads whichever took part last. Expected answers are pcre2test's.
+#[test]
+fn branch_resets_share_group_numbers() {
+    let pcre = Dialect::Pcre;
+    check(r"(?|(a)|(b))\1", pcre, &["aa", "bb"], &["ab", "ba"]);
+    check(r"(?|(a)(c)|(b))(d)\2", pcre, &["acdc"], &["bd", "bdc"]);
+    check(r"(?|(a)|(b)\1)", pcre, &["a", "bb"], &["b"]);
+    check(r"(?|(a)|(b))+\1", pcre, &["abb", "aa", "abaa"], &["aba"]);
+    check(r"(?|(?<x>a)|(?<x>b))\k<x>", pcre, &["aa", "bb"], &["ab"]);
+    check(r"(?|(a)|(?<x>b))\k<x>", pcre, &["aa", "bb"], &["ab"]);
+    check(r"(?|(a)|(b))\g{-1}", pcre, &["aa", "bb"], &["ab"]);
+    check(r"(?|(a)|b)\1", pcre, &["aa"], &["b", "bb"]);
+    check(r"(?|(a)|(b)(c))\2", pcre, &["bcc"], &["a", "ac"]);
+    check(r"(?|(a)|(b)|c)(?(1)x|y)", pcre, &["ax", "bx", "cy"], &["cx", "ay"]);
+    check(r"(?|(?|(a)|(b))|(c))\1", pcre, &["aa", "bb", "cc"], &["ab", "ca"]);
+    assert!(refusal(r"(?|(?<x>a)|(?<y>b))", pcre).contains("different names"));
+    // What the merge of numbers cannot mark is refused, naming the branch reset.
+    for pattern in [r"(?|(a)|(?:(b)))\1", r"(?|(a)|(b)+)\1", r"(?|(a)|(b\1))"] {
+        assert!(refusal(pattern, pcre).contains("branch reset"), "{pattern}");
+    }
+}
+
 #[test]
 fn unbounded_groups_are_not_regular_before_too_large() {
     let err = refusal(r"(\w+)=\1", Dialect::Python);

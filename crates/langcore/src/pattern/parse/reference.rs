@@ -1220,7 +1220,7 @@ pub(super) fn finite_strings(expr: &Expr, looks_match: bool) -> Result<Vec<Strin
     }
 }
 
-const TOO_MANY: &str =
+pub(super) const TOO_MANY: &str =
     "the group referred to has too many strings to expand its backreferences: too large";
 
 /// Each of `heads` followed by each of `tails`, in that order, each string once; at most

@@ -136,11 +136,27 @@ impl Generator {
     }
 
     fn alternation(&mut self, depth: u32) -> String {
+        self.branches(depth, false)
+    }
+
+    /// Branches; with `reset`, a branch reset's: each numbers its groups from the same
+    /// number, and the groups after them from the widest branch's last.
+    fn branches(&mut self, depth: u32, reset: bool) -> String {
         let n_branches = if self.rng.percent(22) { 2 + self.rng.below(2) } else { 1 };
         if n_branches > 1 {
             self.note("alternation");
         }
-        let branches: Vec<String> = (0..n_branches).map(|_| self.sequence(depth)).collect();
+        let first = self.n_groups;
+        let mut most = first;
+        let mut branch = |generator: &mut Self| {
+            if reset {
+                most = most.max(generator.n_groups);
+                generator.n_groups = first;
+            }
+            generator.sequence(depth)
+        };
+        let branches: Vec<String> = (0..n_branches).map(|_| branch(self)).collect();
+        self.n_groups = self.n_groups.max(most);
         branches.join("|")
     }
 
@@ -211,6 +227,10 @@ impl Generator {
                 format!("({body})")
             }
             18..=27 => self.named_group(inner),
+            35..=37 if self.dialect == Dialect::Pcre => {
+                self.note("branch-reset");
+                format!("(?|{})", self.branches(inner, true))
+            }
             28..=37 => {
                 self.note("non-capturing");
                 format!("(?:{})", self.alternation(inner))
