@@ -1601,6 +1601,18 @@ impl<'p> Parser<'p> {
                     start..self.pos,
                 ));
             }
+            // Where a character above U+FFFF stands from the lookbehind on, Java counts its
+            // window in code points (`BehindS`), and a maximum wrapped below 0 counts forward:
+            // it tries starts as far back as the text after the position is long.
+            let counted = self.pattern[start..].chars().any(|c| u32::from(c) > 0xFFFF);
+            if counted && study.max < 0 {
+                return Err(self.unsupported(
+                    "a Java lookbehind whose maximum length wraps below 0 is not supported in a \
+                     pattern with a character above U+FFFF from it on: Java then looks back as \
+                     far as the text after the position is long, which is not regular",
+                    start..self.pos,
+                ));
+            }
             return Ok(java::window(&study, max_width(body)));
         }
         // The first pass measured the body as written; the second one's tracked groups

@@ -878,6 +878,13 @@ fn java_lookbehinds_are_tried_where_javas_arithmetic_says() {
     check(r".*(?<=(?:a+b+|c))d", java, &["cd", "acd"], &["abd"]);
     check(r".*(?<!a+b+|c)x", java, &["abx", "x", "dx"], &["cx"]);
     check(r".*(?<=(?:a+b+|c)(d?))x\1", java, &["cx", "cdxd", "abx"], &["abdxd", "cdx"]);
+    // With a character above U+FFFF from the lookbehind on, Java counts its window in code
+    // points (`BehindS`): a wrapped maximum counts forward, over the text after the
+    // position, which is not read; an unwrapped one is the same window in characters.
+    for pattern in ["(?<!(\u{1F600}E|)d*)", "\\P{M}(?<=\\p{M}*\u{1F600})", "x(?<=a+b+)\u{1F600}"] {
+        assert!(refusal(pattern, java).contains("wraps below 0"), "{pattern}");
+    }
+    check("\u{1F600}(?<=\u{1F600}a?)b", java, &["\u{1F600}b"], &["b"]);
 }
 
 /// Java's `Loop` (a group whose body has choices, repeated) ends at an iteration that
