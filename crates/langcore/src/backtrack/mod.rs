@@ -32,9 +32,12 @@
 //! 4. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
 //!    failing from every state the pumps reach (a subset construction).
 //!
-//! What the engines add on top (Perl's and Java's caches of visited loop positions,
-//! PCRE2's match limit, V8's and Perl's pre-checks of required characters) is not
-//! modelled: the answer is the time of the plain backtracking the dialect's syntax means.
+//! What the engines add on top (Perl's cache of visited loop positions, PCRE2's match
+//! limit, V8's and Perl's pre-checks of required characters) is not modelled: the answer
+//! is the time of the plain backtracking the dialect's syntax means. Java's cache of the
+//! positions where a group loop's iteration failed (Java 9 and later) only cuts paths: a
+//! java pattern with a loop it caches keeps a linear answer, and any other is unknown, plain
+//! backtracking's growth given as the bound (`Backtracking::under_loop_cache`).
 //!
 //! # Budgets
 //! Every position, pair, triple and subset counts as a state of
