@@ -99,8 +99,15 @@ impl From<BudgetError> for Refusal {
 
 /// The exact translation of `(?>body)`: an [`Expr::Atomic`]. `empty_ends_loop`: an
 /// iteration that matches "" ends a loop (as in Python, Java and PCRE; JavaScript, whose
-/// lookaheads are read here too, fails such an iteration).
-pub(super) fn atomic(body: Expr, empty_ends_loop: bool, budget: &Budget) -> Result<Expr, Refusal> {
+/// lookaheads are read here too, fails such an iteration). `one_path`: at most one *path*
+/// per start, not only one end, for the backtracking analysis, which counts the paths
+/// (rule 1 then takes a part apart like one that sets values: `(?>a|a)` is `a|(?!a)a`).
+pub(super) fn atomic(
+    body: Expr,
+    empty_ends_loop: bool,
+    one_path: bool,
+    budget: &Budget,
+) -> Result<Expr, Refusal> {
     let rewriter = Rewriter {
         budget,
         steps: Cell::new(0),
@@ -108,6 +115,7 @@ pub(super) fn atomic(body: Expr, empty_ends_loop: bool, budget: &Budget) -> Resu
         open: RefCell::new(Vec::new()),
         nodes: Cell::new(0),
         empty_ends_loop,
+        one_path,
     };
     let res = rewriter.closed(body.into_parts())?;
     Ok(Expr::Atomic(Box::new(res)))
@@ -159,6 +167,8 @@ struct Rewriter<'b> {
     nodes: Cell<usize>,
     /// An iteration that matches "" ends a loop (Python, Java, PCRE); JavaScript fails it.
     empty_ends_loop: bool,
+    /// Parts of one outcome must have one path too (`atomic`'s `one_path`).
+    one_path: bool,
 }
 
 impl Rewriter<'_> {
@@ -422,7 +432,7 @@ impl Rewriter<'_> {
     /// that set values are taken apart: an alternation of exclusive branches, a
     /// repetition whose iterations the end forces.
     fn has_one_outcome(&self, expr: &Expr) -> Result<bool, Refusal> {
-        if !expr.sets_capture() {
+        if !expr.sets_capture() && !self.one_path {
             return self.has_one_end(expr);
         }
         match expr {
@@ -621,6 +631,7 @@ mod tests {
             open: RefCell::new(Vec::new()),
             nodes: Cell::new(0),
             empty_ends_loop: true,
+            one_path: false,
         };
         rewriter.are_exclusive(branches).unwrap_or_else(|_| panic!("over budget"))
     }

@@ -1406,18 +1406,25 @@ impl<'p> Parser<'p> {
         let empty_ends_loop = self.dialect != Dialect::Js;
         // Tags would make the rewriting's language tests see distinct characters.
         let body = if self.tags.is_some() { body.untagged() } else { body };
-        let rewritten =
-            atomic::atomic(body, empty_ends_loop, self.budget).map_err(
-                |refusal| match refusal {
-                    Refusal::Unsupported(why) => {
-                        self.unsupported(format!("{what} not supported yet: {why}"), span)
-                    }
-                    Refusal::Budget(err) => {
-                        self.over_budget = Some(err);
-                        self.error(format!("the budget ran out reading this {what}"), span)
-                    }
-                },
-            )?;
+        // The backtracking analysis (tagged) counts paths: one per start where the rules
+        // find it, else the translation by ends (whose paths may be more than the engine's).
+        let one_path = self.tags.is_some();
+        let rewritten = atomic::atomic(body.clone(), empty_ends_loop, one_path, self.budget)
+            .or_else(|refusal| match refusal {
+                Refusal::Unsupported(_) if one_path => {
+                    atomic::atomic(body, empty_ends_loop, false, self.budget)
+                }
+                refusal => Err(refusal),
+            })
+            .map_err(|refusal| match refusal {
+                Refusal::Unsupported(why) => {
+                    self.unsupported(format!("{what} not supported yet: {why}"), span)
+                }
+                Refusal::Budget(err) => {
+                    self.over_budget = Some(err);
+                    self.error(format!("the budget ran out reading this {what}"), span)
+                }
+            })?;
         Ok(match widths {
             Some(widths) => Expr::alt([rewritten].into_iter().chain(widths).collect()),
             None => rewritten,
