@@ -22,7 +22,9 @@
 //!    matches): one end if that language is prefix-free. Parts that set values are taken
 //!    apart: a concatenation of parts of one outcome, an alternation of such branches that
 //!    are exclusive (no string of one is a string of another or a prefix of a string of
-//!    any), a repetition whose iterations the end forces.
+//!    any), a repetition whose iterations the end forces. For the backtracking analysis,
+//!    which counts paths (`one_path`), every part is taken apart so: `(?>a|a)` keeps one
+//!    end but two paths, and becomes `a|(?!a)a` by rule 3.
 //! 2. `(?>H Y)` with H of one outcome is `H (?>Y)`: nothing can be taken back from H.
 //! 3. `(?>(A|B) Y)` is `(?>A Y) | (?!A Y) (?>B Y)`: the first branch wins when it can.
 //! 4. `(?>S{0,k} Y)`, greedy, S of one outcome and never empty: S's iterations are forced,
