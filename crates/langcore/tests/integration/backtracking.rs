@@ -57,6 +57,8 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             // Every text matches at its end, after each earlier start failed.
             case("(a|a)*$", SEARCH, EXP),
             linear("(?>a+)+", FULL, "(a+)+"),
+            // One path per start in an atomic group, though `a|a` has two to its one end.
+            linear("(?>(a|a))+", FULL, "(a+)+"),
             linear(r"\d+-\d+", FULL, r"\d+\d+"),
             // A reference to a group of two strings, one reading each.
             case(r#"(["'])(?:\\.|(?!\1)[^\\\r\n])*\1"#, SEARCH, QUADRATIC),
@@ -89,8 +91,10 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             case("(?:(a+)+)?", FULL, EXP),
             case(r"(a+)+\1", FULL, EXP),
             linear("(?>a+)+", FULL, "(a+)+?"),
+            linear("(?>(a|a))+", FULL, "(a+)+?"),
         ],
         // Perl's optimizer tries `\s+$` only where the end can follow (PCRE2 does not).
+        // (Not `(?>(a|a))+`: Perl stops a group's repetition at 65,534 iterations.)
         Dialect::Pcre => vec![case(r"\d+\d+", FULL, QUADRATIC), linear("(?>a+)+", FULL, "(a+)+")],
         _ => Vec::new(),
     }
