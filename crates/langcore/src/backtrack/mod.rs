@@ -32,9 +32,12 @@
 //! 4. `attack.rs`: a shortest prefix to the loop, the loop's word, and a shortest suffix
 //!    failing from every state the pumps reach (a subset construction).
 //!
-//! What the engines add on top (Perl's and Java's caches of visited loop positions,
-//! PCRE2's match limit, V8's and Perl's pre-checks of required characters) is not
-//! modelled: the answer is the time of the plain backtracking the dialect's syntax means.
+//! What the engines add on top (Perl's cache of visited loop positions, PCRE2's match
+//! limit, V8's and Perl's pre-checks of required characters) is not modelled: the answer
+//! is the time of the plain backtracking the dialect's syntax means. Java's cache of the
+//! positions where a group loop's iteration failed (Java 9 and later) only cuts paths: a
+//! java pattern with a loop it caches keeps a linear answer, and any other is unknown, plain
+//! backtracking's growth given as the bound (`Backtracking::under_loop_cache`).
 //!
 //! # Budgets
 //! Every position, pair, triple and subset counts as a state of
@@ -236,7 +239,8 @@ impl Backtracking {
                  reserves",
             ));
         };
-        let risk = Backtracking::analyze_tagged(&tagged, dialect, full_match, budget)?;
+        let risk = Backtracking::analyze_tagged(&tagged, dialect, full_match, budget)?
+            .under_loop_cache(pattern, &tagged.java_loops);
         if !matches!(risk.complexity, Complexity::Unknown { .. }) {
             return Ok(risk);
         }
@@ -254,6 +258,34 @@ impl Backtracking {
             }
             _ => Ok(risk),
         }
+    }
+
+    /// The answer for Java, whose loops at `loops` (byte spans in `pattern`) skip an
+    /// iteration at a position where one failed before (`Pattern.Loop`'s cache, Java 9 and
+    /// later): a cache only cuts paths, so linear stays linear, but a faster growth is
+    /// plain backtracking's, an upper bound, and not a verdict (the paths the cache leaves
+    /// are not counted): unknown, with that bound.
+    fn under_loop_cache(self, pattern: &str, loops: &[Range<usize>]) -> Backtracking {
+        let Some(first) = loops.first() else { return self };
+        let bound = match &self.complexity {
+            Complexity::Linear | Complexity::Unknown { .. } => return self,
+            Complexity::Polynomial { degree } => describe(Some(*degree)),
+            Complexity::Exponential => describe(None),
+            Complexity::Superlinear { at_most, .. } => describe(*at_most),
+        };
+        let more = match loops.len() {
+            1 => String::new(),
+            n => format!(" (and {} more such loops)", n - 1),
+        };
+        Backtracking::unknown(format!(
+            "Java remembers the positions where an iteration of the loop {:?} (bytes {}..{}){more} \
+             failed and does not try one there again (`Pattern.Loop`'s cache, Java 9 and \
+             later), which cuts paths this analysis counts: the time is at most {bound} \
+             (plain backtracking's), its growth under the cache is not modelled",
+            &pattern[first.clone()],
+            first.start,
+            first.end
+        ))
     }
 
     /// [`Backtracking::analyze_read`] of the pattern `tagged`.

@@ -22,7 +22,9 @@
 //!    matches): one end if that language is prefix-free. Parts that set values are taken
 //!    apart: a concatenation of parts of one outcome, an alternation of such branches that
 //!    are exclusive (no string of one is a string of another or a prefix of a string of
-//!    any), a repetition whose iterations the end forces.
+//!    any), a repetition whose iterations the end forces. For the backtracking analysis,
+//!    which counts paths (`one_path`), every part is taken apart so: `(?>a|a)` keeps one
+//!    end but two paths, and becomes `a|(?!a)a` by rule 3.
 //! 2. `(?>H Y)` with H of one outcome is `H (?>Y)`: nothing can be taken back from H.
 //! 3. `(?>(A|B) Y)` is `(?>A Y) | (?!A Y) (?>B Y)`: the first branch wins when it can.
 //! 4. `(?>S{0,k} Y)`, greedy, S of one outcome and never empty: S's iterations are forced,
@@ -99,8 +101,15 @@ impl From<BudgetError> for Refusal {
 
 /// The exact translation of `(?>body)`: an [`Expr::Atomic`]. `empty_ends_loop`: an
 /// iteration that matches "" ends a loop (as in Python, Java and PCRE; JavaScript, whose
-/// lookaheads are read here too, fails such an iteration).
-pub(super) fn atomic(body: Expr, empty_ends_loop: bool, budget: &Budget) -> Result<Expr, Refusal> {
+/// lookaheads are read here too, fails such an iteration). `one_path`: at most one *path*
+/// per start, not only one end, for the backtracking analysis, which counts the paths
+/// (rule 1 then takes a part apart like one that sets values: `(?>a|a)` is `a|(?!a)a`).
+pub(super) fn atomic(
+    body: Expr,
+    empty_ends_loop: bool,
+    one_path: bool,
+    budget: &Budget,
+) -> Result<Expr, Refusal> {
     let rewriter = Rewriter {
         budget,
         steps: Cell::new(0),
@@ -108,6 +117,7 @@ pub(super) fn atomic(body: Expr, empty_ends_loop: bool, budget: &Budget) -> Resu
         open: RefCell::new(Vec::new()),
         nodes: Cell::new(0),
         empty_ends_loop,
+        one_path,
     };
     let res = rewriter.closed(body.into_parts())?;
     Ok(Expr::Atomic(Box::new(res)))
@@ -159,6 +169,8 @@ struct Rewriter<'b> {
     nodes: Cell<usize>,
     /// An iteration that matches "" ends a loop (Python, Java, PCRE); JavaScript fails it.
     empty_ends_loop: bool,
+    /// Parts of one outcome must have one path too (`atomic`'s `one_path`).
+    one_path: bool,
 }
 
 impl Rewriter<'_> {
@@ -422,7 +434,7 @@ impl Rewriter<'_> {
     /// that set values are taken apart: an alternation of exclusive branches, a
     /// repetition whose iterations the end forces.
     fn has_one_outcome(&self, expr: &Expr) -> Result<bool, Refusal> {
-        if !expr.sets_capture() {
+        if !expr.sets_capture() && !self.one_path {
             return self.has_one_end(expr);
         }
         match expr {
@@ -621,6 +633,7 @@ mod tests {
             open: RefCell::new(Vec::new()),
             nodes: Cell::new(0),
             empty_ends_loop: true,
+            one_path: false,
         };
         rewriter.are_exclusive(branches).unwrap_or_else(|_| panic!("over budget"))
     }

@@ -558,6 +558,9 @@ pub(crate) struct Tagged {
     pub(crate) expr: Expr,
     /// The byte span in the pattern of each tagged atom.
     pub(crate) spans: Vec<std::ops::Range<usize>>,
+    /// The byte spans of the loops whose failed positions Java caches (Java only, none in a
+    /// pattern with a backreference): `Pattern.Loop` skips an iteration where one failed.
+    pub(crate) java_loops: Vec<std::ops::Range<usize>>,
 }
 
 /// Reads `pattern` of `dialect` as [`Tagged`], with the assertions at the edges decided
@@ -576,11 +579,12 @@ pub(crate) fn parse_tagged(
 ) -> Result<Option<Tagged>, Error> {
     budget
         .check_memory(Operation::Parse, pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE))?;
-    let Some((expr, spans)) = parse::parse_tagged(pattern, dialect, copies, budget)? else {
+    let Some((expr, spans, java_loops)) = parse::parse_tagged(pattern, dialect, copies, budget)?
+    else {
         return Ok(None);
     };
     let expr = if full_match { expr.decide_edges(true, true) } else { expr };
-    Ok(Some(Tagged { expr, spans }))
+    Ok(Some(Tagged { expr, spans, java_loops }))
 }
 
 /// Bytes the IR may take per byte of pattern, charged before parsing like `syntax.rs` does.

@@ -122,7 +122,7 @@ pub(super) fn has_possessive(pattern: &str) -> bool {
 
 /// Parses `pattern` of `dialect` into an [`Expr`] without backreferences.
 pub(super) fn parse(pattern: &str, dialect: Dialect, budget: &Budget) -> Result<Expr, Error> {
-    parse_with(pattern, dialect, budget, None).map(|(expr, _)| expr)
+    parse_with(pattern, dialect, budget, None).map(|(expr, ..)| expr)
 }
 
 /// The byte spans of a tagged parse's atoms, by tag index.
@@ -135,28 +135,29 @@ type Spans = Vec<std::ops::Range<usize>>;
 /// each reading's copy of an atom with its own tag and the atom's span. With `copies`,
 /// every reference that a copy of its group's body may stand for is one
 /// (`Parser::copied_reference`): fewer readings, a weaker reading of the references.
-/// `None` for a pattern whose text holds tag characters.
+/// `None` for a pattern whose text holds tag characters. Also the spans of the loops whose
+/// failed positions Java caches (`Parser::java_cached`).
 pub(super) fn parse_tagged(
     pattern: &str,
     dialect: Dialect,
     copies: bool,
     budget: &Budget,
-) -> Result<Option<(Expr, Spans)>, Error> {
+) -> Result<Option<(Expr, Spans, Spans)>, Error> {
     if pattern.chars().any(|c| super::tag_index(c).is_some()) {
         return Ok(None);
     }
-    let (expr, tags) = parse_with(pattern, dialect, budget, Some(copies))?;
-    Ok(tags.map(|tags| (expr, tags)))
+    let (expr, tags, cached) = parse_with(pattern, dialect, budget, Some(copies))?;
+    Ok(tags.map(|tags| (expr, tags, cached)))
 }
 
 /// [`parse`], tagging atoms when `tag` is given (the tags come back then), references
-/// read as copies where it is true.
+/// read as copies where it is true, and the spans of the loops Java caches.
 fn parse_with(
     pattern: &str,
     dialect: Dialect,
     budget: &Budget,
     tag: Option<bool>,
-) -> Result<(Expr, Option<Spans>), Error> {
+) -> Result<(Expr, Option<Spans>, Spans), Error> {
     if let Some(at) = too_deep(pattern) {
         return Err(Error::Parse(ParseError::at(
             pattern,
@@ -182,15 +183,19 @@ fn parse_with(
     }
     let expr = parsed?;
     parser.check_open_references()?;
+    // Java caches no loop of a pattern with a backreference (`hasGroupRef`).
+    let cached =
+        if parser.has_reference { Vec::new() } else { std::mem::take(&mut parser.java_cached) };
     if parser.backrefs.is_empty() && parser.tracked_refs.is_empty() {
-        return Ok((expr, parser.tags.take()));
+        return Ok((expr, parser.tags.take(), cached));
     }
     let tracked = parser.split_references()?;
     parser.index_shared_values(&tracked);
     let choices = parser.choices(&parser.backrefs)?;
     let ir_bytes = pattern.len().saturating_mul(IR_BYTES_PER_PATTERN_BYTE);
     budget.check_memory(Operation::Parse, choices.len().saturating_mul(ir_bytes))?;
-    parser.read_in_rounds(&choices, &tracked, tag.is_some())
+    let (expr, tags) = parser.read_in_rounds(&choices, &tracked, tag.is_some())?;
+    Ok((expr, tags, cached))
 }
 
 /// A reference or conditional to a group that has not closed where it stands.
@@ -392,6 +397,14 @@ struct Parser<'p> {
     java_chain: Vec<Piece>,
     java_atom: Option<java::Atom>,
     java_pieces: Vec<Piece>,
+    /// The spans of the loops whose failed positions Java caches, so far: a greedy group
+    /// loop without bound that `Pattern.compile` makes a `Loop` (its body not
+    /// deterministic), not inside a quantified group nor a lookbehind, in a pattern without
+    /// backreferences (`Pattern.compile` gives them a `posIndex`, `Loop.match` then skips
+    /// an iteration at a position where one failed).
+    java_cached: Spans,
+    /// Whether the pattern holds a backreference (Java's `hasGroupRef`).
+    has_reference: bool,
     /// Why parts written so far have paths in another order than the engine tries them
     /// (a Java loop whose body matches "", `java::loop_repeat`; the iteration rules of
     /// `capture::repeat` on a body that matches ""; a group's paths by string,
@@ -474,6 +487,8 @@ impl<'p> Parser<'p> {
             java_chain: Vec::new(),
             java_atom: None,
             java_pieces: Vec::new(),
+            java_cached: Vec::new(),
+            has_reference: false,
             unordered: Vec::new(),
             later_names: None,
             names_ahead: false,
@@ -874,8 +889,9 @@ impl<'p> Parser<'p> {
             } else {
                 false
             };
-            let mut java_loop = false;
+            let (mut java_loop, mut java_group) = (false, false);
             if let Some(atom) = java.take() {
+                java_group = self.dialect == Dialect::Java && matches!(atom, java::Atom::Group(_));
                 java_loop = self.dialect == Dialect::Java && atom.loops(min, max, possessive);
                 self.java_pieces = atom.quantified(min, max, greedy, possessive);
             }
@@ -931,6 +947,16 @@ impl<'p> Parser<'p> {
             } else {
                 Expr::Repeat { sub: Box::new(expr), min, max, greedy }
             };
+            // Java takes the loops inside a quantified group (not a lookaround's nor an
+            // atomic group's) off its list of loops to cache (`group0`), then lists a greedy
+            // one without bound, outside lookbehinds.
+            if java_group {
+                self.java_cached.retain(|inside| inside.start < start);
+            }
+            let unbounded = max.is_none_or(|max| max == i32::MAX as u32);
+            if java_loop && greedy && unbounded && !self.in_lookbehind() {
+                self.java_cached.push(start..self.pos);
+            }
             expr = if possessive {
                 self.groups[n_groups..].iter_mut().for_each(|group| group.in_atomic = true);
                 self.atomic(repeat, "possessive quantifier", start..self.pos, unordered)?
@@ -1407,18 +1433,25 @@ impl<'p> Parser<'p> {
         let empty_ends_loop = self.dialect != Dialect::Js;
         // Tags would make the rewriting's language tests see distinct characters.
         let body = if self.tags.is_some() { body.untagged() } else { body };
-        let rewritten =
-            atomic::atomic(body, empty_ends_loop, self.budget).map_err(
-                |refusal| match refusal {
-                    Refusal::Unsupported(why) => {
-                        self.unsupported(format!("{what} not supported yet: {why}"), span)
-                    }
-                    Refusal::Budget(err) => {
-                        self.over_budget = Some(err);
-                        self.error(format!("the budget ran out reading this {what}"), span)
-                    }
-                },
-            )?;
+        // The backtracking analysis (tagged) counts paths: one per start where the rules
+        // find it, else the translation by ends (whose paths may be more than the engine's).
+        let one_path = self.tags.is_some();
+        let rewritten = atomic::atomic(body.clone(), empty_ends_loop, one_path, self.budget)
+            .or_else(|refusal| match refusal {
+                Refusal::Unsupported(_) if one_path => {
+                    atomic::atomic(body, empty_ends_loop, false, self.budget)
+                }
+                refusal => Err(refusal),
+            })
+            .map_err(|refusal| match refusal {
+                Refusal::Unsupported(why) => {
+                    self.unsupported(format!("{what} not supported yet: {why}"), span)
+                }
+                Refusal::Budget(err) => {
+                    self.over_budget = Some(err);
+                    self.error(format!("the budget ran out reading this {what}"), span)
+                }
+            })?;
         Ok(match widths {
             Some(widths) => Expr::alt([rewritten].into_iter().chain(widths).collect()),
             None => rewritten,

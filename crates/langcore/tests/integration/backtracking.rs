@@ -7,9 +7,10 @@
 //! margins; a case whose timing misses is timed afresh (twice at most), since a wrong
 //! prediction misses every time and a noisy timing seldom twice.
 //!
-//! Perl's super-linear cache and Java's cache of loop positions (Java 9 and later) keep
-//! nested quantifiers off the exponential path, so the exponential shapes run in Python and
-//! node only, and Perl's optimizer skips `\s+$`'s hopeless starts (docs/dialects.md): the
+//! Perl's super-linear cache keeps nested quantifiers off the exponential path, so Perl
+//! times no exponential shape; Java's cache of loop positions (Java 9 and later) does too
+//! for the loops it caches, whose answer is unknown (`Backtracking::under_loop_cache`), so
+//! Java times the group loops it does not cache; and Perl's optimizer skips `\s+$`'s hopeless starts (docs/dialects.md): the
 //! PCRE dialect's verdicts are PCRE2's, which has neither. No cubic shape is timed:
 //! CPython's single-character repeats (`a*a*a*`) grew like n^2.4 on a busy machine, between
 //! the margins of degrees 2 and 3. A missing engine prints `SKIPPED` and fails under
@@ -56,6 +57,8 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             // Every text matches at its end, after each earlier start failed.
             case("(a|a)*$", SEARCH, EXP),
             linear("(?>a+)+", FULL, "(a+)+"),
+            // One path per start in an atomic group, though `a|a` has two to its one end.
+            linear("(?>(a|a))+", FULL, "(a+)+"),
             linear(r"\d+-\d+", FULL, r"\d+\d+"),
             // A reference to a group of two strings, one reading each.
             case(r#"(["'])(?:\\.|(?!\1)[^\\\r\n])*\1"#, SEARCH, QUADRATIC),
@@ -79,9 +82,19 @@ fn cases(dialect: Dialect) -> Vec<Case> {
             case(r#"(["'])(?:\\.|(?!\1)[^\\\r\n])*\1"#, SEARCH, QUADRATIC),
             case(r"(`+)[^`]+\1(?!`)", SEARCH, QUADRATIC),
         ],
-        // (Java's `\d+\d+` did not time as quadratic here: its greedy `Curly` loops.)
-        Dialect::Java => vec![case(r"\s+$", SEARCH, QUADRATIC), linear("(?>a+)+", FULL, "(a+)+")],
+        Dialect::Java => vec![
+            case(r"\s+$", SEARCH, QUADRATIC),
+            case(r"\d+\d+", FULL, QUADRATIC),
+            // The group loops Java does not cache (`Pattern.Loop` without a `posIndex`): a
+            // lazy one, one inside a quantified group, any in a pattern with a reference.
+            case("(a+)+?", FULL, EXP),
+            case("(?:(a+)+)?", FULL, EXP),
+            case(r"(a+)+\1", FULL, EXP),
+            linear("(?>a+)+", FULL, "(a+)+?"),
+            linear("(?>(a|a))+", FULL, "(a+)+?"),
+        ],
         // Perl's optimizer tries `\s+$` only where the end can follow (PCRE2 does not).
+        // (Not `(?>(a|a))+`: Perl stops a group's repetition at 65,534 iterations.)
         Dialect::Pcre => vec![case(r"\d+\d+", FULL, QUADRATIC), linear("(?>a+)+", FULL, "(a+)+")],
         _ => Vec::new(),
     }

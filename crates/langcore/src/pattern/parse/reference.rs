@@ -571,6 +571,7 @@ impl Parser<'_> {
         span: std::ops::Range<usize>,
     ) -> Result<Expr, ParseError> {
         self.java_atom = Some(java::Atom::Reference);
+        self.has_reference = true;
         // Java and PCRE compile a reference to a group that has not closed (PCRE: that
         // exists, Java: or not); it fails but where a repetition holds both, which
         // `Parser::check_open_references` refuses once the pattern is read.
