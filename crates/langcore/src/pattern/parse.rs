@@ -1435,23 +1435,23 @@ impl<'p> Parser<'p> {
         let body = if self.tags.is_some() { body.untagged() } else { body };
         // The backtracking analysis (tagged) counts paths: one per start where the rules
         // find it, else the translation by ends (whose paths may be more than the engine's).
-        let one_path = self.tags.is_some();
-        let rewritten = atomic::atomic(body.clone(), empty_ends_loop, one_path, self.budget)
-            .or_else(|refusal| match refusal {
-                Refusal::Unsupported(_) if one_path => {
-                    atomic::atomic(body, empty_ends_loop, false, self.budget)
-                }
-                refusal => Err(refusal),
-            })
-            .map_err(|refusal| match refusal {
-                Refusal::Unsupported(why) => {
-                    self.unsupported(format!("{what} not supported yet: {why}"), span)
-                }
-                Refusal::Budget(err) => {
-                    self.over_budget = Some(err);
-                    self.error(format!("the budget ran out reading this {what}"), span)
-                }
-            })?;
+        let by_ends = |body| atomic::atomic(body, empty_ends_loop, false, self.budget);
+        let rewritten = match self.tags {
+            Some(_) => match atomic::atomic(body.clone(), empty_ends_loop, true, self.budget) {
+                Err(Refusal::Unsupported(_)) => by_ends(body),
+                by_paths => by_paths,
+            },
+            None => by_ends(body),
+        };
+        let rewritten = rewritten.map_err(|refusal| match refusal {
+            Refusal::Unsupported(why) => {
+                self.unsupported(format!("{what} not supported yet: {why}"), span)
+            }
+            Refusal::Budget(err) => {
+                self.over_budget = Some(err);
+                self.error(format!("the budget ran out reading this {what}"), span)
+            }
+        })?;
         Ok(match widths {
             Some(widths) => Expr::alt([rewritten].into_iter().chain(widths).collect()),
             None => rewritten,
