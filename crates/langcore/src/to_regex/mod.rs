@@ -195,7 +195,8 @@ impl Dfa {
     /// sets are spelled with ranges and the dialect's class escapes (`\d`, `\w`, `\s`,
     /// negations) as relang reads them in it (ASCII in Java, PCRE and JavaScript, but
     /// JavaScript's `\s`; Unicode 16.0's in Python, as Python 3.14 reads them); in
-    /// JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
+    /// JavaScript (without the `u` flag), surrogate pairs above U+FFFF, except under `*`
+    /// and `+`, where a class of code units is exact for a set with all of them (`[^]*`).
     ///
     /// # Errors
     /// As [`to_pattern`](Dfa::to_pattern).
