@@ -27,8 +27,10 @@
 //! on checks, the DFA states all checks of a search build together are bounded by a
 //! multiple of the target's states ([`SEARCH_WORK_PER_STATE`]): work, not time, so the
 //! search gives the same answer on every machine, and a conversion whose first candidate
-//! came fast is not held for seconds by checks of large candidates. Running out of any of
-//! these ends the search with the best expression so far.
+//! came fast is not held for seconds by checks of large candidates; the nodes its rewriting
+//! makes count too, [`NODES_PER_STATE`] to a state. Running out of any of these ends the
+//! search with the best expression so far. The searches of one conversion share one
+//! [`Searches`]: the witnesses, and the result of each starting expression.
 
 use std::collections::VecDeque;
 
