@@ -7,6 +7,7 @@
 //! output is longer than its recorded `relang_length` (and exits with status 1 if any).
 //! With `--no-peer`, regexsolver is not run: relang against the recorded lengths; with
 //! `--from N`, only the derived languages from the N-th on (a run resumed); with
+//! `--only NAME`, only the language of that name (to profile one conversion); with
 //! `--dialect NAME`, relang's output is in that dialect (`options.response.dialect`), read
 //! back in it to be checked (except JavaScript's with surrogate escapes, which relang does
 //! not read: reported unchecked).
@@ -183,11 +184,17 @@ fn main() {
         args.iter().position(|arg| arg == "--dialect").map_or(Dialect::Rust, |at| {
             args.get(at + 1).and_then(|name| name.parse().ok()).expect("--dialect takes a dialect")
         });
+    // `--only NAME`: only the language of that name, as the report lines name it.
+    let only = args
+        .iter()
+        .position(|arg| arg == "--only")
+        .map(|at| args.get(at + 1).cloned().expect("--only takes a name"));
+    let wanted = |name: &str| only.as_deref().is_none_or(|only| only == name);
     let corpus = if combined { real_corpus::load_combined() } else { real_corpus::load() };
     let mut times = Vec::new();
     let budget = Budget::unlimited();
     let mut given = Vec::new();
-    for entry in &corpus.pattern {
+    for entry in corpus.pattern.iter().filter(|entry| wanted(&entry.name)) {
         let language = Language::from_regex(&entry.pattern).unwrap();
         let dfa = language.to_dfa(&budget).unwrap().clone();
         let term = Term::from_pattern(&entry.pattern).expect("regexsolver parses the corpus");
@@ -208,6 +215,9 @@ fn main() {
     let mut derived = Vec::new();
     for item in corpus.derived.iter().skip(from) {
         let name = item.name();
+        if !wanted(&name) {
+            continue;
+        }
         let language = item.language(&corpus, &budget);
         let dfa = language.to_dfa(&budget).unwrap().clone();
         let left = Term::from_pattern(corpus.text(&item.left)).unwrap();

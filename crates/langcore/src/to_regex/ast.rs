@@ -126,6 +126,9 @@ pub(super) struct Exprs {
     classes: HashMap<NodeId, Spelled>,
     /// The bytes of those spellings, for the memory limit.
     class_bytes: usize,
+    /// The spelling of a class node under `*` and `+` where it is shorter
+    /// ([`class::spell_repeated`]).
+    repeated: HashMap<NodeId, Box<str>>,
     infos: Vec<Info>,
     ids: HashMap<Kind, NodeId>,
     /// Set while an alternation tries a relaxed factoring, so nested ones do not.
@@ -147,6 +150,11 @@ impl Exprs {
     /// The spelling of a class node.
     pub(super) fn class_text(&self, id: NodeId) -> &str {
         &self.classes[&id].text
+    }
+
+    /// The spelling of class node `id` as the operand of `*` or `+`, where it is not its own.
+    pub(super) fn repeated_text(&self, id: NodeId) -> Option<&str> {
+        self.repeated.get(&id).map(|text| &**text)
     }
 
     /// The bytes all class spellings take (a Python `\w` alone is 10 KB).
@@ -247,6 +255,12 @@ impl Exprs {
         };
         let info = self.compute_info(&kind, spelled.as_ref());
         let id = NodeId(u32::try_from(self.kinds.len()).expect("fewer than 2^32 nodes"));
+        if let Kind::Class(set) = &kind
+            && let Some(text) = class::spell_repeated(set, self.dialect)
+        {
+            self.class_bytes = self.class_bytes.saturating_add(text.len());
+            self.repeated.insert(id, text);
+        }
         if let Some(spelled) = spelled {
             self.class_bytes = self.class_bytes.saturating_add(spelled.text.len());
             self.classes.insert(id, spelled);
@@ -349,7 +363,13 @@ impl Exprs {
             }
             &Kind::Repeat { inner, min, max } => {
                 let inner_info = self.info(inner);
-                let (spelling, prec, rendering) = spell_repeat(inner_info, min, max);
+                // An atom: a bracket or a class escape.
+                let looped = self.repeated_text(inner).map(|text| Grouped {
+                    size: text.len(),
+                    depth: 2,
+                    groups: 0,
+                });
+                let (spelling, prec, rendering) = spell_repeat(inner_info, looped, min, max);
                 let max_len = match (max, inner_info.max_len) {
                     (_, Some(0)) => Some(0),
                     (Some(max), Some(len)) => Some(len.saturating_mul(max as usize)),
@@ -408,24 +428,32 @@ fn digits(n: u32) -> usize {
     n.checked_ilog10().map_or(1, |log| log as usize + 1)
 }
 
-/// The shortest spelling of `inner{min,max}`, with its precedence and rendering.
+/// The shortest spelling of `inner{min,max}`, with its precedence and rendering; `looped`
+/// is the operand of a `*` or `+` tail where it is not `inner`'s own (`render.rs` writes
+/// [`Exprs::repeated_text`] there).
 ///
 /// The spelling is `k` literal copies of `inner` followed by a tail for the remaining
 /// `{min - k, max - k}`; `k` runs up to `min` (at most 8: more copies never beat a counted
 /// tail). Ties go to fewer pieces, so `a{0,3}` beats `a?a?a?`, then fewer groups.
-fn spell_repeat(inner: &Info, min: u32, max: Option<u32>) -> (Spelling, Prec, Grouped) {
-    let operand = grouped(inner, Prec::Atom);
+fn spell_repeat(
+    inner: &Info,
+    looped: Option<Grouped>,
+    min: u32,
+    max: Option<u32>,
+) -> (Spelling, Prec, Grouped) {
+    let counted_operand = grouped(inner, Prec::Atom);
+    let looped = looped.unwrap_or(counted_operand);
     let copy = grouped(inner, Prec::Seq);
     let mut best: Option<((usize, u32, usize), Spelling)> = None;
     for copies in 0..=min.min(8) {
         let lo = min - copies;
         let hi = max.map(|max| max - copies);
-        let counted = |extra: usize| operand.size + extra;
+        let counted = |extra: usize| counted_operand.size + extra;
         let (tail, tail_size, tail_pieces) = match (lo, hi) {
             (0, Some(0)) => (Tail::Nothing, 0, 0),
             (0, Some(1)) => (Tail::Optional(1), counted(1), 1),
-            (0, None) => (Tail::Star, counted(1), 1),
-            (1, None) => (Tail::Plus, counted(1), 1),
+            (0, None) => (Tail::Star, looped.size + 1, 1),
+            (1, None) => (Tail::Plus, looped.size + 1, 1),
             (1, Some(1)) => continue, // the same as one more copy
             (lo, None) => (Tail::AtLeast(lo), counted(3 + digits(lo)), 1),
             (lo, Some(hi)) if lo == hi => (Tail::Exact(lo), counted(2 + digits(lo)), 1),
@@ -439,6 +467,7 @@ fn spell_repeat(inner: &Info, min: u32, max: Option<u32>) -> (Spelling, Prec, Gr
             }
         };
         let size = (copies as usize).saturating_mul(copy.size).saturating_add(tail_size);
+        let operand = operand_of(tail, counted_operand, looped);
         let groups = copies as usize * copy.groups + tail_pieces as usize * operand.groups;
         let key = (size, copies + tail_pieces, groups);
         if best.is_none_or(|(best_key, _)| key < best_key) {
@@ -446,6 +475,7 @@ fn spell_repeat(inner: &Info, min: u32, max: Option<u32>) -> (Spelling, Prec, Gr
         }
     }
     let ((size, pieces, groups), spelling) = best.expect("a counted tail always fits");
+    let operand = operand_of(spelling.tail, counted_operand, looped);
     let tail_depth = if spelling.tail == Tail::Nothing { 0 } else { operand.depth + 1 };
     if pieces == 1 && spelling.copies == 0 {
         (spelling, Prec::Quantified, Grouped { size, depth: tail_depth, groups })
@@ -453,4 +483,9 @@ fn spell_repeat(inner: &Info, min: u32, max: Option<u32>) -> (Spelling, Prec, Gr
         let copy_depth = if spelling.copies > 0 { copy.depth } else { 0 };
         (spelling, Prec::Seq, Grouped { size, depth: 1 + tail_depth.max(copy_depth), groups })
     }
+}
+
+/// The operand that `tail` quantifies: `looped` under `*` and `+`, `counted` otherwise.
+fn operand_of(tail: Tail, counted: Grouped, looped: Grouped) -> Grouped {
+    if matches!(tail, Tail::Star | Tail::Plus) { looped } else { counted }
 }

@@ -136,9 +136,46 @@ pub(super) fn spell(set: &CharSet, dialect: Dialect) -> Spelled {
     best
 }
 
+/// In JavaScript, the spelling of `set` under `*` or `+`, where it is shorter than
+/// [`spell`]'s: there a class that matches single code units may stand for a set whose
+/// characters above U+FFFF are all of them, since any run of units that makes a string
+/// splits into the set's characters and the two halves of each pair. So `.*` is `[^]*`,
+/// `[^,]*` needs no surrogate pairs, and `\D+` is every run without an ASCII digit.
+pub(super) fn spell_repeated(set: &CharSet, dialect: Dialect) -> Option<Box<str>> {
+    let astral = astral_plane();
+    if dialect != Dialect::Js || !astral.is_subset(set) {
+        return None;
+    }
+    // The complement is within the BMP, outside the surrogates.
+    let outside = set.complement();
+    if outside.is_empty() {
+        return Some("[^]".into());
+    }
+    let named = named(dialect);
+    // `\D`, `\W`, `\S`: single units outside the positive class.
+    if let Some(exact) =
+        named.iter().find(|named| named.len == outside.len() && named.set == outside)
+    {
+        return Some(exact.text.to_uppercase().into());
+    }
+    Some(bracket_of(&outside, true, named, dialect, false).into())
+}
+
 /// A bracket, `[...]` or `[^...]` when `negated`, of the members of `set`: named classes
 /// within it chosen greedily while they shorten the text, and ranges for the rest.
 fn bracket(set: &CharSet, negated: bool, named: &[Named], dialect: Dialect) -> String {
+    bracket_of(set, negated, named, dialect, dialect == Dialect::Js && negated)
+}
+
+/// [`bracket`]; in a negated JavaScript bracket, `surrogates_out` keeps single surrogate
+/// units out of what it matches.
+fn bracket_of(
+    set: &CharSet,
+    negated: bool,
+    named: &[Named],
+    dialect: Dialect,
+    surrogates_out: bool,
+) -> String {
     let len = set.len();
     let within: Vec<&Named> =
         named.iter().filter(|named| named.len <= len && named.set.is_subset(set)).collect();
@@ -171,7 +208,7 @@ fn bracket(set: &CharSet, negated: bool, named: &[Named], dialect: Dialect) -> S
     for item in chosen {
         out.push_str(&item.text);
     }
-    if dialect == Dialect::Js && negated {
+    if surrogates_out {
         // `[^...]` matches one UTF-16 code unit: a lone surrogate must stay out, and with it
         // a range may run through the surrogates.
         let mut ranges: Vec<(u32, u32)> = Vec::new();

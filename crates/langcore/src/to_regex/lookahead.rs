@@ -170,7 +170,10 @@ mod tests {
 
     #[test]
     fn javascript_past_the_bmp_is_read_back_as_code_units() {
+        // `.*` is a run of code units, `[^]*` (`class.rs`), and `.` two of them or one.
         let output = converted(".*Kein.*", '-', ".*Kunde.*", Dialect::Js);
+        assert_eq!(output, "(?![^]*Kunde[^]*$)[^]*Kein[^]*");
+        let output = converted(".*Kein.", '-', ".*Kunde.*", Dialect::Js);
         assert!(output.starts_with("(?!"), "{output}");
         assert!(output.contains(r"[\uD800-\uDBFF][\uDC00-\uDFFF]"), "{output}");
     }

@@ -106,7 +106,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use ast::{Exprs, NodeId};
 use eliminate::Gnfa;
-use search::Verifier;
+use search::Searches;
 pub(crate) use structure::Shape;
 
 use crate::budget::{Budget, BudgetError, Operation};
@@ -154,7 +154,7 @@ pub(crate) fn to_pattern(
     let eliminated = eliminate(&minimal, &mut exprs, budget, None)?.ok_or(too_long(budget))?;
     let mut best = eliminated.node;
     if eliminated.complete {
-        improve(&mut exprs, &mut best, &minimal, budget);
+        improve(&mut exprs, &mut best, &mut Searches::new(&minimal, budget));
     }
     finish(&exprs, best, budget)
 }
@@ -195,7 +195,8 @@ impl Dfa {
     /// sets are spelled with ranges and the dialect's class escapes (`\d`, `\w`, `\s`,
     /// negations) as relang reads them in it (ASCII in Java, PCRE and JavaScript, but
     /// JavaScript's `\s`; Unicode 16.0's in Python, as Python 3.14 reads them); in
-    /// JavaScript (without the `u` flag), surrogate pairs above U+FFFF.
+    /// JavaScript (without the `u` flag), surrogate pairs above U+FFFF, except under `*`
+    /// and `+`, where a class of code units is exact for a set with all of them (`[^]*`).
     ///
     /// # Errors
     /// As [`to_pattern`](Dfa::to_pattern).
@@ -281,7 +282,7 @@ pub(crate) fn term_to_pattern<'a>(
         if dfa.n_states().saturating_mul(bound) <= MAX_ELIMINATION_WORK {
             compete(&mut exprs, &mut best, dfa, &share, bound);
         } else {
-            improve(&mut exprs, &mut best, dfa, &share);
+            improve(&mut exprs, &mut best, &mut Searches::new(dfa, &share));
         }
     }
     let rendered = finish(&exprs, best, budget);
@@ -321,15 +322,16 @@ fn product_pattern(
 ) -> Result<String, BudgetError> {
     let bound = exprs.size(candidate);
     let mut best = candidate;
-    improve(exprs, &mut best, minimal, budget);
+    let mut searches = Searches::new(minimal, budget);
+    improve(exprs, &mut best, &mut searches);
     for &other in others {
         let mut node = other;
-        improve(exprs, &mut node, minimal, budget);
+        improve(exprs, &mut node, &mut searches);
         if is_better(exprs, node, best) {
             best = node;
         }
     }
-    compete_improved(exprs, &mut best, minimal, budget, bound);
+    compete_improved(exprs, &mut best, minimal, budget, bound, &mut searches);
     finish(exprs, best, budget)
 }
 
@@ -339,23 +341,25 @@ fn product_pattern(
 /// goes. Eliminations that grow past [`SIZE_LIMIT_FACTOR`] times `bound` are abandoned, and
 /// any failure (time, memory) keeps `best`.
 fn compete(exprs: &mut Exprs, best: &mut NodeId, minimal: &Dfa, budget: &Budget, bound: usize) {
-    improve(exprs, best, minimal, budget);
-    compete_improved(exprs, best, minimal, budget, bound);
+    let mut searches = Searches::new(minimal, budget);
+    improve(exprs, best, &mut searches);
+    compete_improved(exprs, best, minimal, budget, bound, &mut searches);
 }
 
-/// [`compete`] for a `best` already improved by the search.
+/// [`compete`] for a `best` already improved by `searches` (against `minimal`).
 fn compete_improved(
     exprs: &mut Exprs,
     best: &mut NodeId,
     minimal: &Dfa,
     budget: &Budget,
     bound: usize,
+    searches: &mut Searches<'_>,
 ) {
     let size_limit = bound.saturating_mul(SIZE_LIMIT_FACTOR);
     if let Ok(Some(eliminated)) = eliminate(minimal, exprs, budget, Some(size_limit)) {
         let mut node = eliminated.node;
         if eliminated.complete {
-            improve(exprs, &mut node, minimal, budget);
+            improve(exprs, &mut node, searches);
         }
         if is_better(exprs, node, *best) {
             *best = node;
@@ -455,12 +459,12 @@ fn eliminate(
     Ok(best.map(|node| Eliminated { node, complete }))
 }
 
-/// Improves `best` by verified rewrites against `minimal`, when it is small enough.
-fn improve(exprs: &mut Exprs, best: &mut NodeId, minimal: &Dfa, budget: &Budget) {
+/// Improves `best` by verified rewrites (`searches`, against the language's minimal DFA),
+/// when it is small enough.
+fn improve(exprs: &mut Exprs, best: &mut NodeId, searches: &mut Searches<'_>) {
     if exprs.size(*best) <= MAX_SEARCH_SIZE && exprs.info(*best).depth <= NEST_LIMIT {
-        let mut verifier = Verifier::new(minimal, budget);
         // Running out of time keeps the best expression found so far.
-        let _ = search::improve(exprs, best, &mut verifier, MAX_SEARCH_CHECKS);
+        let _ = searches.improve(exprs, best, MAX_SEARCH_CHECKS);
     }
 }
 

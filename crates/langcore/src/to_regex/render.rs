@@ -3,7 +3,8 @@
 //! # Overview
 //! - [`render`] writes a node with the fewest parentheses its precedence allows.
 //!
-//! Classes are written as `class.rs` spelled them when their node was built; how a
+//! Classes are written as `class.rs` spelled them when their node was built (under `*` and
+//! `+`, their [`Exprs::repeated_text`] where they have one); how a
 //! repetition is spelled was chosen then too (`spell_repeat` in `ast.rs`). Groups are plain
 //! `( )`: capture groups mean nothing for a language, and every engine accepts them.
 
@@ -54,7 +55,13 @@ fn write_node(exprs: &Exprs, node: NodeId, out: &mut String) {
                 Tail::AtLeast(n) => format!("{{{n},}}"),
                 Tail::Between(lo, hi) => format!("{{{lo},{hi}}}"),
             };
-            write_grouped(exprs, inner, Prec::Atom, out);
+            match exprs
+                .repeated_text(inner)
+                .filter(|_| matches!(spelling.tail, Tail::Star | Tail::Plus))
+            {
+                Some(text) => out.push_str(text),
+                None => write_grouped(exprs, inner, Prec::Atom, out),
+            }
             out.push_str(&quantifier);
         }
     }

@@ -27,15 +27,20 @@
 //! on checks, the DFA states all checks of a search build together are bounded by a
 //! multiple of the target's states ([`SEARCH_WORK_PER_STATE`]): work, not time, so the
 //! search gives the same answer on every machine, and a conversion whose first candidate
-//! came fast is not held for seconds by checks of large candidates. Running out of any of
-//! these ends the search with the best expression so far.
+//! came fast is not held for seconds by checks of large candidates; the nodes its rewriting
+//! makes count too, [`NODES_PER_STATE`] to a state. Running out of any of these ends the
+//! search with the best expression so far. The searches of one conversion share one
+//! [`Searches`]: the witnesses, and the result of each starting expression.
 
 use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::ast::{Exprs, Kind, NodeId};
 use crate::alphabet::CharSet;
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
+use crate::dfa::fragment::Fragment;
 use crate::nfa::{Nfa, NfaBuilder, State, compile_repetition};
 use crate::ops::product::separating_string;
 use crate::state_id::StateId;
@@ -55,10 +60,18 @@ const SEARCH_WORK_PER_STATE: usize = 256;
 /// See [`SEARCH_WORK_PER_STATE`]: what small targets may spend.
 const MIN_SEARCH_WORK: usize = 1 << 14;
 
+/// The nodes that rewriting may make for the work of one DFA state: rewriting rebuilds every
+/// candidate up to the root, which makes new nodes where the alternations factor anew
+/// (`invalid_entity − registrering_impl` of the combined corpus: 35,825 in the first round
+/// of a 447-character expression); about a quarter of a state's time each.
+const NODES_PER_STATE: usize = 4;
+
 /// Decides whether expressions denote the target language.
-pub(super) struct Verifier<'t> {
+struct Verifier<'t> {
     target: &'t Dfa,
     lengths: (Option<usize>, Option<usize>),
+    /// Every character some string of the target holds; `None` when not known.
+    chars: Option<CharSet>,
     /// Strings with the target's verdict on them.
     witnesses: Vec<(String, bool)>,
     /// The caller's deadline, with a state limit scaled to the target.
@@ -70,27 +83,38 @@ pub(super) struct Verifier<'t> {
 
 impl<'t> Verifier<'t> {
     /// A verifier for the language of the minimal DFA `target`.
-    pub(super) fn new(target: &'t Dfa, budget: &Budget) -> Verifier<'t> {
+    fn new(target: &'t Dfa, budget: &Budget) -> Verifier<'t> {
         let max_states = (8 * target.n_states() + 64).min(budget.max_states());
         let witnesses = characteristic_strings(target)
             .into_iter()
             .map(|s| (s.clone(), target.matches(&s)))
             .collect();
+        // The trimmed automaton's labels: a deadline passing here only costs the filter.
+        let chars = Fragment::within(target, budget, Operation::ToRegex).ok().map(|fragment| {
+            let moves = fragment.iter().flat_map(|f| (0..f.n_states()).map(|idx| f.moves(idx)));
+            moves.flatten().fold(CharSet::empty(), |acc, (set, _)| acc.union(set))
+        });
         Verifier {
             target,
             lengths: target.length(),
+            chars,
             witnesses,
             budget: budget.with_max_states(max_states),
             n_checks: 0,
-            work_left: SEARCH_WORK_PER_STATE
-                .saturating_mul(target.n_states())
-                .saturating_add(MIN_SEARCH_WORK),
+            work_left: search_work(target),
         }
     }
 
     /// How many candidates got past the length test so far.
-    pub(super) fn n_checks(&self) -> usize {
+    fn n_checks(&self) -> usize {
         self.n_checks
+    }
+
+    /// Readies the verifier for another search: its checks and work counted from zero, the
+    /// witnesses found so far kept.
+    fn restart(&mut self) {
+        self.n_checks = 0;
+        self.work_left = search_work(self.target);
     }
 
     /// Whether `node` denotes exactly the target language.
@@ -99,7 +123,7 @@ impl<'t> Verifier<'t> {
     /// When the deadline passes, or with [`BudgetError::TooManyStates`] once the checks have
     /// built the DFA states they may ([`SEARCH_WORK_PER_STATE`]). A candidate too large for the
     /// scaled state limit is answered `false`.
-    pub(super) fn accepts(&mut self, exprs: &Exprs, node: NodeId) -> Result<bool, BudgetError> {
+    fn accepts(&mut self, exprs: &Exprs, node: NodeId) -> Result<bool, BudgetError> {
         let info = exprs.info(node);
         if (Some(info.min_len), info.max_len) != self.lengths || info.depth > NEST_LIMIT {
             return Ok(false);
@@ -109,6 +133,11 @@ impl<'t> Verifier<'t> {
             return Err(BudgetError::TooManyStates { op: Operation::ToRegex, limit });
         }
         self.n_checks += 1;
+        // An expression other than `[]` holds no empty part, so every character it names
+        // is in one of its strings: the characters must be the target's.
+        if self.chars.as_ref().is_some_and(|chars| *chars != info.chars) {
+            return Ok(false);
+        }
         self.budget.check_time(Operation::ToRegex)?;
         let nfa = match build_nfa(exprs, node, &self.budget) {
             Ok(nfa) => nfa,
@@ -145,6 +174,12 @@ impl<'t> Verifier<'t> {
     fn spend(&mut self, work: usize) {
         self.work_left = self.work_left.saturating_sub(work);
     }
+}
+
+/// The DFA states the checks of one search on `target` may build ([`SEARCH_WORK_PER_STATE`]),
+/// and the nodes its rewriting may make.
+fn search_work(target: &Dfa) -> usize {
+    SEARCH_WORK_PER_STATE.saturating_mul(target.n_states()).saturating_add(MIN_SEARCH_WORK)
 }
 
 /// The shortest string to every state of `dfa` (smallest characters), and each extended by
@@ -217,12 +252,53 @@ fn compile(
     }
 }
 
+/// The searches of one conversion against one target: they share the witnesses their
+/// checks found, and a search from an expression searched before ends where it did.
+pub(super) struct Searches<'t> {
+    verifier: Verifier<'t>,
+    /// The result of each search, by the expression it started from.
+    done: HashMap<NodeId, NodeId>,
+}
+
+impl<'t> Searches<'t> {
+    /// The searches for the language of the minimal DFA `target`.
+    pub(super) fn new(target: &'t Dfa, budget: &Budget) -> Searches<'t> {
+        Searches { verifier: Verifier::new(target, budget), done: HashMap::default() }
+    }
+
+    /// [`improve`] with [`SEARCH_WORK_PER_STATE`] and `max_checks` of its own, unless a
+    /// search started from `*best` before: the candidates of a product and their
+    /// eliminations are often the same expression.
+    ///
+    /// # Errors
+    /// As [`improve`].
+    pub(super) fn improve(
+        &mut self,
+        exprs: &mut Exprs,
+        best: &mut NodeId,
+        max_checks: usize,
+    ) -> Result<(), BudgetError> {
+        if let Some(&done) = self.done.get(best) {
+            *best = done;
+            return Ok(());
+        }
+        let start = *best;
+        self.verifier.restart();
+        let searched = improve(exprs, best, &mut self.verifier, max_checks);
+        // A search cut short by the deadline is not the search's answer.
+        if !matches!(searched, Err(BudgetError::Timeout { .. })) {
+            self.done.insert(start, *best);
+        }
+        searched
+    }
+}
+
 /// Improves `*best` by verified rewrites until none is shorter and equivalent, `max_checks`
 /// candidates have been checked, or the budget runs out.
 ///
 /// # Errors
 /// When the deadline passes; `*best` is then the best expression found so far.
-pub(super) fn improve(
+fn improve(
     exprs: &mut Exprs,
     best: &mut NodeId,
     verifier: &mut Verifier<'_>,
@@ -231,7 +307,9 @@ pub(super) fn improve(
     loop {
         let mut candidates = Vec::new();
         let mut path = Vec::new();
+        let made = exprs.n_nodes();
         rewrites(exprs, *best, *best, &mut path, &mut candidates, &verifier.budget)?;
+        verifier.spend((exprs.n_nodes() - made) / NODES_PER_STATE);
         let cost = |node: NodeId| (exprs.size(node), exprs.info(node).groups);
         let current = cost(*best);
         candidates.retain(|&candidate| cost(candidate) < current);
@@ -347,5 +425,41 @@ mod tests {
         let err = improve(&mut exprs, &mut kept, &mut spent, 400).unwrap_err();
         assert!(matches!(err, BudgetError::TooManyStates { op: Operation::ToRegex, .. }), "{err}");
         assert_eq!(kept, start);
+    }
+
+    /// A search from an expression searched before ends where it did, whatever its checks
+    /// left: the candidates of a product and their eliminations are often one expression.
+    #[test]
+    fn a_search_is_not_run_twice_from_one_expression() {
+        let budget = Budget::unlimited();
+        let target = Dfa::from_regex("[ab]*|[bc]*").unwrap().minimize(&budget).unwrap();
+        let mut exprs = Exprs::new(Dialect::Rust);
+        let start = expr(&mut exprs, "b*(a[ab]*|c[bc]*)?", &budget);
+        let mut searches = Searches::new(&target, &budget);
+        let mut first = start;
+        searches.improve(&mut exprs, &mut first, 400).unwrap();
+        assert_eq!(render(&exprs, first), "[ab]*|[bc]*");
+        let mut again = start;
+        searches.improve(&mut exprs, &mut again, 0).unwrap();
+        assert_eq!(again, first);
+    }
+
+    /// A candidate whose characters are not the target's is refused before any automaton
+    /// is built, even with no witness to tell it apart.
+    #[test]
+    fn candidates_with_other_characters_cost_no_automaton() {
+        let budget = Budget::unlimited();
+        let target = Dfa::from_regex("[ab]*|[bc]*").unwrap().minimize(&budget).unwrap();
+        let mut exprs = Exprs::new(Dialect::Rust);
+        let mut verifier = Verifier::new(&target, &budget);
+        verifier.witnesses.clear();
+        let allowance = verifier.work_left;
+        let narrower = expr(&mut exprs, "[ab]*", &budget);
+        assert!(!verifier.accepts(&exprs, narrower).unwrap());
+        assert_eq!((verifier.work_left, verifier.witnesses.len()), (allowance, 0));
+        let wider = expr(&mut exprs, "[abc]*", &budget);
+        assert!(!verifier.accepts(&exprs, wider).unwrap());
+        assert!(verifier.work_left < allowance);
+        assert_eq!(verifier.witnesses.len(), 1);
     }
 }

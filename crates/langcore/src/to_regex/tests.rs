@@ -329,3 +329,26 @@ fn long_common_prefixes_factor_within_the_stack() {
     assert!(output.len() <= pattern.len());
     assert_eq!(Dfa::from_regex(&output).unwrap(), Dfa::from_regex(&pattern).unwrap());
 }
+
+/// In JavaScript, a set under `*` or `+` that holds every character above U+FFFF is a
+/// class of code units there: `.*` is `[^]*`, not a group of surrogate pairs; a single
+/// `.` keeps the group, which a unit class would not be.
+#[test]
+fn javascript_stars_of_classes_match_code_units() {
+    let budget = Budget::default();
+    for (pattern, expected) in [
+        (".*", "[^]*"),
+        ("a.*b.+", "a[^b]*b[^]+"),
+        ("[^,]*,", "[^,]*,"),
+        ("[^0-9]+", r"\D+"),
+        ("[^ab0-9]*", r"[^\dab]*"),
+        ("x.?", r"x([^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])?"),
+    ] {
+        let dfa = Dfa::from_regex(pattern).unwrap();
+        let output = dfa.to_pattern_in(Dialect::Js, &budget).unwrap();
+        assert_eq!(output, expected, "{pattern}");
+        let nfa = crate::Nfa::from_regex_in(&output, Dialect::Js, &budget).unwrap();
+        let back = Dfa::from_nfa(&nfa, &budget).unwrap();
+        assert!(back == dfa, "{pattern} → {output} is another language");
+    }
+}

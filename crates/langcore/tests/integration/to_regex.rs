@@ -246,6 +246,9 @@ const ESCAPE_PATTERNS: &[&str] = &[
     r"[ -~]",
     r"\p{Greek}{2}",
     r"[^\x00\u{10FFFF}]",
+    // Under `*` and `+`, JavaScript's classes of code units: `[^]*`, `\D+`, `[^,]*`.
+    r"a.*\u{1F600}.+",
+    r"[^0-9]+|[^,]*,",
 ];
 
 /// One line of an engine check's input.
