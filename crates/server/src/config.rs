@@ -74,9 +74,10 @@ pub struct Config {
     pub term_cache: usize,
 
     /// How many answers (a question, its terms, their limits and the output dialect) are
-    /// kept for requests that repeat them, within a sixteenth of --max-memory-mb; 0 turns
-    /// the cache off.
-    #[arg(long, env = "RELANG_ANSWER_CACHE", default_value_t = 4096)]
+    /// kept for requests that repeat them, within a sixteenth of --max-memory-mb (an answer
+    /// and its key take a few hundred bytes: the memory bound is the tighter one for long
+    /// patterns); 0 turns the cache off.
+    #[arg(long, env = "RELANG_ANSWER_CACHE", default_value_t = 65_536)]
     pub answer_cache: usize,
 
     /// The most terms one request may carry.
