@@ -73,6 +73,13 @@ pub struct Config {
     #[arg(long, env = "RELANG_TERM_CACHE", default_value_t = 4096)]
     pub term_cache: usize,
 
+    /// How many answers (a question, its terms, their limits and the output dialect) are
+    /// kept for requests that repeat them, within a sixteenth of --max-memory-mb (an answer
+    /// and its key take a few hundred bytes: the memory bound is the tighter one for long
+    /// patterns); 0 turns the cache off.
+    #[arg(long, env = "RELANG_ANSWER_CACHE", default_value_t = 65_536)]
+    pub answer_cache: usize,
+
     /// The most terms one request may carry.
     #[arg(long, env = "RELANG_MAX_TERMS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(2..))]

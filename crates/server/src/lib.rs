@@ -5,6 +5,7 @@
 
 #![deny(missing_docs)]
 
+mod answer_cache;
 mod auth;
 mod calendar;
 mod config;

@@ -50,6 +50,7 @@ const ENGINE_QUEUE_DEPTH: &str = "relang_engine_queue_depth";
 const ENGINE_QUEUE_WAIT: &str = "relang_engine_queue_wait_seconds";
 const BUDGET_EXHAUSTED: &str = "relang_budget_exhausted_total";
 const TERM_CACHE: &str = "relang_term_cache_requests_total";
+const ANSWER_CACHE: &str = "relang_answer_cache_requests_total";
 const RATE_LIMIT: &str = "relang_rate_limit_decisions_total";
 const QUOTA: &str = "relang_quota_decisions_total";
 const REDIS_ERRORS: &str = "relang_redis_errors_total";
@@ -255,6 +256,12 @@ fn operation_label(op: Operation) -> &'static str {
 pub(crate) fn term_cache_lookup(hit: bool) {
     let result = if hit { "hit" } else { "miss" };
     counter!(TERM_CACHE, "result" => result).increment(1);
+}
+
+/// A lookup in the answer cache (when it is on), a hit or a miss.
+pub(crate) fn answer_cache_lookup(hit: bool) {
+    let result = if hit { "hit" } else { "miss" };
+    counter!(ANSWER_CACHE, "result" => result).increment(1);
 }
 
 /// A decision of the rate limit: `allowed`, `limited`, or while its Redis is unreachable

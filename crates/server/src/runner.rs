@@ -13,11 +13,16 @@
 //! 4. runs the question on the [`Scheduler`](crate::scheduler::Scheduler) under the budget,
 //!    then keeps the languages of its terms in the cache ([`Term::keep`]);
 //! 5. answers with its value in the success envelope, within the response limit
-//!    ([`AppState::respond`]); a timeout's message says how long the budget was.
+//!    (`transport::success_body`); a timeout's message says how long the budget was.
+//!
+//! [`run_remembered`] does the same through the answer cache (`answer_cache.rs`): after
+//! step 3, a question asked before about the same terms is answered with its body at once;
+//! a new success is kept after step 5.
 
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
+use actix_web::web::Bytes;
 use actix_web::{HttpResponse, web};
 use api_types::ApiError;
 use api_types::request::{
@@ -30,10 +35,11 @@ use fair_codec::FairCodec;
 use langcore::{Budget, Dialect, GenerateOptions, Language, SampleMode};
 use serde::Serialize;
 
+use crate::answer_cache::AnswerKey;
 use crate::auth::Caller;
 use crate::error::HttpError;
 use crate::state::AppState;
-use crate::transport::text_within;
+use crate::transport::{json_response, success_body, text_within};
 use crate::wire::{self, Checker, Term, generate_options};
 
 /// What every engine handler returns.
@@ -303,13 +309,62 @@ where
     B: Body,
     T: Serialize + Send + 'static,
 {
+    answer(state, caller, body, question, false).await
+}
+
+/// Answers a request as [`run`] does, through the [`AnswerCache`](crate::answer_cache):
+/// a question asked before about the same terms, under the same limits and output dialect,
+/// is answered with the body it was answered with, without scheduling it; a new success is
+/// kept. For questions whose answer is a function of their terms and the output dialect
+/// only (not of other options, of data beside the terms, or of chance).
+pub(crate) async fn run_remembered<B, T>(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<B>,
+    question: fn(&B::Checked, &Job<'_>) -> Result<T, HttpError>,
+) -> Answer
+where
+    B: Body,
+    T: Serialize + Send + 'static,
+{
+    answer(state, caller, body, question, true).await
+}
+
+/// A question's value, or the body it was answered with before.
+enum Reply<T> {
+    Fresh(T),
+    Remembered(Bytes),
+}
+
+/// [`run`], remembering answers when `remember` says so ([`run_remembered`]).
+async fn answer<B, T>(
+    state: web::Data<AppState>,
+    caller: Caller,
+    body: web::Json<B>,
+    question: fn(&B::Checked, &Job<'_>) -> Result<T, HttpError>,
+    remember: bool,
+) -> Answer
+where
+    B: Body,
+    T: Serialize + Send + 'static,
+{
     let (valid, options) = body.into_inner().validate(caller.limits())?;
     let dialect = wire::output_dialect(&options)?;
     let budget = caller.budget(&options);
     let time_budget = caller.timeout(&options);
-    let answer = async {
+    let mut key = None;
+    let reply = async {
         let checker = Checker { codec: &state.codec, cache: &state.terms, budget: &budget };
         let checked = Arc::new(B::check(valid, &checker)?);
+        if remember {
+            let terms = B::terms(&checked).iter().map(|term| term.key().clone()).collect();
+            // The function's address identifies the question.
+            let asked = AnswerKey { question: question as usize, dialect, terms };
+            if let Some(body) = state.answers.get(&asked) {
+                return Ok(Reply::Remembered(body));
+            }
+            key = Some(asked);
+        }
         let input = Arc::clone(&checked);
         let codec = Arc::clone(&state.codec);
         let response_limit = state.response_limit;
@@ -325,13 +380,23 @@ where
         for term in B::terms(&checked) {
             term.keep(&state.terms);
         }
-        answer
+        answer.map(Reply::Fresh)
     };
-    let answer = answer.await.map_err(|err| {
+    let reply = reply.await.map_err(|err| {
         if let Some(exhausted) = err.exhausted() {
             crate::metrics::budget_exhausted(exhausted.limit, exhausted.op);
         }
         err.with_time_budget(time_budget)
     })?;
-    state.respond(answer)
+    let body = match reply {
+        Reply::Remembered(body) => body,
+        Reply::Fresh(answer) => {
+            let body = success_body(answer, state.response_limit)?;
+            if let Some(key) = &key {
+                state.answers.keep(key, &body);
+            }
+            body
+        }
+    };
+    Ok(json_response(body))
 }

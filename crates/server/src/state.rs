@@ -1,4 +1,5 @@
-//! What every handler shares: the scheduler, the FAIR codec, the cache of compiled terms,
+//! What every handler shares: the scheduler, the FAIR codec, the caches of compiled terms
+//! and of answers,
 //! authentication, the Redis link and whether the replica drains.
 
 use std::sync::Arc;
@@ -7,10 +8,10 @@ use actix_web::web;
 use fair_codec::{DecodeLimits, FairCodec};
 use langcore::graph::GraphLimits;
 
+use crate::answer_cache::{AnswerCache, answer_cache_bytes};
 use crate::auth::Auth;
 use crate::config::{Config, ConfigError};
 use crate::drain::Drain;
-use crate::error::HttpError;
 use crate::metrics::Exporter;
 use crate::redis_link::RedisLink;
 use crate::scheduler::Scheduler;
@@ -26,7 +27,9 @@ pub(crate) struct AppState {
     pub(crate) auth: web::Data<Auth>,
     /// The languages of terms seen before (`--term-cache`).
     pub(crate) terms: TermCache,
-    /// The largest response body, in bytes ([`crate::transport::respond`]).
+    /// The answers of questions asked before (`--answer-cache`).
+    pub(crate) answers: AnswerCache,
+    /// The largest response body, in bytes ([`crate::transport::success_body`]).
     pub(crate) response_limit: usize,
     /// How long a request body may take to arrive ([`crate::transport::guard_body`]).
     pub(crate) body_timeout: std::time::Duration,
@@ -39,17 +42,6 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
-    /// 200 with `answer` in the success envelope, within the response limit.
-    ///
-    /// # Errors
-    /// 400 `ResponseTooLarge` past the limit.
-    pub(crate) fn respond<T: serde::Serialize>(
-        &self,
-        answer: T,
-    ) -> Result<actix_web::HttpResponse, HttpError> {
-        crate::transport::respond(answer, self.response_limit)
-    }
-
     pub(crate) fn new(config: &Config) -> Result<AppState, ConfigError> {
         let max_states = usize::try_from(config.max_states).unwrap_or(usize::MAX);
         // A FAIR may not carry a bigger automaton than a request may build; token limits
@@ -67,6 +59,10 @@ impl AppState {
             codec: Arc::new(FairCodec::new(keyring).with_limits(fair_limits)),
             auth: web::Data::new(Auth::new(config, redis.as_ref())?),
             terms: TermCache::new(config.term_cache, config.max_memory_bytes()),
+            answers: AnswerCache::new(
+                config.answer_cache,
+                answer_cache_bytes(config.max_memory_bytes()),
+            ),
             response_limit: config.response_limit(),
             body_timeout: config.client_request_timeout(),
             redis,

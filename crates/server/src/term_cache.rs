@@ -1,12 +1,14 @@
 //! The cache of compiled terms: the language of a pattern or FAIR value the server has
 //! seen, so that a request repeating it skips parsing (and, once a question built it, the
-//! automaton).
+//! automaton); and the bounded cache it is made of, which the answer cache shares
+//! (`answer_cache.rs`).
 //!
 //! # Overview
 //! - [`TermKey`]: what a term's language depends on: its kind (a pattern and its dialect, or
 //!   a FAIR value), its text, and the limits it is built under (states, memory).
-//! - [`TermCache`]: [`TermCache::get`] a [`Language`] by key, [`TermCache::keep`] one after a
-//!   request used it. `--term-cache` sets the number of entries (0: off).
+//! - [`Cache`]: [`Cache::get`] a value by key, [`Cache::keep`] one after a request used it;
+//!   [`TermCache`] is the cache of [`Language`]s by [`TermKey`]. `--term-cache` sets its
+//!   number of entries (0: off).
 //!
 //! # Algorithm
 //! Sharded by the key's hash, each shard a `RwLock`ed table: a hit takes a read lock only, so
@@ -58,39 +60,87 @@ pub(crate) struct TermKey {
 
 impl TermKey {
     /// The bytes an entry under this key is charged beside its language.
-    fn bytes(&self) -> usize {
-        size_of::<Entry>() + self.text.len()
+    pub(crate) fn bytes(&self) -> usize {
+        size_of::<Entry<TermKey, Language>>() + self.text.len()
     }
 }
 
-/// A cached language, its key and what it is charged.
+/// A key of a [`Cache`].
+pub(crate) trait Key: Clone + Eq + Hash {
+    /// The bytes an entry under this key is charged beside its value.
+    fn entry_bytes(&self) -> usize;
+
+    /// Counts a lookup under this kind of key, a hit or a miss (`metrics.rs`).
+    fn count_lookup(hit: bool);
+}
+
+impl Key for TermKey {
+    fn entry_bytes(&self) -> usize {
+        self.bytes()
+    }
+
+    fn count_lookup(hit: bool) {
+        crate::metrics::term_cache_lookup(hit);
+    }
+}
+
+/// A value of a [`Cache`]: a cheap handle (cloning shares it) whose size it can tell.
+pub(crate) trait Value: Clone {
+    /// About how many bytes the value holds on the heap.
+    fn heap_bytes(&self) -> usize;
+
+    /// Whether the value has grown to its final size: a value kept before that is charged
+    /// again once it has (a language whose automaton a question built since).
+    fn is_built(&self) -> bool;
+}
+
+impl Value for Language {
+    fn heap_bytes(&self) -> usize {
+        Language::heap_bytes(self)
+    }
+
+    fn is_built(&self) -> bool {
+        Language::is_built(self)
+    }
+}
+
+/// The cache of compiled terms.
+pub(crate) type TermCache = Cache<TermKey, Language>;
+
+/// A cached value, its key and what it is charged.
 #[derive(Debug)]
-struct Entry {
-    key: TermKey,
+struct Entry<K, V> {
+    key: K,
     /// The key's hash, kept for the table to grow without hashing again.
     hash: u64,
-    language: Language,
+    value: V,
     bytes: usize,
-    /// Whether its automaton was built when it was charged: building it grows it.
+    /// Whether it was built when it was charged ([`Value::is_built`]): building grows it.
     built: bool,
     /// Used since the eviction hand last passed.
     referenced: AtomicBool,
 }
 
-#[derive(Debug, Default)]
-struct Shard {
-    entries: HashTable<Entry>,
+#[derive(Debug)]
+struct Shard<K, V> {
+    entries: HashTable<Entry<K, V>>,
     bytes: usize,
 }
 
-impl Shard {
+impl<K, V> Default for Shard<K, V> {
+    fn default() -> Self {
+        Shard { entries: HashTable::new(), bytes: 0 }
+    }
+}
+
+impl<K: Key, V> Shard<K, V> {
     /// The entry under `key`, whose hash is `hash`.
-    fn get(&self, hash: u64, key: &TermKey) -> Option<&Entry> {
+    fn get(&self, hash: u64, key: &K) -> Option<&Entry<K, V>> {
         self.entries.find(hash, |entry| entry.key == *key)
     }
 
     /// Removes the entry under `key`, whose hash is `hash`, if any.
-    fn remove(&mut self, hash: u64, key: &TermKey) {
+    fn remove(&mut self, hash: u64, key: &K) {
         if let Ok(found) = self.entries.find_entry(hash, |entry| entry.key == *key) {
             self.bytes -= found.remove().0.bytes;
         }
@@ -98,7 +148,7 @@ impl Shard {
 
     /// Evicts entries other than `keep` until the shard is within `max_entries` and
     /// `max_bytes`, by CLOCK (see the module docs).
-    fn evict(&mut self, keep: &TermKey, max_entries: usize, max_bytes: usize) {
+    fn evict(&mut self, keep: &K, max_entries: usize, max_bytes: usize) {
         while self.entries.len() > max_entries || self.bytes > max_bytes {
             let mut candidates = self.entries.iter().filter(|entry| entry.key != *keep);
             let victim = candidates
@@ -111,22 +161,22 @@ impl Shard {
     }
 }
 
-/// A bounded, sharded cache of languages by [`TermKey`]; see the module docs.
+/// A bounded, sharded cache of values by key; see the module docs.
 #[derive(Debug)]
-pub(crate) struct TermCache {
-    shards: Box<[RwLock<Shard>]>,
+pub(crate) struct Cache<K, V> {
+    shards: Box<[RwLock<Shard<K, V>>]>,
     /// Each shard's share of the entries and of the bytes.
     max_entries: usize,
     max_bytes: usize,
     hasher: RandomState,
 }
 
-impl TermCache {
-    /// A cache of at most `max_entries` languages taking at most `max_bytes` (0 entries:
+impl<K: Key, V: Value> Cache<K, V> {
+    /// A cache of at most `max_entries` values taking at most `max_bytes` (0 entries:
     /// off, every lookup misses).
-    pub(crate) fn new(max_entries: usize, max_bytes: usize) -> TermCache {
+    pub(crate) fn new(max_entries: usize, max_bytes: usize) -> Cache<K, V> {
         let n_shards = max_entries.min(SHARDS);
-        TermCache {
+        Cache {
             shards: (0..n_shards).map(|_| RwLock::default()).collect(),
             max_entries: max_entries.div_ceil(n_shards.max(1)),
             max_bytes: max_bytes / n_shards.max(1),
@@ -135,7 +185,7 @@ impl TermCache {
     }
 
     /// The shard of `key`, and the key's hash.
-    fn shard(&self, key: &TermKey) -> Option<(&RwLock<Shard>, u64)> {
+    fn shard(&self, key: &K) -> Option<(&RwLock<Shard<K, V>>, u64)> {
         let n_shards = self.shards.len();
         if n_shards == 0 {
             return None;
@@ -146,32 +196,32 @@ impl TermCache {
         Some((&self.shards[((hash >> 32) % n_shards as u64) as usize], hash))
     }
 
-    /// The language cached under `key`, if any.
-    pub(crate) fn get(&self, key: &TermKey) -> Option<Language> {
+    /// The value cached under `key`, if any.
+    pub(crate) fn get(&self, key: &K) -> Option<V> {
         let (shard, hash) = self.shard(key)?;
         let shard = shard.read().unwrap_or_else(PoisonError::into_inner);
         let entry = shard.get(hash, key);
-        crate::metrics::term_cache_lookup(entry.is_some());
+        K::count_lookup(entry.is_some());
         let entry = entry?;
         if !entry.referenced.load(Ordering::Relaxed) {
             entry.referenced.store(true, Ordering::Relaxed);
         }
-        Some(entry.language.clone())
+        Some(entry.value.clone())
     }
 
-    /// Keeps `language` under `key` after a request used it: caches it, or charges an entry
-    /// again once its automaton has been built; evicts to stay within the bounds. A language
-    /// larger than a shard's share of the bytes is not kept (and replaces none).
-    pub(crate) fn keep(&self, key: &TermKey, language: &Language) {
+    /// Keeps `value` under `key` after a request used it: caches it, or charges an entry
+    /// again once it is built ([`Value::is_built`]); evicts to stay within the bounds. A
+    /// value larger than a shard's share of the bytes is not kept (and replaces none).
+    pub(crate) fn keep(&self, key: &K, value: &V) {
         let Some((shard, hash)) = self.shard(key) else { return };
         {
             let shard = shard.read().unwrap_or_else(PoisonError::into_inner);
-            if shard.get(hash, key).is_some_and(|entry| entry.built || !language.is_built()) {
+            if shard.get(hash, key).is_some_and(|entry| entry.built || !value.is_built()) {
                 return;
             }
         }
-        let built = language.is_built();
-        let bytes = key.bytes().saturating_add(language.heap_bytes());
+        let built = value.is_built();
+        let bytes = key.entry_bytes().saturating_add(value.heap_bytes());
         let mut shard = shard.write().unwrap_or_else(PoisonError::into_inner);
         shard.remove(hash, key);
         if bytes > self.max_bytes {
@@ -180,7 +230,7 @@ impl TermCache {
         let entry = Entry {
             key: key.clone(),
             hash,
-            language: language.clone(),
+            value: value.clone(),
             bytes,
             built,
             referenced: AtomicBool::new(false),
@@ -190,7 +240,7 @@ impl TermCache {
         shard.evict(key, self.max_entries, self.max_bytes);
     }
 
-    /// How many languages the cache holds, and the bytes they are charged.
+    /// How many values the cache holds, and the bytes they are charged.
     #[cfg(test)]
     fn usage(&self) -> (usize, usize) {
         self.shards.iter().fold((0, 0), |(entries, bytes), shard| {

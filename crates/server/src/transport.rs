@@ -12,9 +12,10 @@
 //!   - a body that is not a JSON object, or nests deeper than [`MAX_JSON_DEPTH`] anywhere
 //!     (even inside a field the server ignores, which `serde_json` skips without a depth
 //!     limit), ends with an error of kind `InvalidData`: 400 `InvalidJson`.
-//! - [`respond`] writes a success envelope, refusing with 400 `ResponseTooLarge` an answer
-//!   larger than the response limit; it stops writing as soon as the limit is passed, so
-//!   refusing a huge answer costs no more than the limit.
+//! - [`success_body`] writes a success envelope, refusing with 400 `ResponseTooLarge` an
+//!   answer larger than the response limit; it stops writing as soon as the limit is
+//!   passed, so refusing a huge answer costs no more than the limit. [`json_response`]
+//!   sends it, or a body the answer cache kept.
 //!
 //! # Invariants
 //! A body's deadline counts from when its request reached the application, so a client
@@ -161,25 +162,28 @@ pub(crate) fn body_error(err: &PayloadError) -> Option<HttpError> {
 /// pattern in the envelope, so that most answers are written without growing it.
 const SMALL_ANSWER: usize = 256;
 
-/// 200 with `answer` in the success envelope, or 400 `ResponseTooLarge` when the envelope
-/// would be larger than `limit` bytes.
+/// `answer` in the success envelope, as the body [`json_response`] sends, or 400
+/// `ResponseTooLarge` when the envelope would be larger than `limit` bytes.
 ///
 /// # Errors
 /// When the answer is too large, or cannot be written as JSON (a bug).
-pub(crate) fn respond<T: Serialize>(answer: T, limit: usize) -> Result<HttpResponse, HttpError> {
+pub(crate) fn success_body<T: Serialize>(answer: T, limit: usize) -> Result<Bytes, HttpError> {
     let mut body = Bounded { bytes: Vec::with_capacity(SMALL_ANSWER.min(limit)), limit };
     match serde_json::to_writer(&mut body, &Success::new(answer)) {
-        Ok(()) => {
-            let mut response = HttpResponse::with_body(StatusCode::OK, body.bytes);
-            let json = HeaderValue::from_static("application/json");
-            response.headers_mut().insert(CONTENT_TYPE, json);
-            Ok(response.map_into_boxed_body())
-        }
+        Ok(()) => Ok(Bytes::from(body.bytes)),
         Err(err) if err.io_error_kind() == Some(io::ErrorKind::FileTooLarge) => {
             Err(too_large(limit))
         }
         Err(err) => Err(HttpError::new(ErrorCode::InternalError, err.to_string())),
     }
+}
+
+/// 200 with `body`, a JSON document.
+pub(crate) fn json_response(body: Bytes) -> HttpResponse {
+    let mut response = HttpResponse::with_body(StatusCode::OK, body);
+    let json = HeaderValue::from_static("application/json");
+    response.headers_mut().insert(CONTENT_TYPE, json);
+    response.map_into_boxed_body()
 }
 
 /// Runs `write`, which builds a text charged to its budget's memory limit, with that limit
@@ -240,14 +244,15 @@ mod tests {
 
     #[test]
     fn answers_within_the_limit_are_sent_whole() {
-        let response = respond("abc", 64).unwrap();
+        let response = json_response(success_body("abc", 64).unwrap());
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers().get(CONTENT_TYPE).unwrap(), "application/json");
         let body = response.into_body().try_into_bytes().unwrap();
         assert_eq!(body, r#"{"success":true,"data":"abc"}"#);
         let exact = body.len();
-        assert!(respond("abc", exact).is_ok());
-        assert_eq!(respond("abc", exact - 1).unwrap_err().code(), ErrorCode::ResponseTooLarge);
+        assert!(success_body("abc", exact).is_ok());
+        let too_large = success_body("abc", exact - 1).unwrap_err();
+        assert_eq!(too_large.code(), ErrorCode::ResponseTooLarge);
     }
 
     #[actix_web::test]

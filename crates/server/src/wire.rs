@@ -98,6 +98,11 @@ impl Checker<'_> {
 }
 
 impl Term {
+    /// What the term's language depends on: its kind, text and limits.
+    pub(crate) fn key(&self) -> &TermKey {
+        &self.key
+    }
+
     /// The term's language: from the cache, or a pattern parsed (its automaton is built
     /// when a question needs it), a FAIR's automaton determinized when it is not
     /// deterministic, then minimized. Kept for the next call, and for [`Term::keep`].

@@ -1,4 +1,6 @@
-//! `/v1/analyze/*`: questions about one, two or several terms.
+//! `/v1/analyze/*`: questions about one, two or several terms. A question about one or two
+//! terms is a function of them and of the output dialect: its answer is remembered
+//! (`runner::run_remembered`).
 
 use actix_web::web;
 use api_types::request::{
@@ -10,7 +12,7 @@ use langcore::Language;
 
 use crate::auth::Caller;
 use crate::routes::register;
-use crate::runner::{Answer, run};
+use crate::runner::{Answer, run, run_remembered};
 use crate::state::AppState;
 use crate::wire;
 
@@ -36,21 +38,24 @@ type One = web::Json<TermRequest>;
 type Two = web::Json<TwoTermsRequest>;
 
 async fn cardinality(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| {
+    run_remembered(state, caller, body, |term, job| {
         Ok(wire::cardinality(job.language(term)?.cardinality(job.budget)?))
     })
     .await
 }
 
 async fn deterministic(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| Ok(Boolean::new(term.is_deterministic(job.budget)?))).await
+    run_remembered(state, caller, body, |term, job| {
+        Ok(Boolean::new(term.is_deterministic(job.budget)?))
+    })
+    .await
 }
 
 /// The DOT text stops growing at the response limit: a 52-byte request may not make the
 /// engine write 126 MB that would only be refused. The minimal DFA's text, or the NFA's
 /// when the DFA does not fit a share of the budget (`Language::to_dot`).
 async fn dot(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| {
+    run_remembered(state, caller, body, |term, job| {
         let language = job.language(term)?;
         Ok(Text::new(job.text_within_response_limit(|budget| language.to_dot(budget))?))
     })
@@ -58,37 +63,42 @@ async fn dot(state: State, caller: Caller, body: One) -> Answer {
 }
 
 async fn pattern(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| Ok(Text::new(job.pattern(&job.language(term)?)?))).await
+    run_remembered(state, caller, body, |term, job| {
+        Ok(Text::new(job.pattern(&job.language(term)?)?))
+    })
+    .await
 }
 
 async fn empty(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| {
+    run_remembered(state, caller, body, |term, job| {
         Ok(Boolean::new(job.language(term)?.is_empty(job.budget)?))
     })
     .await
 }
 
 async fn empty_string(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| {
+    run_remembered(state, caller, body, |term, job| {
         Ok(Boolean::new(job.language(term)?.is_empty_string(job.budget)?))
     })
     .await
 }
 
 async fn total(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| {
+    run_remembered(state, caller, body, |term, job| {
         Ok(Boolean::new(job.language(term)?.is_total(job.budget)?))
     })
     .await
 }
 
 async fn length(state: State, caller: Caller, body: One) -> Answer {
-    run(state, caller, body, |term, job| Ok(wire::length(job.language(term)?.length(job.budget)?)))
-        .await
+    run_remembered(state, caller, body, |term, job| {
+        Ok(wire::length(job.language(term)?.length(job.budget)?))
+    })
+    .await
 }
 
 async fn equivalent(state: State, caller: Caller, body: Two) -> Answer {
-    run(state, caller, body, |[left, right], job| {
+    run_remembered(state, caller, body, |[left, right], job| {
         let witness = job.language(left)?.equivalence_witness(&job.language(right)?, job.budget)?;
         Ok(Boolean::from_witness(witness))
     })
@@ -96,7 +106,7 @@ async fn equivalent(state: State, caller: Caller, body: Two) -> Answer {
 }
 
 async fn subset(state: State, caller: Caller, body: Two) -> Answer {
-    run(state, caller, body, |[left, right], job| {
+    run_remembered(state, caller, body, |[left, right], job| {
         let witness = job.language(left)?.subset_witness(&job.language(right)?, job.budget)?;
         Ok(Boolean::from_witness(witness))
     })

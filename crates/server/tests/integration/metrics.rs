@@ -34,7 +34,8 @@ fn requests_get_duration_buckets_by_route_template() {
     let server = RunningServer::start(&["--max-states", "20"]);
     let (status, _) = server.post("/v1/analyze/length", LENGTH);
     assert_eq!(status, 200);
-    // The same term again: a hit in the term cache.
+    // The same term again: a hit in the term cache, and the same question a hit in the
+    // answer cache.
     assert_eq!(server.post("/v1/analyze/length", LENGTH).0, 200);
     let (status, body) = server
         .post("/v1/compute/determinize", r#"{"term": {"type": "regex", "value": "[a-z]{30}"}}"#);
@@ -63,6 +64,10 @@ fn requests_get_duration_buckets_by_route_template() {
     assert_eq!(value(&text, states, ""), Some(1.0), "{text}");
     assert!(
         value(&text, "relang_term_cache_requests_total", "hit").is_some_and(|hits| hits >= 1.0),
+        "{text}"
+    );
+    assert!(
+        value(&text, "relang_answer_cache_requests_total", "hit").is_some_and(|hits| hits >= 1.0),
         "{text}"
     );
     assert!(value(&text, "http_server_active_requests", "GET").is_some(), "{text}");
