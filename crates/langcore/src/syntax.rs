@@ -249,18 +249,50 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
     ) {
         return Err(ParseError::new(class, NOT_A_CLASS, &whole));
     }
-    let hir = translate(class, &ast)?;
+    class_of(&translate(class, &ast)?).ok_or_else(|| ParseError::new(class, NOT_A_CLASS, &whole))
+}
+
+/// The set of characters a class's HIR matches, if it is one character's.
+fn class_of(hir: &Hir) -> Option<CharSet> {
     match hir.kind() {
-        HirKind::Class(set) => Ok(CharSet::from_hir_class(set)),
+        HirKind::Class(set) => Some(CharSet::from_hir_class(set)),
         HirKind::Literal(literal) => {
             let mut chars = std::str::from_utf8(&literal.0).unwrap_or_default().chars();
             match (chars.next(), chars.next()) {
-                (Some(only), None) => Ok(CharSet::singleton(only)),
-                _ => Err(ParseError::new(class, NOT_A_CLASS, &whole)),
+                (Some(only), None) => Some(CharSet::singleton(only)),
+                _ => None,
             }
         }
-        _ => Err(ParseError::new(class, NOT_A_CLASS, &whole)),
+        _ => None,
     }
+}
+
+/// [`parse_class`] with the deadline checked between the items of a bracket class's union,
+/// each translated alone (their union is the class's): a class of 1,200 nested set
+/// operations takes a debug build a third of a second, which one translation could not
+/// stop at the deadline.
+fn parse_class_within(class: &str, budget: &Budget) -> Result<CharSet, Error> {
+    // `[]` and errors as `parse_class` has them.
+    let Ok(ast) = parse_ast(class) else { return Ok(parse_class(class)?) };
+    let union = match &ast {
+        Ast::ClassBracketed(bracketed) => match &bracketed.kind {
+            ast::ClassSet::Item(ast::ClassSetItem::Union(union)) => Some((bracketed, union)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((bracketed, union)) = union else { return Ok(parse_class(class)?) };
+    let mut set = CharSet::empty();
+    for item in &union.items {
+        budget.check_time(Operation::Parse)?;
+        let kind = ast::ClassSet::Item(item.clone());
+        let alone = ast::ClassBracketed { span: bracketed.span, negated: false, kind };
+        match class_of(&translate(class, &Ast::class_bracketed(alone))?) {
+            Some(part) => set = set.union(&part),
+            None => return Ok(parse_class(class)?),
+        }
+    }
+    Ok(if bracketed.negated { set.complement() } else { set })
 }
 
 /// The AST of `pattern`, with nesting limited to [`NEST_LIMIT`].
@@ -390,9 +422,10 @@ impl CharSet {
 
     /// [`CharSet::parse`] under `budget` ([`Operation::Parse`]): the syntax tree's memory
     /// and the tables of its Unicode classes (as for a pattern) are charged and the deadline
-    /// checked before parsing; the set's own memory is charged and the deadline checked
-    /// again after it. Parsing cannot be interrupted, but it is linear in `class` except for
-    /// Unicode classes, whose sets are bounded by the number of scalar values.
+    /// checked before parsing, and between the items of a bracket class; the set's own
+    /// memory is charged and the deadline checked again after it. Each item's translation
+    /// cannot be interrupted, but it is linear in its text except for Unicode classes, whose
+    /// sets are bounded by the number of scalar values.
     ///
     /// # Errors
     /// [`Error::Parse`] as [`CharSet::parse`], or [`Error::Budget`] when the budget runs out.
@@ -412,7 +445,7 @@ impl CharSet {
         let tree_bytes = class.len().saturating_mul(TREE_BYTES_PER_PATTERN_BYTE);
         charge(class, budget)?;
         budget.check_time(Operation::Parse)?;
-        let set = CharSet::parse(class)?;
+        let set = parse_class_within(class, budget)?;
         let set_bytes = set.ranges().len().saturating_mul(size_of::<(char, char)>());
         budget.check_memory(Operation::Parse, tree_bytes.saturating_add(set_bytes))?;
         budget.check_time(Operation::Parse)?;
@@ -502,6 +535,50 @@ mod tests {
         let err = CharSet::parse_with("\\p{L}", &expired).unwrap_err();
         assert_eq!(err, Error::Budget(BudgetError::Timeout { op: Operation::Parse }));
         assert!(matches!(CharSet::parse_with("a|b", &budget), Err(Error::Parse(_))));
+    }
+
+    /// A bracket class read item by item under a budget is the class read whole: negated,
+    /// nested, with set operations, ranges, escapes, literal `^`, `-` and `]`.
+    #[test]
+    fn charsets_read_item_by_item_are_the_class_read_whole() {
+        let budget = Budget::default();
+        for class in [
+            "[a-c]",
+            "[^a-c]",
+            "[]a]",
+            "[a^]",
+            "[-a]",
+            "[a-]",
+            "[\\^x]",
+            "[\\d\\s]",
+            "[^\\w]",
+            "[\\p{L}--\\p{Lu}]",
+            "[a[b-d]]",
+            "[^a[^b]]",
+            "[[:alpha:]_]",
+            "[^[:^digit:]x]",
+            "[\\p{Greek}\\P{L}&&\\p{N}]",
+            "[x[\\p{L}--\\p{Lu}][0-9]]",
+            "[\\x{1F600}a]",
+            "[(?i:[\\p{L}--\\p{Lu}])a]",
+            "[^\\p{L}[a-z]]",
+            "[a-c~~b]",
+            "[^]",
+            "[\\]]",
+            "a",
+            "\\d",
+            ".",
+            "[^\\x00-\\x{10FFFF}]",
+        ] {
+            let whole = parse_class(class).map_err(|err| err.to_string());
+            let items = CharSet::parse_with(class, &budget).map_err(|err| err.to_string());
+            assert_eq!(items, whole, "{class}");
+        }
+        // A deadline passed stops between two items.
+        let nested = format!("[{}]", "[\\p{L}--\\p{Lu}]".repeat(50));
+        let expired = Budget::unlimited().with_deadline(std::time::Instant::now());
+        let err = CharSet::parse_with(&nested, &expired).unwrap_err();
+        assert_eq!(err, Error::Budget(BudgetError::Timeout { op: Operation::Parse }));
     }
 
     #[track_caller]
