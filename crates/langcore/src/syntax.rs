@@ -237,7 +237,11 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
     if class == "[]" {
         return Ok(CharSet::empty());
     }
-    let ast = parse_ast(class)?;
+    class_in(class, &parse_ast(class)?)
+}
+
+/// The set `ast`, parsed from `class`, means, as [`parse_class`] reads it.
+fn class_in(class: &str, ast: &Ast) -> Result<CharSet, ParseError> {
     let whole = ast::Span::new(ast::Position::new(0, 1, 1), ast::Position::new(class.len(), 1, 1));
     if !matches!(
         ast,
@@ -249,7 +253,7 @@ pub(crate) fn parse_class(class: &str) -> Result<CharSet, ParseError> {
     ) {
         return Err(ParseError::new(class, NOT_A_CLASS, &whole));
     }
-    class_of(&translate(class, &ast)?).ok_or_else(|| ParseError::new(class, NOT_A_CLASS, &whole))
+    class_of(&translate(class, ast)?).ok_or_else(|| ParseError::new(class, NOT_A_CLASS, &whole))
 }
 
 /// The set of characters a class's HIR matches, if it is one character's.
@@ -274,6 +278,7 @@ fn class_of(hir: &Hir) -> Option<CharSet> {
 fn parse_class_within(class: &str, budget: &Budget) -> Result<CharSet, Error> {
     // `[]` and errors as `parse_class` has them.
     let Ok(ast) = parse_ast(class) else { return Ok(parse_class(class)?) };
+    // One parse serves both roads: a class that is not a bracket union is read whole.
     let union = match &ast {
         Ast::ClassBracketed(bracketed) => match &bracketed.kind {
             ast::ClassSet::Item(ast::ClassSetItem::Union(union)) => Some((bracketed, union)),
@@ -281,7 +286,7 @@ fn parse_class_within(class: &str, budget: &Budget) -> Result<CharSet, Error> {
         },
         _ => None,
     };
-    let Some((bracketed, union)) = union else { return Ok(parse_class(class)?) };
+    let Some((bracketed, union)) = union else { return Ok(class_in(class, &ast)?) };
     let mut set = CharSet::empty();
     for item in &union.items {
         budget.check_time(Operation::Parse)?;
@@ -289,7 +294,7 @@ fn parse_class_within(class: &str, budget: &Budget) -> Result<CharSet, Error> {
         let alone = ast::ClassBracketed { span: bracketed.span, negated: false, kind };
         match class_of(&translate(class, &Ast::class_bracketed(alone))?) {
             Some(part) => set = set.union(&part),
-            None => return Ok(parse_class(class)?),
+            None => return Ok(class_in(class, &ast)?),
         }
     }
     Ok(if bracketed.negated { set.complement() } else { set })
