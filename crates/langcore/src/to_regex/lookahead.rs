@@ -7,11 +7,12 @@
 //! flag, `\z` in Java and PCRE, where `$` also matches before a final newline). Where the
 //! minimal automaton of a product remembers the progress of both operands ("contains X and
 //! contains Y"), its elimination multiplies the operands out, while this form costs their
-//! two patterns and a dozen characters. [`candidate`] writes it for an intersection or a
+//! two patterns and a dozen characters. [`Lookaheads`] writes it for an intersection or a
 //! difference of two operands, each operand by its own conversion (so an operand that is
 //! itself a product may hold a lookahead: it too starts at the start of the string), both
-//! orders of an intersection, and keeps the shortest that is exact. Our dialect has no
-//! lookaround, so there is none there.
+//! orders of an intersection, and keeps the shortest that is exact and shorter than the
+//! product written without lookaround. Our dialect has no lookaround, so there is none
+//! there.
 //!
 //! # Budgets
 //! [`Operation::ToRegex`]: the operands' conversions and the checks share a quarter of the
@@ -33,49 +34,88 @@ use crate::witness::BoolOp;
 /// candidates still get the rest.
 const LOOKAHEAD_SHARE: u32 = 4;
 
-/// The shortest text with a lookahead for `op` on two `operands` (each with its minimal
-/// DFA) whose result has the minimal DFA `result`, exact when read in `dialect`; `None`
-/// in a dialect without lookaround, for other operations, or when no text is exact
-/// within the time share.
-pub(super) fn candidate(
-    op: BoolOp,
-    operands: &[(Shape<'_>, &Dfa)],
-    result: &Dfa,
+/// The texts with a lookahead for `op` on two `operands` (each with its minimal DFA),
+/// shortest first, and the time share their checks get; see [`Lookaheads::first_exact`].
+pub(super) struct Lookaheads {
+    texts: Vec<String>,
     dialect: Dialect,
-    budget: &Budget,
-) -> Option<String> {
-    let end = end_of_text(dialect)?;
-    let [(left, left_dfa), (right, right_dfa)] = operands else { return None };
-    if !matches!(op, BoolOp::Intersection | BoolOp::Difference) {
-        return None;
+    share: Budget,
+}
+
+impl Lookaheads {
+    /// The texts for `op` on `operands` within `budget`'s pattern limit: both orders of an
+    /// intersection, and the same with groups everywhere (should the scan for a top-level
+    /// `|` have read a spelling wrongly); none in a dialect without lookaround, for other
+    /// operations, or when an operand does not convert within the time share.
+    pub(super) fn new(
+        op: BoolOp,
+        operands: &[(Shape<'_>, &Dfa)],
+        dialect: Dialect,
+        budget: &Budget,
+    ) -> Lookaheads {
+        let share = time_share(budget, LOOKAHEAD_SHARE);
+        let texts = Self::written_for(op, operands, dialect, &share)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|text| text.len() <= budget.max_pattern())
+            .collect();
+        Lookaheads { texts, dialect, share }
     }
-    let share = time_share(budget, LOOKAHEAD_SHARE);
-    let convert = |shape: &Shape<'_>, dfa: &Dfa| {
-        term_to_pattern(shape, None, dialect, &share, |_| Ok(dfa)).ok()
-    };
-    let (left, right) = (convert(left, left_dfa)?, convert(right, right_dfa)?);
-    // The empty language's `[]` is not valid in every dialect (the product is empty too).
-    if left == "[]" || right == "[]" {
-        return None;
+
+    fn written_for(
+        op: BoolOp,
+        operands: &[(Shape<'_>, &Dfa)],
+        dialect: Dialect,
+        share: &Budget,
+    ) -> Option<Vec<String>> {
+        let end = end_of_text(dialect)?;
+        let [(left, left_dfa), (right, right_dfa)] = operands else { return None };
+        if !matches!(op, BoolOp::Intersection | BoolOp::Difference) {
+            return None;
+        }
+        let convert = |shape: &Shape<'_>, dfa: &Dfa| {
+            term_to_pattern(shape, None, dialect, share, |_| Ok(dfa)).ok()
+        };
+        let (left, right) = (convert(left, left_dfa)?, convert(right, right_dfa)?);
+        // The empty language's `[]` is not valid in every dialect (the product is empty too).
+        if left == "[]" || right == "[]" {
+            return None;
+        }
+        let (mut texts, grouped) = match op {
+            BoolOp::Intersection => (
+                vec![
+                    written('=', &left, &right, end, has_top_alternation),
+                    written('=', &right, &left, end, has_top_alternation),
+                ],
+                written('=', &left, &right, end, |_| true),
+            ),
+            _ => (
+                vec![written('!', &right, &left, end, has_top_alternation)],
+                written('!', &right, &left, end, |_| true),
+            ),
+        };
+        texts.sort_by_key(String::len);
+        if !texts.contains(&grouped) {
+            texts.push(grouped);
+        }
+        Some(texts)
     }
-    let mut texts = match op {
-        BoolOp::Intersection => vec![
-            written('=', &left, &right, end, has_top_alternation),
-            written('=', &right, &left, end, has_top_alternation),
-        ],
-        _ => vec![written('!', &right, &left, end, has_top_alternation)],
-    };
-    texts.sort_by_key(String::len);
-    let is_exact = |text: &String| is_exact(text, dialect, result, &share);
-    if let Some(text) = texts.iter().find(|text| is_exact(text)) {
-        return Some(text.clone());
+
+    /// The length of the longest text, if there is one.
+    pub(super) fn longest(&self) -> Option<usize> {
+        self.texts.iter().map(String::len).max()
     }
-    // Should the scan for a top-level `|` have read a spelling wrongly, groups everywhere.
-    let grouped = match op {
-        BoolOp::Intersection => written('=', &left, &right, end, |_| true),
-        _ => written('!', &right, &left, end, |_| true),
-    };
-    (!texts.contains(&grouped) && is_exact(&grouped)).then_some(grouped)
+
+    /// The first text shorter than `shorter_than` that is exact for the product's minimal
+    /// DFA `result`. Checking a text builds its automaton, in JavaScript over code units,
+    /// which can take seconds: the caller asks only once it knows what the text must beat.
+    pub(super) fn first_exact(&self, result: &Dfa, shorter_than: usize) -> Option<String> {
+        self.texts
+            .iter()
+            .filter(|text| text.len() < shorter_than)
+            .find(|text| is_exact(text, self.dialect, result, &self.share))
+            .cloned()
+    }
 }
 
 /// `(?<kind>(?:look)<end>)(?:body)`, each group only where `needs_group` says the text has
@@ -166,6 +206,9 @@ mod tests {
         assert_eq!(written('!', "(a|b)", "c", r"\z", has_top_alternation), r"(?!(a|b)\z)c");
         // A product the classic candidates write short stays without a lookahead.
         assert_eq!(converted("[a-z]{2,40}", '&', "[a-x0-9]+", Dialect::Python), "[a-x]{2,40}");
+        // An empty product is `[]` (JavaScript reads it back; no lookahead is checked).
+        let (tag, email) = (r"<\w[^>]*\son\w+=(\w+|'[^']*')>", r"[\w.-]+@([\w-]+\.)+\w{2,4}");
+        assert_eq!(converted(tag, '&', email, Dialect::Js), "[]");
     }
 
     #[test]

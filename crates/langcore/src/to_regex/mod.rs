@@ -44,8 +44,10 @@
 //! automaton is too large to eliminate (or to build) still gets a pattern.
 //!
 //! In a dialect with lookaround, an intersection or difference of two operands also gets
-//! the candidate `(?=(?:A)$)(?:B)` or `(?!(?:B)$)(?:A)` (`lookahead.rs`), first: the
-//! classic candidates are then sought only up to its length, and win a tie.
+//! the candidate `(?=(?:A)$)(?:B)` or `(?!(?:B)$)(?:A)` (`lookahead.rs`): written first,
+//! so that the classic candidates are sought only up to its length, and checked last,
+//! only when shorter than the classic form, which wins a tie (checking builds the
+//! lookahead's automaton, in JavaScript over code units: seconds for an empty product).
 //!
 //! A pattern written for another dialect enters as its parse tree after that dialect's
 //! reading (classes, case folding, possessive quantifiers, edge anchors all resolved), so
@@ -106,6 +108,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use ast::{Exprs, NodeId};
 use eliminate::Gnfa;
+use lookahead::Lookaheads;
 use search::Searches;
 pub(crate) use structure::Shape;
 
@@ -234,17 +237,20 @@ pub(crate) fn term_to_pattern<'a>(
     let built = match shape {
         Shape::Automaton(dfa) => return Ok(to_pattern(dfa, dialect, budget)?),
         Shape::Product { dfa, op, operands } => {
-            let looked = lookahead::candidate(*op, operands, dfa, dialect, budget);
-            // Past the pattern limit it is not returned either.
-            let Some(looked) = looked.filter(|text| text.len() <= budget.max_pattern()) else {
+            let looks = Lookaheads::new(*op, operands, dialect, budget);
+            let Some(longest) = looks.longest() else {
                 return Ok(classic_product(&mut exprs, *op, operands, dfa, dialect, budget)?);
             };
-            // The classic form, sought only up to the lookahead's length, wins a tie; any
-            // failure of it keeps the lookahead.
-            let bounded = budget.with_max_pattern(looked.len());
-            return Ok(match classic_product(&mut exprs, *op, operands, dfa, dialect, &bounded) {
-                Ok(classic) if classic.len() <= looked.len() => classic,
-                _ => looked,
+            // The classic form, sought only up to the longest lookahead's length, wins a
+            // tie; a lookahead is checked only where it would be shorter (an empty product,
+            // `[]`, checks none).
+            let bounded = budget.with_max_pattern(longest);
+            let classic = classic_product(&mut exprs, *op, operands, dfa, dialect, &bounded);
+            let beat = classic.as_ref().map_or(usize::MAX, String::len);
+            return Ok(match (looks.first_exact(dfa, beat), classic) {
+                (Some(looked), _) => looked,
+                (None, Ok(classic)) => classic,
+                (None, Err(_)) => classic_product(&mut exprs, *op, operands, dfa, dialect, budget)?,
             });
         }
         _ => product::build(&mut exprs, shape, budget, &mut leaf),
