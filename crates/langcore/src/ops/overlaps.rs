@@ -18,7 +18,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::product::separating_string;
-use crate::alphabet::{CharSet, ClassId, Classes};
+use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::state_id::StateId;
@@ -102,20 +102,8 @@ struct TupleWalk<'a> {
 
 impl<'a> TupleWalk<'a> {
     fn new(dfas: &'a [&'a Dfa], budget: &'a Budget) -> Result<TupleWalk<'a>, BudgetError> {
-        let labels: Vec<&CharSet> =
-            dfas.iter().flat_map(|dfa| dfa.classes().iter().map(|(_, set)| set)).collect();
-        let (classes, classes_of_label) = Classes::new(&labels, budget)?;
-        let n = dfas.len();
-        let mut class_of = vec![ClassId::new(0); classes.len() * n];
-        let mut label = 0;
-        for (side, dfa) in dfas.iter().enumerate() {
-            for own in 0..dfa.classes().len() {
-                for member in &classes_of_label[label] {
-                    class_of[member.index() * n + side] = ClassId::new(own);
-                }
-                label += 1;
-            }
-        }
+        let partitions: Vec<&Classes> = dfas.iter().map(|dfa| dfa.classes()).collect();
+        let (classes, class_of) = Classes::refinement(&partitions, budget)?;
         let start: Vec<StateId> = dfas.iter().map(|dfa| dfa.start()).collect();
         let ids = HashMap::from_iter([(start.clone(), StateId::from_index(0))]);
         Ok(TupleWalk {

@@ -22,7 +22,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::alphabet::{CharSet, ClassId, Classes};
+use crate::alphabet::{ClassId, Classes};
 use crate::budget::{Budget, BudgetError, Operation};
 use crate::dfa::Dfa;
 use crate::state_id::StateId;
@@ -189,20 +189,9 @@ struct PairClasses {
 
 impl PairClasses {
     fn new(left: &Classes, right: &Classes, budget: &Budget) -> Result<PairClasses, BudgetError> {
-        let labels: Vec<&CharSet> = left.iter().chain(right.iter()).map(|(_, set)| set).collect();
-        let (classes, classes_of_label) = Classes::new(&labels, budget)?;
-        let mut left_of = vec![ClassId::new(0); classes.len()];
-        let mut right_of = vec![ClassId::new(0); classes.len()];
-        for (label_idx, members) in classes_of_label.iter().enumerate() {
-            let (side, own_class) = match label_idx.checked_sub(left.len()) {
-                None => (&mut left_of, label_idx),
-                Some(right_idx) => (&mut right_of, right_idx),
-            };
-            for member in members {
-                side[member.index()] = ClassId::new(own_class);
-            }
-        }
-        Ok(PairClasses { classes, left: left_of, right: right_of })
+        let (classes, rows) = Classes::refinement(&[left, right], budget)?;
+        let (left, right) = rows.chunks_exact(2).map(|row| (row[0], row[1])).unzip();
+        Ok(PairClasses { classes, left, right })
     }
 }
 
