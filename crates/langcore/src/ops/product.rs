@@ -8,7 +8,8 @@
 //!   non-emptiness, non-inclusion or non-equivalence. It stops at the first such pair.
 //!
 //! # Algorithm
-//! The product alphabet is the common refinement of both DFAs' classes ([`PairClasses`]);
+//! The product alphabet is the common refinement of both DFAs' classes ([`PairClasses`],
+//! one merge of their boundaries);
 //! each product class lies in exactly one class of each side. Pairs of states are discovered
 //! breadth first from the pair of start states, only those reachable ever being created
 //! (on-the-fly product). Cost: O(pairs × product classes).
