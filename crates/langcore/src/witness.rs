@@ -19,7 +19,7 @@
 //! The walks check the budget themselves, when a state is entered (deadline) and when a new
 //! state is found (states, memory).
 
-use crate::alphabet::{CharSet, ClassId, Classes};
+use crate::alphabet::{ClassId, Classes};
 use crate::budget::BudgetError;
 use crate::state_id::StateId;
 
@@ -125,10 +125,11 @@ pub(crate) fn shortest_witnesses<D: Discovery>(
 
 /// The string of smallest class members along the discovery path of `state`.
 fn spell(classes: &Classes, parents: &[Option<(StateId, ClassId)>], state: StateId) -> String {
+    let smallest = classes.smallest_members();
     let mut reversed = Vec::new();
     let mut current = state;
     while let Some((parent, class)) = parents[current.index()] {
-        reversed.extend(classes.class(class).and_then(CharSet::first));
+        reversed.push(smallest[class.index()]);
         current = parent;
     }
     reversed.into_iter().rev().collect()

@@ -298,9 +298,9 @@ impl Classes {
     ) -> Result<(Classes, Vec<ClassId>), BudgetError> {
         assert!(!partitions.is_empty(), "a refinement of at least one partition");
         let mut ticker = Ticker::new(budget, Operation::Partition, CHECK_INTERVAL);
+        let mut ids = TupleIds::new(partitions);
         let mut next = vec![0; partitions.len()];
         let mut current = vec![ClassId(0); partitions.len()];
-        let mut ids: HashMap<Box<[ClassId]>, ClassId> = HashMap::default();
         let (mut rows, mut starts) = (Vec::new(), Vec::new());
         // Every partition starts at U+0000; each boundary after it moves at least one
         // partition to another class, so neighbours differ as `starts` requires.
@@ -313,12 +313,7 @@ impl Classes {
                     next[side] += 1;
                 }
             }
-            let n_ids = ids.len();
-            let id = *ids.entry(current.as_slice().into()).or_insert_with(|| {
-                rows.extend_from_slice(&current);
-                ClassId::new(n_ids)
-            });
-            starts.push((lo, id));
+            starts.push((lo, ids.id(&current, &mut rows)));
             at = partitions
                 .iter()
                 .zip(&next)
@@ -326,6 +321,19 @@ impl Classes {
                 .min();
         }
         Ok((Classes::from_starts(starts, ids.len()), rows))
+    }
+
+    /// The smallest member of each class, indexed by [`ClassId::index`]: read off the class
+    /// boundaries, without building the classes' members.
+    pub(crate) fn smallest_members(&self) -> Vec<char> {
+        let mut smallest = Vec::with_capacity(self.n_classes);
+        // Classes are numbered by smallest member: each first appears in id order.
+        for &(lo, id) in &self.starts {
+            if id.index() == smallest.len() {
+                smallest.push(lo);
+            }
+        }
+        smallest
     }
 
     /// The number of classes, at least 1 and at most 1,112,064.
@@ -405,6 +413,63 @@ impl Classes {
         let after = self.starts.partition_point(|&(start, _)| start <= c);
         // The first start is U+0000 <= c, so `after >= 1`.
         after.checked_sub(1).and_then(|i| self.starts.get(i)).map_or(ClassId(0), |&(_, id)| id)
+    }
+}
+
+/// Dense ids for the tuples of classes [`Classes::refinement`] meets, in order of first
+/// meeting: a table indexed by the tuple where the partitions' class counts multiply to at
+/// most [`DENSE_TUPLES`] (two automata over a few dozen classes), else a hash map.
+enum TupleIds {
+    Dense { radix: Vec<usize>, table: Vec<Option<ClassId>>, n: usize },
+    Hashed(HashMap<Box<[ClassId]>, ClassId>),
+}
+
+/// The largest table of tuples [`TupleIds`] allocates.
+const DENSE_TUPLES: usize = 1 << 16;
+
+impl TupleIds {
+    fn new(partitions: &[&Classes]) -> TupleIds {
+        let size = partitions.iter().try_fold(1_usize, |size, p| size.checked_mul(p.len()));
+        match size.filter(|&size| size <= DENSE_TUPLES) {
+            Some(size) => TupleIds::Dense {
+                radix: partitions.iter().map(|partition| partition.len()).collect(),
+                table: vec![None; size],
+                n: 0,
+            },
+            None => TupleIds::Hashed(HashMap::default()),
+        }
+    }
+
+    /// The id of `tuple`, a new one (its row appended to `rows`) when first met.
+    fn id(&mut self, tuple: &[ClassId], rows: &mut Vec<ClassId>) -> ClassId {
+        let mut new = |n: usize| {
+            rows.extend_from_slice(tuple);
+            ClassId::new(n)
+        };
+        match self {
+            TupleIds::Dense { radix, table, n } => {
+                let at = tuple.iter().zip(radix.iter()).fold(0, |at, (id, &r)| at * r + id.index());
+                *table[at].get_or_insert_with(|| {
+                    *n += 1;
+                    new(*n - 1)
+                })
+            }
+            TupleIds::Hashed(ids) => match ids.get(tuple) {
+                Some(&id) => id,
+                None => {
+                    let id = new(ids.len());
+                    ids.insert(tuple.into(), id);
+                    id
+                }
+            },
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            TupleIds::Dense { n, .. } => *n,
+            TupleIds::Hashed(ids) => ids.len(),
+        }
     }
 }
 
@@ -727,6 +792,43 @@ mod tests {
         }
     }
 
+    /// Asserts that the refinement of `partitions` is the partition of all their classes,
+    /// each of its classes inside the class its row names, with the smallest members read
+    /// off the boundaries.
+    fn assert_refinement(partitions: &[Classes]) {
+        let refs: Vec<&Classes> = partitions.iter().collect();
+        let (refined, rows) = Classes::refinement(&refs, &Budget::unlimited()).unwrap();
+        let all: Vec<CharSet> = partitions
+            .iter()
+            .flat_map(|classes| classes.iter().map(|(_, class)| class.clone()))
+            .collect();
+        assert_eq!(refined, partition(&all).0);
+        assert_eq!(rows.len(), refined.len() * refs.len());
+        for (id, class) in refined.iter() {
+            for (side, classes) in refs.iter().enumerate() {
+                let holder = rows[id.index() * refs.len() + side];
+                assert!(class.is_subset(classes.class(holder).unwrap()));
+            }
+        }
+        let smallest: Vec<char> = refined.iter().filter_map(|(_, class)| class.first()).collect();
+        assert_eq!(refined.smallest_members(), smallest);
+    }
+
+    #[test]
+    fn refinements_of_many_classes_are_hashed_alike() {
+        // 3 partitions of 41 classes: 68,921 tuples, past the dense table.
+        let windows = |from: u32, step: u32| -> Classes {
+            let labels: Vec<CharSet> = (0..40)
+                .filter_map(|i| char::from_u32(from + i * step))
+                .map(|lo| CharSet::range(lo, char::from_u32(lo as u32 + step / 2).unwrap()))
+                .collect();
+            partition(&labels).0
+        };
+        let partitions = [windows(0x30, 2), windows(0x41, 3), windows(0x3a0, 1)];
+        assert!(partitions.iter().map(Classes::len).product::<usize>() > DENSE_TUPLES);
+        assert_refinement(&partitions);
+    }
+
     #[test]
     fn no_labels_is_single() {
         assert_eq!(partition(&[]), (Classes::single(), vec![]));
@@ -869,21 +971,7 @@ mod tests {
         fn refinements_are_the_partitions_of_all_classes(
             sides in prop::collection::vec(prop::collection::vec(label(), 0..5), 1..4),
         ) {
-            let partitions: Vec<Classes> = sides.iter().map(|labels| partition(labels).0).collect();
-            let refs: Vec<&Classes> = partitions.iter().collect();
-            let (refined, rows) = Classes::refinement(&refs, &Budget::unlimited()).unwrap();
-            let all: Vec<CharSet> = partitions
-                .iter()
-                .flat_map(|classes| classes.iter().map(|(_, class)| class.clone()))
-                .collect();
-            prop_assert_eq!(&refined, &partition(&all).0);
-            prop_assert_eq!(rows.len(), refined.len() * refs.len());
-            for (id, class) in refined.iter() {
-                for (side, classes) in refs.iter().enumerate() {
-                    let holder = rows[id.index() * refs.len() + side];
-                    prop_assert!(class.is_subset(classes.class(holder).unwrap()));
-                }
-            }
+            assert_refinement(&sides.iter().map(|labels| partition(labels).0).collect::<Vec<_>>());
         }
 
         #[test]
