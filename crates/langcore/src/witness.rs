@@ -125,12 +125,7 @@ pub(crate) fn shortest_witnesses<D: Discovery>(
 
 /// The string of smallest class members along the discovery path of `state`.
 fn spell(classes: &Classes, parents: &[Option<(StateId, ClassId)>], state: StateId) -> String {
-    let smallest = classes.smallest_members();
-    let mut reversed = Vec::new();
-    let mut current = state;
-    while let Some((parent, class)) = parents[current.index()] {
-        reversed.push(smallest[class.index()]);
-        current = parent;
-    }
-    reversed.into_iter().rev().collect()
+    let path =
+        std::iter::successors(parents[state.index()], |&(parent, _)| parents[parent.index()]);
+    classes.spell_backwards(path.map(|(_, class)| class))
 }

@@ -323,9 +323,18 @@ impl Classes {
         Ok((Classes::from_starts(starts, ids.len()), rows))
     }
 
+    /// The string of the smallest members of the classes of a path, given last first (as a
+    /// walk back along its parents reads them): the spelling of every witness.
+    pub(crate) fn spell_backwards(&self, path: impl Iterator<Item = ClassId>) -> String {
+        let smallest = self.smallest_members();
+        let mut chars: Vec<char> = path.map(|class| smallest[class.index()]).collect();
+        chars.reverse();
+        chars.into_iter().collect()
+    }
+
     /// The smallest member of each class, indexed by [`ClassId::index`]: read off the class
     /// boundaries, without building the classes' members.
-    pub(crate) fn smallest_members(&self) -> Vec<char> {
+    fn smallest_members(&self) -> Vec<char> {
         let mut smallest = Vec::with_capacity(self.n_classes);
         // Classes are numbered by smallest member: each first appears in id order.
         for &(lo, id) in &self.starts {
@@ -810,8 +819,10 @@ mod tests {
                 assert!(class.is_subset(classes.class(holder).unwrap()));
             }
         }
-        let smallest: Vec<char> = refined.iter().filter_map(|(_, class)| class.first()).collect();
-        assert_eq!(refined.smallest_members(), smallest);
+        // Read backwards, the classes in descending order spell their smallest members up.
+        let smallest: String = refined.iter().filter_map(|(_, class)| class.first()).collect();
+        let backwards = (0..refined.len()).rev().map(ClassId::new);
+        assert_eq!(refined.spell_backwards(backwards), smallest);
     }
 
     #[test]

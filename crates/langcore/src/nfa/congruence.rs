@@ -254,13 +254,11 @@ impl<'n, 'b> Hkc<'n, 'b> {
     }
 
     /// The string of smallest class members along the path that found pair `idx`.
-    fn spell(&self, mut idx: usize) -> String {
-        let mut reversed = Vec::new();
-        while let Some((parent, class)) = self.pairs[idx].parent {
-            reversed.extend(self.classes.class(class).and_then(CharSet::first));
-            idx = parent as usize;
-        }
-        reversed.into_iter().rev().collect()
+    fn spell(&self, idx: usize) -> String {
+        let path = std::iter::successors(self.pairs[idx].parent, |&(parent, _)| {
+            self.pairs[parent as usize].parent
+        });
+        self.classes.spell_backwards(path.map(|(_, class)| class))
     }
 }
 
