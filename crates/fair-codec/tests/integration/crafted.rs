@@ -43,7 +43,7 @@ fn a_claim_of_2_pow_60_items_fails_fast_without_allocating() {
         let err = codec().decode(&seal(1, 0, &payload)).unwrap_err();
         assert_eq!(err.kind(), &DecodeErrorKind::Malformed { what: "not a postcard payload" });
         // Reserving room for the claim would abort or take ages; reading stops at the end.
-        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(started.elapsed() < Duration::from_secs(10));
     }
     // The largest varint postcard accepts as a length, too.
     check(

@@ -168,7 +168,8 @@ fn exploding_intersection_chains_stop_within_the_budget() {
         ),
         "{err:?}"
     );
-    assert!(started.elapsed() < Duration::from_millis(1500), "took {:?}", started.elapsed());
+    // Stopped, not hung: far past the 1 s budget, so that a busy machine cannot fail it.
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -178,7 +179,8 @@ fn complement_of_an_exploding_pattern_stops_within_the_budget() {
     let result = Dfa::from_regex_with("(a|b)*a(a|b){30}", &budget)
         .and_then(|dfa| Ok(dfa.complement(&budget)?));
     assert!(matches!(result, Err(Error::Budget(_))), "{result:?}");
-    assert!(started.elapsed() < Duration::from_millis(1500), "took {:?}", started.elapsed());
+    // Stopped, not hung: far past the 1 s budget, so that a busy machine cannot fail it.
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
 }
 
 proptest! {
