@@ -106,11 +106,17 @@ const MAX_ROUNDS: u32 = 16;
 /// Adds the strings of `more` to those of `grown`, group by group, each once.
 fn merge_grown(grown: &mut HashMap<u32, Vec<String>>, more: HashMap<u32, Vec<String>>) {
     for (number, values) in more {
-        let known = grown.entry(number).or_default();
-        for value in values {
-            if !known.contains(&value) {
-                known.push(value);
-            }
+        append_new(grown.entry(number).or_default(), values);
+    }
+}
+
+/// Appends to `known` the strings of `more` it lacks, each once, in `more`'s order: a set
+/// of them, as both sides may hold up to [`MAX_BACKREF_CHOICES`] strings.
+pub(super) fn append_new(known: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+    let mut seen: HashSet<String> = known.iter().cloned().collect();
+    for value in more {
+        if seen.insert(value.clone()) {
+            known.push(value);
         }
     }
 }
