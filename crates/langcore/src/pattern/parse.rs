@@ -220,6 +220,8 @@ struct RightRef {
     span: std::ops::Range<usize>,
     levels: Vec<(usize, usize)>,
     looks: Vec<(usize, bool)>,
+    /// It stands in a lookaround inside `looks`' last, whose check passed it on.
+    nested: bool,
 }
 
 /// What a reading takes a referenced group to have matched.

@@ -1305,7 +1305,7 @@ fn javascript_lookbehinds_capture_right_to_left() {
 /// compiled code answers `/((?=-)-)+../` wrongly, see `fuzz_known.toml`).
 #[test]
 fn javascript_lookbehinds_read_repeated_groups_right_to_left() {
-    let cases: [(&str, usize, &[&str]); 11] = [
+    let cases: [(&str, usize, &[&str]); 14] = [
         (
             "[-ab]*(?<=^\\1(?:(a)|b)+)",
             46,
@@ -1326,6 +1326,11 @@ fn javascript_lookbehinds_read_repeated_groups_right_to_left() {
         ("[-ab]*(?<=^\\1(a|-(?=a))+)", 11, &["aa", "aaa", "--a", "aaaa", "aa-a", "--aa"]),
         ("[-ab]*(?<=^\\1(?:(a|^)-)+)", 5, &["-", "aa-", "-a-"]),
         ("(?<!\\1(^))", 0, &[]),
+        // In a lookaround inside the lookbehind, a group after the lookbehind or in another
+        // of its branches has no value yet ("").
+        ("[-ab]*(?<=(?=\\1b)[ab])(b)", 40, &["bb", "abb", "bbb", "-bb", "aabb", "--bb"]),
+        ("[-ab]*(?<=-(?<!\\1a)|(a))b", 80, &["ab", "-b", "aab", "a-b", "bab", "--b"]),
+        ("[-ab]*(?<=(?<=\\1a)-)(a)", 13, &["a-a", "aa-a", "ba-a", "-a-a"]),
     ];
     let mut texts = vec![String::new()];
     for len in 1..=5 {

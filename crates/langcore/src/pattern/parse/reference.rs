@@ -720,7 +720,7 @@ impl Parser<'_> {
                 return Ok(Some(bound));
             }
             let (levels, looks) = (self.levels.clone(), self.looks.clone());
-            self.right_refs.push(RightRef { number, span, levels, looks });
+            self.right_refs.push(RightRef { number, span, levels, looks, nested: false });
             return Ok(Some(Expr::Empty));
         };
         // Left of the reference, or holding it: not closed yet, right to left (a repetition
@@ -739,14 +739,23 @@ impl Parser<'_> {
     /// strings and holding no reference, is tracked, its values read right to left
     /// (`Parser::right_to_left`). A group that opens after the lookaround where no
     /// lookbehind holds both, or in another branch of an alternation holding the
-    /// reference, has no value there (the reference matches ""); else refused.
+    /// reference, has no value there (the reference matches ""); one not opened yet where a
+    /// lookbehind holds the lookaround is checked where that one closes; else refused.
     pub(super) fn check_right_references(&mut self) -> Result<(), ParseError> {
         let (here, outer): (Vec<RightRef>, Vec<RightRef>) =
             std::mem::take(&mut self.right_refs).into_iter().partition(|at| at.looks == self.looks);
         self.right_refs = outer;
-        for at in here {
+        for mut at in here {
             let group = self.groups.get(at.number as usize - 1);
             let outer_behind = at.looks[..at.looks.len() - 1].iter().any(|look| !look.1);
+            if group.is_none() && outer_behind {
+                // Known where the lookaround around this one closes: the group opens in it
+                // (captured before the reference, not read here) or after it.
+                at.looks.pop();
+                at.nested = true;
+                self.right_refs.push(at);
+                continue;
+            }
             // A group in another branch of an alternation that holds the reference has no
             // value there: a repetition around both clears it at each iteration.
             let other_branch = group.is_some_and(|group| {
@@ -757,22 +766,26 @@ impl Parser<'_> {
                             .any(|&(at_level, at_branch)| at_level == level && at_branch != branch)
                     })
             });
-            if group.is_none() && !outer_behind || other_branch {
+            if group.is_none() || other_branch {
                 self.unset_right_refs.push(at.span.start);
                 continue;
             }
-            let once = group.is_some_and(|group| {
-                let on_path = group.path.iter().all(|step| {
-                    at.levels.contains(step) || self.level_branches.get(step.0) == Some(&1)
+            let once = !at.nested
+                && group.is_some_and(|group| {
+                    let on_path = group.path.iter().all(|step| {
+                        at.levels.contains(step) || self.level_branches.get(step.0) == Some(&1)
+                    });
+                    // A reading per string takes the group's strings, known without assertions.
+                    group.looks == at.looks && !group.varies && on_path && group.error.is_none()
                 });
-                // A reading per string takes the group's strings, known without assertions.
-                group.looks == at.looks && !group.varies && on_path && group.error.is_none()
-            });
             // Else its values are carried, read right to left: a group of finitely many
             // strings that holds no reference (its strings known from this pass, or, where
             // its paths hold assertions, found by the rounds).
             let carried = group.filter(|group| {
-                group.looks == at.looks && group.value_error.is_none() && !group.holds_reference
+                group.looks == at.looks
+                    && !at.nested
+                    && group.value_error.is_none()
+                    && !group.holds_reference
             });
             let not_regular = group.and_then(|group| group.value_error.clone());
             if once {
