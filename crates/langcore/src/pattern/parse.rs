@@ -220,6 +220,8 @@ struct RightRef {
     span: std::ops::Range<usize>,
     levels: Vec<(usize, usize)>,
     looks: Vec<(usize, bool)>,
+    /// It stands in a lookaround inside `looks`' last, whose check passed it on.
+    nested: bool,
 }
 
 /// What a reading takes a referenced group to have matched.
@@ -351,6 +353,10 @@ struct Parser<'p> {
     /// Where those references stand whose group opens after their lookbehind (first
     /// pass): they match "" in every reading, even where a reading binds the group.
     unset_right_refs: Vec<usize>,
+    /// Groups in a JavaScript lookbehind that references left of them read where a reading
+    /// per string cannot (repeated, optional, in another part of the lookbehind): tracked,
+    /// their values read right to left (`passing.rs`, [`Parser::right_to_left`]).
+    behind_values: Vec<u32>,
     /// The no branch's condition of a conditional on the last lookaround whose groups are
     /// read outside it (`passing.rs`).
     otherwise: Option<Otherwise>,
@@ -473,6 +479,7 @@ impl<'p> Parser<'p> {
             otherwise: None,
             right_refs: Vec::new(),
             unset_right_refs: Vec::new(),
+            behind_values: Vec::new(),
             tracked_refs: Vec::new(),
             behind_refs: Vec::new(),
             open_refs: Vec::new(),

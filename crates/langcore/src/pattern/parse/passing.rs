@@ -25,6 +25,13 @@
 //!   shadow group records ([`SHADOW`]); the readings test the shadows. A body that reads
 //!   captured values (a reference, a lookaround passing values out) is refused: mirrored,
 //!   it would read them before they are set.
+//! - Inside a JavaScript lookbehind, a reference left of its group reads the value set
+//!   last in time before it: the first setting right of it in the text, or the group's
+//!   clearing that starts an iteration holding it, or no value (""). Where the group is
+//!   tracked ([`Parser::right_to_left`]), the body is read left to right in its mirror
+//!   image's order of events, and each reference records the value it expects in an
+//!   [`EXPECTED`] group, which the next setting or clearing of the group on its right must
+//!   meet (and the body's end, for "no value"): the same paths as right to left.
 //!
 //! A negative lookaround passes out nothing; where a PCRE conditional on one takes its no
 //! branch, the values of the body's match stay ([`Otherwise`]).
@@ -68,6 +75,7 @@ impl Parser<'_> {
     /// `look`, `negated` or not. Where it passes out values, the no branch of a
     /// conditional on it is kept in [`Parser::otherwise`].
     pub(super) fn lookaround(&mut self, look: Look, negated: bool) -> Result<Expr, ParseError> {
+        let look = if look.ahead { look } else { self.right_to_left(look)? };
         if self.passed_out(look.n_groups).is_empty() {
             self.otherwise = None;
             return Ok(Expr::look(look.ahead, negated, look.body));
@@ -191,6 +199,29 @@ impl Parser<'_> {
         Ok(Expr::alt(readings.collect()))
     }
 
+    /// JavaScript's lookbehind `look` (second pass) with the values of its groups that
+    /// references left of them read ([`Parser::behind_values`]) read right to left, as
+    /// the module docs say; `look` itself where it has none.
+    fn right_to_left(&self, mut look: Look) -> Result<Look, ParseError> {
+        let groups: Vec<u32> = (self.behind_values.iter().copied())
+            .filter(|&number| number as usize > look.n_groups && self.tracked.contains(&number))
+            .filter(|&number| self.groups[number as usize - 1].looks == self.looks)
+            .collect();
+        if groups.is_empty() {
+            return Ok(look);
+        }
+        let body = expecting(&look.body, &groups).ok_or_else(|| {
+            self.unsupported(
+                "a JavaScript lookbehind whose group a reference left of it reads is only \
+                 supported where no lookaround inside it sets or reads the group",
+                look.span.clone(),
+            )
+        })?;
+        let ends = groups.iter().map(|&number| met(number, 0));
+        look.body = Expr::concat([body].into_iter().chain(ends).collect());
+        Ok(look)
+    }
+
     /// The parts of a lookbehind's `body` that the engine tries in turn, each with its
     /// width: Python's and PCRE's top-level branches, which have one each; Java's body
     /// restricted to each width, shortest first.
@@ -305,6 +336,72 @@ fn ending_with(first: &Expr, choice: &Choice) -> Expr {
 /// right, the first value set (the last of a right-to-left match): its value plus one, 0
 /// for "cleared"; none while none is set.
 const SHADOW: u32 = 1 << 30;
+
+/// The group that holds, for group `number` of a JavaScript lookbehind read left to right
+/// ([`Parser::right_to_left`]), the value the references left of here expect it to be set
+/// to next on the right: its value plus one, 0 for "no value"; none while none expects.
+const EXPECTED: u32 = 1 << 29;
+
+/// A test that no reference expects a value of group `number`, or that they expect the
+/// one `expected` stands for (its value plus one, 0 for none).
+fn met(number: u32, expected: u32) -> Expr {
+    let group = EXPECTED + number;
+    Expr::alt(vec![capture::test(group, None), capture::test(group, Some(expected))])
+}
+
+/// `expr` with its events in the order of its mirror image (`reversed`: an iteration's
+/// clearing of groups last) and each step of `groups` read right to left: a test that the
+/// group holds a value records that a reference expects it (or meets what an earlier one
+/// expects), a setting or clearing of the group meets what is expected and ends it.
+/// `None` where such a step stands inside a lookaround or an atomic group.
+fn expecting(expr: &Expr, groups: &[u32]) -> Option<Expr> {
+    let recurse = |expr: &Expr| expecting(expr, groups);
+    let ours = |group: &u32| groups.contains(group);
+    Some(match expr {
+        Expr::Capture(Capture::Test { group, value }) if ours(group) => {
+            let expected = value.map_or(0, |value| value + 1);
+            let at = EXPECTED + group;
+            let first = vec![capture::test(at, None), capture::set(at, Some(expected))];
+            Expr::alt(vec![Expr::concat(first), capture::test(at, Some(expected))])
+        }
+        Expr::Capture(Capture::Set { group, value }) if ours(group) => {
+            let expected = value.map_or(0, |value| value + 1);
+            Expr::concat(vec![met(*group, expected), capture::set(EXPECTED + group, None)])
+        }
+        Expr::Capture(Capture::Equals { group }) if ours(group) => return None,
+        Expr::Concat(parts) => {
+            // The clearing that starts an iteration comes first in time: last here.
+            let resets = parts
+                .iter()
+                .take_while(|part| matches!(part, Expr::Capture(Capture::Set { value: None, .. })))
+                .count();
+            let order = parts[resets..].iter().chain(&parts[..resets]);
+            Expr::concat(order.map(recurse).collect::<Option<_>>()?)
+        }
+        Expr::Alt(branches) => Expr::alt(branches.iter().map(recurse).collect::<Option<_>>()?),
+        Expr::Repeat { sub, min, max, greedy } => {
+            Expr::Repeat { sub: Box::new(recurse(sub)?), min: *min, max: *max, greedy: *greedy }
+        }
+        Expr::Look(look) if steps_on(&look.body, groups) => return None,
+        Expr::Atomic(sub) if steps_on(sub, groups) => return None,
+        Expr::Empty | Expr::Set(_) | Expr::Capture(_) | Expr::Look(_) | Expr::Atomic(_) => {
+            expr.clone()
+        }
+    })
+}
+
+/// Whether `expr` sets or reads a value of one of `groups`.
+fn steps_on(expr: &Expr, groups: &[u32]) -> bool {
+    match expr {
+        Expr::Capture(
+            Capture::Set { group, .. } | Capture::Test { group, .. } | Capture::Equals { group },
+        ) => groups.contains(group),
+        Expr::Concat(parts) | Expr::Alt(parts) => parts.iter().any(|part| steps_on(part, groups)),
+        Expr::Repeat { sub, .. } | Expr::Atomic(sub) => steps_on(sub, groups),
+        Expr::Look(look) => steps_on(&look.body, groups),
+        Expr::Empty | Expr::Set(_) => false,
+    }
+}
 
 /// `expr` matched the other way: its concatenations reversed, lookaheads and lookbehinds
 /// swapped (a lookahead of the reversed text is a lookbehind of the text). `in_time`: as

@@ -106,11 +106,17 @@ const MAX_ROUNDS: u32 = 16;
 /// Adds the strings of `more` to those of `grown`, group by group, each once.
 fn merge_grown(grown: &mut HashMap<u32, Vec<String>>, more: HashMap<u32, Vec<String>>) {
     for (number, values) in more {
-        let known = grown.entry(number).or_default();
-        for value in values {
-            if !known.contains(&value) {
-                known.push(value);
-            }
+        append_new(grown.entry(number).or_default(), values);
+    }
+}
+
+/// Appends to `known` the strings of `more` it lacks, each once, in `more`'s order: a set
+/// of them, as both sides may hold up to [`MAX_BACKREF_CHOICES`] strings.
+pub(super) fn append_new(known: &mut Vec<String>, more: impl IntoIterator<Item = String>) {
+    let mut seen: HashSet<String> = known.iter().cloned().collect();
+    for value in more {
+        if seen.insert(value.clone()) {
+            known.push(value);
         }
     }
 }
@@ -193,6 +199,7 @@ impl Parser<'_> {
                 again.strings_memo = Rc::clone(&self.strings_memo);
                 again.needs_text = self.needs_text.clone();
                 again.unset_right_refs = self.unset_right_refs.clone();
+                again.behind_values = self.behind_values.clone();
                 again.tracked = tracked.to_vec();
                 again.exported = self.exported.clone();
                 again.open_values = open_values.clone();
@@ -448,6 +455,7 @@ impl Parser<'_> {
         again.groups = self.groups[..n_groups].to_vec();
         again.needs_text = self.needs_text.clone();
         again.unset_right_refs = self.unset_right_refs.clone();
+        again.behind_values = self.behind_values.clone();
         again.open_values = self.open_values.clone();
         again.later_names = self.later_names.clone();
         again.capped = self.capped;
@@ -685,8 +693,8 @@ impl Parser<'_> {
     /// A JavaScript reference inside a lookbehind that also holds its group: a lookbehind
     /// matches right to left, so a group left of the reference, or holding it, is captured
     /// after it (the reference matches ""), and one right of it before: such a reference is
-    /// read once per string of its group (`Parser::expand_inside`, the group checked by
-    /// [`Parser::check_right_references`]). `None` elsewhere.
+    /// read once per string of its group (`Parser::expand_inside`), or from the automaton's
+    /// state (the group checked by [`Parser::check_right_references`]). `None` elsewhere.
     pub(super) fn js_behind_reference(
         &mut self,
         number: u32,
@@ -700,11 +708,19 @@ impl Parser<'_> {
             if self.unset_right_refs.contains(&span.start) {
                 return Ok(Some(Expr::Empty));
             }
+            // Second pass: a tracked group's values, read right to left as the lookbehind
+            // closes (`Parser::right_to_left`).
+            if self.behind_values.contains(&number)
+                && self.tracked.contains(&number)
+                && let Some(values) = self.open_values.get(&number)
+            {
+                return Ok(Some(self.read_values(number, values)));
+            }
             if let Some(bound) = self.bound_reference(number) {
                 return Ok(Some(bound));
             }
             let (levels, looks) = (self.levels.clone(), self.looks.clone());
-            self.right_refs.push(RightRef { number, span, levels, looks });
+            self.right_refs.push(RightRef { number, span, levels, looks, nested: false });
             return Ok(Some(Expr::Empty));
         };
         // Left of the reference, or holding it: not closed yet, right to left (a repetition
@@ -717,18 +733,29 @@ impl Parser<'_> {
     }
 
     /// The JavaScript references to groups right of them inside the lookaround just read
-    /// (first pass). A group in the same lookbehind must match once where the reference
-    /// stands (on its branch, under no repetition in the lookbehind) and hold no assertion:
-    /// the reference is read once per string of the group. A group that opens after the
-    /// lookaround where no lookbehind holds both, or in another branch of an alternation
-    /// holding the reference, has no value there (the reference matches ""); else refused.
+    /// (first pass). A group in the same lookbehind that matches once where the reference
+    /// stands (on its branch, under no repetition in the lookbehind) and holds no assertion
+    /// is read once per string; one that may match other than once, of finitely many
+    /// strings and holding no reference, is tracked, its values read right to left
+    /// (`Parser::right_to_left`). A group that opens after the lookaround where no
+    /// lookbehind holds both, or in another branch of an alternation holding the
+    /// reference, has no value there (the reference matches ""); one not opened yet where a
+    /// lookbehind holds the lookaround is checked where that one closes; else refused.
     pub(super) fn check_right_references(&mut self) -> Result<(), ParseError> {
         let (here, outer): (Vec<RightRef>, Vec<RightRef>) =
             std::mem::take(&mut self.right_refs).into_iter().partition(|at| at.looks == self.looks);
         self.right_refs = outer;
-        for at in here {
+        for mut at in here {
             let group = self.groups.get(at.number as usize - 1);
             let outer_behind = at.looks[..at.looks.len() - 1].iter().any(|look| !look.1);
+            if group.is_none() && outer_behind {
+                // Known where the lookaround around this one closes: the group opens in it
+                // (captured before the reference, not read here) or after it.
+                at.looks.pop();
+                at.nested = true;
+                self.right_refs.push(at);
+                continue;
+            }
             // A group in another branch of an alternation that holds the reference has no
             // value there: a repetition around both clears it at each iteration.
             let other_branch = group.is_some_and(|group| {
@@ -739,25 +766,50 @@ impl Parser<'_> {
                             .any(|&(at_level, at_branch)| at_level == level && at_branch != branch)
                     })
             });
-            if group.is_none() && !outer_behind || other_branch {
+            if group.is_none() || other_branch {
                 self.unset_right_refs.push(at.span.start);
                 continue;
             }
-            let once = group.is_some_and(|group| {
-                let on_path = group.path.iter().all(|step| {
-                    at.levels.contains(step) || self.level_branches.get(step.0) == Some(&1)
+            let once = !at.nested
+                && group.is_some_and(|group| {
+                    let on_path = group.path.iter().all(|step| {
+                        at.levels.contains(step) || self.level_branches.get(step.0) == Some(&1)
+                    });
+                    // A reading per string takes the group's strings, known without assertions.
+                    group.looks == at.looks && !group.varies && on_path && group.error.is_none()
                 });
-                // A reading per string takes the group's strings, known without assertions.
-                group.looks == at.looks && !group.varies && on_path && group.error.is_none()
+            // Else its values are carried, read right to left: a group of finitely many
+            // strings that holds no reference (its strings known from this pass, or, where
+            // its paths hold assertions, found by the rounds).
+            let carried = group.filter(|group| {
+                group.looks == at.looks
+                    && !at.nested
+                    && group.value_error.is_none()
+                    && !group.holds_reference
             });
+            let not_regular = group.and_then(|group| group.value_error.clone());
             if once {
                 self.backrefs.push(at.number);
                 self.needs_text.push(at.number);
+            } else if let Some(why) = not_regular {
+                return Err(self.unsupported(why, at.span));
+            } else if let Some(group) = carried {
+                let values = first_values(group);
+                let why = "a JavaScript reference inside a lookbehind to a group right of it \
+                     that another reference reads once per string is only supported where the \
+                     group matches once there";
+                let refusal = self.unsupported(why, at.span.clone());
+                self.open_values.insert(at.number, values);
+                self.tracked_refs.push((at.number, Some(refusal)));
+                self.needs_text.push(at.number);
+                if !self.behind_values.contains(&at.number) {
+                    self.behind_values.push(at.number);
+                }
             } else {
                 return Err(self.unsupported(
                     "a JavaScript reference inside a lookbehind to a group right of it is only \
-                     supported when the group is in the same lookbehind, matches once where the \
-                     reference stands and holds no assertion (a lookbehind matches right to left)",
+                     supported when the group is in the same lookbehind (not in a lookaround \
+                     inside it) and holds no reference (a lookbehind matches right to left)",
                     at.span,
                 ));
             }

@@ -131,7 +131,7 @@ impl Parser<'_> {
         match found {
             Ok(found) if group.error.is_none() => {
                 let mut strings = group.strings.to_vec();
-                strings.extend(found.iter().filter(|text| !group.strings.contains(text)).cloned());
+                super::reference::append_new(&mut strings, found.iter().cloned());
                 if strings.len() > super::reference::MAX_BACKREF_CHOICES {
                     group.error = Some(super::reference::TOO_MANY.into());
                 } else {
