@@ -4,7 +4,7 @@
 //! On SIGTERM (what Kubernetes and systemd send), [`stop_on_signals`]:
 //! 1. marks the replica draining: `/readyz` answers 503 so load balancers stop sending it
 //!    requests, and every answer closes its connection
-//!    ([`close_connections_while_draining`]), so clients stop reusing them;
+//!    ([`close_while_draining`]), so clients stop reusing them;
 //! 2. goes on serving for the drain delay (`--drain-delay-secs`), for the load balancers to
 //!    notice;
 //! 3. stops the servers: the listener closes, idle connections close at once, and requests
@@ -21,10 +21,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServerHandle, ServiceRequest, ServiceResponse};
+use actix_web::dev::{ServerHandle, ServiceResponse};
 use actix_web::http::ConnectionType;
-use actix_web::middleware::Next;
 use actix_web::web;
 use tokio::signal::unix::Signal;
 
@@ -89,15 +87,10 @@ async fn drain_then_stop(servers: &[ServerHandle], delay: Duration) {
     }
 }
 
-/// While draining, every answer closes its connection (`Connection: close`).
-pub(crate) async fn close_connections_while_draining(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let drain = req.app_data::<web::Data<Drain>>().cloned();
-    let mut res = next.call(req).await?;
-    if drain.is_some_and(|drain| drain.is_draining()) {
+/// While draining, every answer closes its connection (`Connection: close`): the request
+/// middleware (`startup.rs`) calls this on every answer of `drain`'s app.
+pub(crate) fn close_while_draining<B>(drain: Option<&Drain>, res: &mut ServiceResponse<B>) {
+    if drain.is_some_and(Drain::is_draining) {
         res.response_mut().head_mut().set_connection_type(ConnectionType::Close);
     }
-    Ok(res)
 }

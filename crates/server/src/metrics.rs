@@ -6,8 +6,9 @@
 //!   the in-process tests build many apps and share it), the buckets of its histograms,
 //!   `relang_build_info`, and the `process_*` collector; [`Exporter::render`] writes the
 //!   text that `GET /metrics` serves.
-//! - [`track_request`]: the middleware that records `http_server_request_duration_seconds`
-//!   and `http_server_active_requests` under OpenTelemetry's HTTP names.
+//! - [`RequestTimer`]: what the request middleware (`startup.rs`) records of every request,
+//!   `http_server_request_duration_seconds` and `http_server_active_requests`, under
+//!   OpenTelemetry's HTTP names.
 //! - one function per event that the rest of the server reports ([`budget_exhausted`],
 //!   [`term_cache_lookup`], ...): the names and labels are written here only, so
 //!   docs/operations.md can list them from one file.
@@ -20,15 +21,16 @@
 //! are drained into their buckets by an upkeep thread every [`UPKEEP`], so their memory
 //! does not grow between scrapes, or without any.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::Method;
-use actix_web::middleware::Next;
+use actix_web::http::{Method, StatusCode};
 use langcore::{BudgetError, Operation};
-use metrics::{Gauge, counter, gauge, histogram};
+use metrics::{Counter, Gauge, Histogram, counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 /// How often histograms are folded into their buckets.
@@ -63,6 +65,9 @@ pub(crate) struct Exporter {
     process: metrics_process::Collector,
     /// `http_server_active_requests` by method (as [`METHODS`]), looked up once.
     active: [Gauge; METHODS.len()],
+    /// The lookups of the term cache and of the answer cache, miss then hit, looked up once.
+    term_cache: [Counter; 2],
+    answer_cache: [Counter; 2],
 }
 
 impl Exporter {
@@ -106,7 +111,13 @@ impl Exporter {
             process.describe();
             let active =
                 METHODS.map(|method| gauge!(ACTIVE_REQUESTS, "http_request_method" => method));
-            Exporter { handle, process, active }
+            Exporter {
+                handle,
+                process,
+                active,
+                term_cache: lookup_counters(TERM_CACHE),
+                answer_cache: lookup_counters(ANSWER_CACHE),
+            }
         })
     }
 
@@ -146,31 +157,104 @@ fn describe() {
         .set(1.0);
 }
 
-/// Records `http_server_request_duration_seconds` and `http_server_active_requests` for
-/// every request the app answers.
-pub(crate) async fn track_request(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let started = Instant::now();
-    let method = method_index(req.method());
-    // Matched against the route table now: an error returned below carries no request.
-    let route = req.match_pattern().unwrap_or_else(|| "unmatched".to_owned());
-    let active = Active::start(&Exporter::install().active[method]);
-    let res = next.call(req).await;
-    drop(active);
-    let status = match &res {
-        Ok(res) => res.status(),
-        Err(err) => err.as_response_error().status_code(),
-    };
-    histogram!(
-        REQUEST_DURATION,
-        "http_request_method" => METHODS[method],
-        "http_route" => route,
-        "http_response_status_code" => status.as_str().to_owned(),
-    )
-    .record(started.elapsed());
-    res
+/// One request's `http_server_request_duration_seconds` and `http_server_active_requests`:
+/// started when the request reaches the app, finished when it is answered (the request
+/// middleware, `startup.rs`).
+pub(crate) struct RequestTimer {
+    /// The index in [`METHODS`] of the request's method.
+    method: usize,
+    route: Rc<RouteDurations>,
+    active: Active<'static>,
+}
+
+impl RequestTimer {
+    /// Counts `req` as active, and finds its route now: an error answered later carries no
+    /// request.
+    pub(crate) fn start(req: &ServiceRequest) -> RequestTimer {
+        let method = method_index(req.method());
+        let route = RouteDurations::of(req);
+        RequestTimer { method, route, active: Active::start(&Exporter::install().active[method]) }
+    }
+
+    /// Records that the request took `took` to be answered `res`.
+    pub(crate) fn finish<B>(
+        self,
+        res: &Result<ServiceResponse<B>, actix_web::Error>,
+        took: Duration,
+    ) {
+        drop(self.active);
+        let status = match res {
+            Ok(res) => res.status(),
+            Err(err) => err.as_response_error().status_code(),
+        };
+        self.route.histogram(self.method, status).record(took);
+    }
+}
+
+/// The duration histograms of one route, by method and status, registered on first use.
+///
+/// Matching a path against the route table and registering a labelled histogram cost more
+/// than the rest of a cached answer's middleware together, so each HTTP worker keeps the
+/// handles of the routes it has answered ([`RouteDurations::of`]), by path. Only a path
+/// that is its own route template is kept: the server's routes have no parameters, so the
+/// kept paths are the route table's, a closed set, never a raw path a client chose.
+struct RouteDurations {
+    /// The `http_route` label.
+    route: String,
+    /// `(method index, status, histogram)`, a few per route.
+    histograms: RefCell<Vec<(usize, StatusCode, Histogram)>>,
+}
+
+/// Routes kept by one worker thread, and the route table (its address) they come from.
+type RouteTable = RefCell<(usize, HashMap<String, Rc<RouteDurations>>)>;
+
+impl RouteDurations {
+    /// The histograms of the route `req` matches (`unmatched` when none).
+    fn of(req: &ServiceRequest) -> Rc<RouteDurations> {
+        thread_local! {
+            static ROUTES: RouteTable = RefCell::default();
+        }
+        // Each worker builds its own app; a thread that serves another app (the in-process
+        // tests) starts again.
+        let table = std::ptr::from_ref(req.resource_map()) as usize;
+        ROUTES.with(|routes| {
+            let mut routes = routes.borrow_mut();
+            if routes.0 != table {
+                *routes = (table, HashMap::new());
+            }
+            if let Some(found) = routes.1.get(req.path()) {
+                return Rc::clone(found);
+            }
+            let route = req.match_pattern();
+            let kept = route.as_deref() == Some(req.path());
+            let durations = Rc::new(RouteDurations {
+                route: route.unwrap_or_else(|| "unmatched".to_owned()),
+                histograms: RefCell::default(),
+            });
+            if kept {
+                routes.1.insert(durations.route.clone(), Rc::clone(&durations));
+            }
+            durations
+        })
+    }
+
+    /// The histogram of requests of `method` (an index in [`METHODS`]) answered `status`.
+    fn histogram(&self, method: usize, status: StatusCode) -> Histogram {
+        let mut histograms = self.histograms.borrow_mut();
+        if let Some((_, _, histogram)) =
+            histograms.iter().find(|(m, s, _)| *m == method && *s == status)
+        {
+            return histogram.clone();
+        }
+        let histogram = histogram!(
+            REQUEST_DURATION,
+            "http_request_method" => METHODS[method],
+            "http_route" => self.route.clone(),
+            "http_response_status_code" => status.as_str().to_owned(),
+        );
+        histograms.push((method, status, histogram.clone()));
+        histogram
+    }
 }
 
 /// One request counted in `http_server_active_requests` until dropped (answered, or
@@ -254,14 +338,17 @@ fn operation_label(op: Operation) -> &'static str {
 
 /// A lookup in the term cache (when it is on), a hit or a miss.
 pub(crate) fn term_cache_lookup(hit: bool) {
-    let result = if hit { "hit" } else { "miss" };
-    counter!(TERM_CACHE, "result" => result).increment(1);
+    Exporter::install().term_cache[usize::from(hit)].increment(1);
 }
 
 /// A lookup in the answer cache (when it is on), a hit or a miss.
 pub(crate) fn answer_cache_lookup(hit: bool) {
-    let result = if hit { "hit" } else { "miss" };
-    counter!(ANSWER_CACHE, "result" => result).increment(1);
+    Exporter::install().answer_cache[usize::from(hit)].increment(1);
+}
+
+/// The counters of `name` by `result`, miss then hit: a cache is looked up on every request.
+fn lookup_counters(name: &'static str) -> [Counter; 2] {
+    ["miss", "hit"].map(|result| counter!(name, "result" => result))
 }
 
 /// A decision of the rate limit: `allowed`, `limited`, or while its Redis is unreachable

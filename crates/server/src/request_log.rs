@@ -2,9 +2,9 @@
 //! log writer's buffer of the thread that answered it.
 //!
 //! # Overview
-//! - `log_request`: the middleware that logs each request once, when it is answered, with
-//!   `method`, `path`, `status`, `errorCode` (failures only), `latency_ms` and `request_id`
-//!   (also sent back as the `x-request-id` header). 5xx are logged at `ERROR`, 4xx at
+//! - [`RequestLog`]: what the request middleware (`startup.rs`) logs of each request, once,
+//!   when it is answered: `method`, `path`, `status`, `errorCode` (failures only),
+//!   `latency_ms` and `request_id` (also sent back as the `x-request-id` header). 5xx are logged at `ERROR`, 4xx at
 //!   `WARN`, the rest at `INFO`.
 //! - when `logging::init` found its lines plain (JSON, or text without colours,
 //!   [`plain_lines`]), a request's line is written here, as bytes into the thread's
@@ -26,12 +26,11 @@ use std::fmt;
 use std::io::Write as _;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::Duration;
 
-use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::middleware::Next;
+use actix_web::http::{Method, Uri};
 use actix_web::web::Bytes;
 use api_types::ErrorCode;
 use tracing::Level;
@@ -334,44 +333,59 @@ fn push_millis(out: &mut Vec<u8>, micros: u64) {
     push_padded(out, fraction, width);
 }
 
-/// Logs the request once answered; see the module docs for the fields and levels.
-pub(crate) async fn log_request(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let started = Instant::now();
-    let request_id = RequestId::next();
-    // The method (a standard one is not allocated) and the URI (its bytes are shared, not
-    // copied); not the request itself, which the router needs to hold alone.
-    let (method, uri) = (req.method().clone(), req.uri().clone());
-    let res = next.call(req).await;
-    // An error the inner services return (rather than answer with) is logged as the
-    // response actix will make of it.
-    let (status, error) = match &res {
-        Ok(res) => (res.status(), res.response().error()),
-        Err(err) => (err.as_response_error().status_code(), Some(err)),
-    };
-    let status = status.as_u16();
-    let line = RequestLine {
-        level: match status {
-            500.. => Level::ERROR,
-            400..500 => Level::WARN,
-            _ => Level::INFO,
-        },
-        method: method.as_str(),
-        path: uri.path(),
-        status,
-        error_code: error.and_then(|err| err.as_error::<HttpError>()).map(HttpError::code),
-        latency_micros: u64::try_from((started.elapsed().as_nanos() + 500) / 1_000)
-            .unwrap_or(u64::MAX),
-        request_id,
-    };
-    line.log();
-    let mut res = res?;
-    if let Some(value) = request_id.header_value() {
-        res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
+/// One request's log line in the making: started when the request reaches the app, logged
+/// when it is answered (the request middleware, `startup.rs`); see the module docs for the
+/// fields and levels.
+pub(crate) struct RequestLog {
+    request_id: RequestId,
+    method: Method,
+    uri: Uri,
+}
+
+impl RequestLog {
+    /// Gives `req` its id.
+    pub(crate) fn start(req: &ServiceRequest) -> RequestLog {
+        RequestLog {
+            request_id: RequestId::next(),
+            method: req.method().clone(),
+            uri: req.uri().clone(),
+        }
     }
-    Ok(res)
+
+    /// Logs the request, answered `res` after `took`, and sends its id back with the answer.
+    ///
+    /// # Errors
+    /// `res`'s error, logged.
+    pub(crate) fn finish<B>(
+        self,
+        res: Result<ServiceResponse<B>, actix_web::Error>,
+        took: Duration,
+    ) -> Result<ServiceResponse<B>, actix_web::Error> {
+        let (status, error) = match &res {
+            Ok(res) => (res.status(), res.response().error()),
+            Err(err) => (err.as_response_error().status_code(), Some(err)),
+        };
+        let status = status.as_u16();
+        let line = RequestLine {
+            level: match status {
+                500.. => Level::ERROR,
+                400..500 => Level::WARN,
+                _ => Level::INFO,
+            },
+            method: self.method.as_str(),
+            path: self.uri.path(),
+            status,
+            error_code: error.and_then(|err| err.as_error::<HttpError>()).map(HttpError::code),
+            latency_micros: u64::try_from((took.as_nanos() + 500) / 1_000).unwrap_or(u64::MAX),
+            request_id: self.request_id,
+        };
+        line.log();
+        let mut res = res?;
+        if let Some(value) = self.request_id.header_value() {
+            res.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
+        }
+        Ok(res)
+    }
 }
 
 #[cfg(test)]

@@ -16,8 +16,9 @@
 //!    (`transport::success_body`); a timeout's message says how long the budget was.
 //!
 //! [`run_remembered`] does the same through the answer cache (`answer_cache.rs`): after
-//! step 3, a question asked before about the same terms is answered with its body at once;
-//! a new success is kept after step 5.
+//! step 2, a question asked before about the same terms (by their cache keys, [`Body::keys`])
+//! is answered with its body at once, before step 3 looks the terms up; a new success is
+//! kept after step 5.
 
 use std::ops::RangeInclusive;
 use std::sync::Arc;
@@ -39,6 +40,7 @@ use crate::answer_cache::AnswerKey;
 use crate::auth::Caller;
 use crate::error::HttpError;
 use crate::state::AppState;
+use crate::term_cache::TermKey;
 use crate::transport::{json_response, success_body, text_within};
 use crate::wire::{self, Checker, Term, generate_options};
 
@@ -67,6 +69,12 @@ pub(crate) trait Body: Sized {
 
     /// The terms of a checked body.
     fn terms(checked: &Self::Checked) -> &[Term];
+
+    /// The cache keys of a valid body's terms, in order, when its answer may be remembered
+    /// ([`run_remembered`]): the terms are all it carries. `None`: never remembered.
+    fn keys(_valid: &Self::Valid, _checker: &Checker<'_>) -> Option<Box<[TermKey]>> {
+        None
+    }
 }
 
 impl Body for TermRequest {
@@ -84,6 +92,10 @@ impl Body for TermRequest {
     fn terms(term: &Term) -> &[Term] {
         std::slice::from_ref(term)
     }
+
+    fn keys(term: &TermInput, checker: &Checker<'_>) -> Option<Box<[TermKey]>> {
+        Some(Box::new([checker.key(term)]))
+    }
 }
 
 impl Body for TwoTermsRequest {
@@ -100,6 +112,10 @@ impl Body for TwoTermsRequest {
 
     fn terms(terms: &[Term; 2]) -> &[Term] {
         terms
+    }
+
+    fn keys(terms: &[TermInput; 2], checker: &Checker<'_>) -> Option<Box<[TermKey]>> {
+        Some(Box::new(terms.each_ref().map(|term| checker.key(term))))
     }
 }
 
@@ -355,9 +371,9 @@ where
     let mut key = None;
     let reply = async {
         let checker = Checker { codec: &state.codec, cache: &state.terms, budget: &budget };
-        let checked = Arc::new(B::check(valid, &checker)?);
-        if remember {
-            let terms = B::terms(&checked).iter().map(|term| term.key().clone()).collect();
+        // Asked first: a hit needs neither the terms' languages nor a FAIR decoded again
+        // (a FAIR whose answer is kept decoded, and decodes alike every time).
+        if remember && let Some(terms) = B::keys(&valid, &checker) {
             // The function's address identifies the question.
             let asked = AnswerKey { question: question as usize, dialect, terms };
             if let Some(body) = state.answers.get(&asked) {
@@ -365,6 +381,7 @@ where
             }
             key = Some(asked);
         }
+        let checked = Arc::new(B::check(valid, &checker)?);
         let input = Arc::clone(&checked);
         let codec = Arc::clone(&state.codec);
         let response_limit = state.response_limit;

@@ -81,12 +81,7 @@ impl Checker<'_> {
                 (TermSource::Fair, text, Input::Fair(graph))
             }
         };
-        let key = TermKey {
-            source,
-            text,
-            max_states: self.budget.max_states(),
-            max_memory: self.budget.max_memory(),
-        };
+        let key = self.key_of(source, text);
         let language = OnceLock::new();
         let mut cached_built = None;
         if let Some(cached) = self.cache.get(&key) {
@@ -95,14 +90,30 @@ impl Checker<'_> {
         }
         Ok(Term { key, input, language, cached_built })
     }
+
+    /// The cache key of `input`'s term, as [`Checker::term`] makes it, without decoding a
+    /// FAIR or looking anything up: what the answer cache is asked with first.
+    pub(crate) fn key(&self, input: &TermInput) -> TermKey {
+        match input {
+            TermInput::Regex { pattern, dialect } => {
+                self.key_of(TermSource::Pattern(engine_dialect(*dialect)), pattern.clone())
+            }
+            TermInput::Fair(text) => self.key_of(TermSource::Fair, text.clone()),
+        }
+    }
+
+    /// The key of a term of `source` and `text` under the budget's limits.
+    fn key_of(&self, source: TermSource, text: String) -> TermKey {
+        TermKey {
+            source,
+            text,
+            max_states: self.budget.max_states(),
+            max_memory: self.budget.max_memory(),
+        }
+    }
 }
 
 impl Term {
-    /// What the term's language depends on: its kind, text and limits.
-    pub(crate) fn key(&self) -> &TermKey {
-        &self.key
-    }
-
     /// The term's language: from the cache, or a pattern parsed (its automaton is built
     /// when a question needs it), a FAIR's automaton determinized when it is not
     /// deterministic, then minimized. Kept for the next call, and for [`Term::keep`].

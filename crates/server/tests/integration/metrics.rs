@@ -34,9 +34,10 @@ fn requests_get_duration_buckets_by_route_template() {
     let server = RunningServer::start(&["--max-states", "20"]);
     let (status, _) = server.post("/v1/analyze/length", LENGTH);
     assert_eq!(status, 200);
-    // The same term again: a hit in the term cache, and the same question a hit in the
-    // answer cache.
+    // The same question again: a hit in the answer cache (the term is not looked up); another
+    // question of the same term: a hit in the term cache.
     assert_eq!(server.post("/v1/analyze/length", LENGTH).0, 200);
+    assert_eq!(server.post("/v1/analyze/empty", LENGTH).0, 200);
     let (status, body) = server
         .post("/v1/compute/determinize", r#"{"term": {"type": "regex", "value": "[a-z]{30}"}}"#);
     assert_eq!(
