@@ -131,7 +131,8 @@ pub(super) struct Exprs {
     repeated: HashMap<NodeId, Box<str>>,
     infos: Vec<Info>,
     ids: HashMap<Kind, NodeId>,
-    /// Set while an alternation tries a relaxed factoring, so nested ones do not.
+    /// Set while an alternation tries a relaxed factoring, so nested ones do not, and while
+    /// the search rebuilds its candidates (`search.rs`), which then factor once.
     pub(super) relaxing: bool,
     /// How many factorings are in progress, each inside the alternation of the one before.
     pub(super) factoring: u32,
