@@ -2,9 +2,10 @@
 //! (`bench/real_patterns.toml`, issue 23; with the argument `combined`,
 //! `bench/combined_patterns.toml`, issue 35): each pattern as given, and the languages
 //! derived from them. Prints the summary table of docs/benchmarks.md and relang's
-//! conversion times (median, p99, max), then one `STALE` line per entry whose recorded
-//! `regexsolver_length` differs from the measured one, and one `LONGER` line per entry whose
-//! output is longer than its recorded `relang_length` (and exits with status 1 if any).
+//! conversion times (median, p99, max: wall clock, and the converting thread's CPU time),
+//! then one `STALE` line per entry whose recorded `regexsolver_length` differs from the
+//! measured one, and one `LONGER` line per entry whose output is longer than its recorded
+//! `relang_length` (and exits with status 1 if any).
 //! With `--no-peer`, regexsolver is not run: relang against the recorded lengths; with
 //! `--from N`, only the derived languages from the N-th on (a run resumed); with
 //! `--only NAME`, only the language of that name (to profile one conversion); with
@@ -87,26 +88,43 @@ fn conversion_budget() -> Budget {
     Budget::unlimited().with_max_states(DEFAULT_MAX_STATES).with_max_memory(DEFAULT_MAX_MEMORY)
 }
 
+/// The CPU time the calling thread has used so far: on a loaded machine it moves far less
+/// than the wall clock.
+fn thread_cpu_time() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::try_from(now).unwrap_or_default()
+}
+
+/// The wall-clock and CPU times of the conversions.
+#[derive(Default)]
+struct Times {
+    wall: Vec<Duration>,
+    cpu: Vec<Duration>,
+}
+
 /// The length of relang's pattern for `language` in `dialect`, checked against `dfa`, or
-/// the conversion's error; its conversion time goes to `times`.
+/// the conversion's error; its conversion times go to `times`.
 fn ours(
     name: &str,
     language: &Language,
     dfa: &Dfa,
     dialect: Dialect,
-    times: &mut Vec<Duration>,
+    times: &mut Times,
 ) -> Result<usize, String> {
     let started = Instant::now();
+    let cpu_started = thread_cpu_time();
     let converted = language.to_pattern_in(dialect, &conversion_budget());
-    times.push(started.elapsed());
+    let (wall, cpu) = (started.elapsed(), thread_cpu_time().saturating_sub(cpu_started));
+    times.wall.push(wall);
+    times.cpu.push(cpu);
     let pattern = match converted {
         Ok(pattern) => pattern,
         Err(err) => {
-            eprintln!("{name}: {err} after {:.1?}", started.elapsed());
+            eprintln!("{name}: {err} after {wall:.1?} (CPU {cpu:.1?})");
             return Err(err.to_string());
         }
     };
-    eprintln!("{name}: {} characters in {:.1?}", pattern.chars().count(), started.elapsed());
+    eprintln!("{name}: {} characters in {wall:.1?} (CPU {cpu:.1?})", pattern.chars().count());
     let budget = Budget::unlimited();
     // Reading back a pattern of megabytes takes minutes: it is reported unchecked.
     if pattern.len() > UNCHECKED_LENGTH {
@@ -191,7 +209,7 @@ fn main() {
         .map(|at| args.get(at + 1).cloned().expect("--only takes a name"));
     let wanted = |name: &str| only.as_deref().is_none_or(|only| only == name);
     let corpus = if combined { real_corpus::load_combined() } else { real_corpus::load() };
-    let mut times = Vec::new();
+    let mut times = Times::default();
     let budget = Budget::unlimited();
     let mut given = Vec::new();
     for entry in corpus.pattern.iter().filter(|entry| wanted(&entry.name)) {
@@ -250,7 +268,8 @@ fn main() {
     println!("|---|---|---|---|---|---|---|");
     println!("| real patterns as given | {}", summary(&given));
     println!("| derived (∪, ∩, −) | {}", summary(&derived));
-    println!("relang's conversion times: {}", percentiles(times));
+    println!("relang's conversion times: {}", percentiles(times.wall));
+    println!("relang's conversion CPU times: {}", percentiles(times.cpu));
     let mut stale = false;
     for row in given.iter().chain(&derived) {
         println!("{}: relang {} regexsolver {}", row.name, shown(&row.ours), row.theirs);

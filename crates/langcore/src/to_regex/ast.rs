@@ -131,12 +131,16 @@ pub(super) struct Exprs {
     repeated: HashMap<NodeId, Box<str>>,
     infos: Vec<Info>,
     ids: HashMap<Kind, NodeId>,
-    /// Set while an alternation tries a relaxed factoring, so nested ones do not.
+    /// Set while an alternation tries a relaxed factoring, so nested ones do not, and while
+    /// the search rebuilds its candidates (`search.rs`), which then factor once.
     pub(super) relaxing: bool,
     /// How many factorings are in progress, each inside the alternation of the one before.
     pub(super) factoring: u32,
     /// Alternations made so far: (branches sorted by id, `ε` among them, `relaxing`).
     pub(super) alt_memo: HashMap<AltKey, NodeId>,
+    /// Nodes asked for so far, made or found interned, and alternations asked for: the work
+    /// of building expressions, which the search's allowance is measured against.
+    pub(super) calls: usize,
 }
 
 /// What an alternation is made of, for [`Exprs::alt_memo`].
@@ -174,7 +178,7 @@ impl Exprs {
         self.infos[id.index()].size
     }
 
-    /// The number of nodes made so far, a measure of the work done.
+    /// The number of nodes made so far.
     pub(super) fn n_nodes(&self) -> usize {
         self.kinds.len()
     }
@@ -246,6 +250,7 @@ impl Exprs {
     /// The node of `kind`, made if new. Only the smart constructors call this, so `kind`
     /// keeps the module invariants.
     pub(super) fn intern(&mut self, kind: Kind) -> NodeId {
+        self.calls = self.calls.saturating_add(1);
         if let Some(&id) = self.ids.get(&kind) {
             return id;
         }

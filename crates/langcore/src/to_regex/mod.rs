@@ -68,7 +68,8 @@
 //! fails with [`BudgetError::TooMuchMemory`]. Afterwards every extra candidate is abandoned
 //! once its edges grow past a size limit (a few times the best so far), and running out of
 //! time returns the best pattern found so far. The search is capped at a number of checks
-//! and at a number of DFA states built by them, a multiple of the target's (`search.rs`).
+//! and at a number of DFA states built by them, a multiple of the target's, and the
+//! searches of one conversion together at about the conversion's own work (`search.rs`).
 //! For a term, the whole language's automaton and its elimination get half of the time
 //! left, and any failure there keeps the structural candidate.
 //!

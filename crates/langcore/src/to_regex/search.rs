@@ -6,10 +6,13 @@
 //! a few replacements that are usually *not* identities but often are in context: drop it
 //! (`ε`), drop an alternation branch, widen it to the star or plus of its characters
 //! (`a[ab]*` → `[ab]*`), relax a repetition's counts, or drop a quantifier. The rewritten
-//! expression is rebuilt through the smart constructors up to the root, and the candidates
-//! strictly shorter than the current one are checked in order of length, shortest first; the
-//! first whose language equals the target's becomes current, and the search starts over.
-//! It stops when no candidate passes, or at the check limit.
+//! expression is rebuilt through the smart constructors up to the root (without the relaxed
+//! factoring of alternations), and the candidates strictly shorter than the current one are
+//! checked in order of length, shortest first; the first whose language equals the target's
+//! becomes current, and the search starts over. It stops when no candidate passes, or at the
+//! check limit. A rewrite is only rebuilt once its estimated length (the root's with the
+//! node's text replaced) comes near the shortest rebuilt so far, so a round that finds a
+//! shorter candidate early rebuilds few: rebuilding was most of a search's time.
 //!
 //! [`Verifier`] decides equality exactly, cheapest test first: the length range (from the
 //! node's facts), then known *witnesses* (strings that told an earlier candidate apart, plus
@@ -28,13 +31,18 @@
 //! multiple of the target's states ([`SEARCH_WORK_PER_STATE`]): work, not time, so the
 //! search gives the same answer on every machine, and a conversion whose first candidate
 //! came fast is not held for seconds by checks of large candidates; the nodes its rewriting
-//! makes count too, [`NODES_PER_STATE`] to a state. Running out of any of these ends the
-//! search with the best expression so far. The searches of one conversion share one
-//! [`Searches`]: the witnesses, and the result of each starting expression.
+//! makes count too, [`CALLS_PER_STATE`] constructor calls to a state, and so do the NFAs its
+//! checks build ([`NFA_STATES_PER_STATE`]). The searches of one conversion share one
+//! [`Searches`]: the witnesses, the result of each starting expression, and an allowance
+//! proportional to the conversion's own work ([`shared_allowance`]: its constructor calls
+//! outside the searches, plus a floor), so that the search never makes a fast conversion
+//! many times slower. Running out of any of these ends the search with the best expression
+//! so far.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::ast::{Exprs, Kind, NodeId};
 use crate::alphabet::CharSet;
@@ -60,11 +68,29 @@ const SEARCH_WORK_PER_STATE: usize = 256;
 /// See [`SEARCH_WORK_PER_STATE`]: what small targets may spend.
 const MIN_SEARCH_WORK: usize = 1 << 14;
 
-/// The nodes that rewriting may make for the work of one DFA state: rewriting rebuilds every
-/// candidate up to the root, which makes new nodes where the alternations factor anew
-/// (`invalid_entity − registrering_impl` of the combined corpus: 35,825 in the first round
-/// of a 447-character expression); about a quarter of a state's time each.
-const NODES_PER_STATE: usize = 4;
+/// The constructor calls (`Exprs::calls`) that count as the work of one DFA state: rewriting
+/// rebuilds candidates up to the root through the constructors, where the alternations
+/// factor anew (`invalid_entity − registrering_impl` of the combined corpus: 64,777 calls
+/// in the first round of a 447-character expression when every candidate was rebuilt); a
+/// check's state takes about as long as 8 calls (timed on the combined corpus).
+const CALLS_PER_STATE: usize = 8;
+/// The NFA states that count as the work of one DFA state: every check builds its
+/// candidate's NFA and runs witnesses on it, which is most of the time of a search whose
+/// checks rarely determinize (`oom − log4j_timestamp`: 400 checks).
+const NFA_STATES_PER_STATE: usize = 8;
+/// What the searches of one conversion may spend in all, in DFA states, beside what the
+/// conversion did without them ([`shared_allowance`]).
+const SHARED_SEARCH_FLOOR: usize = 1 << 12;
+
+/// What the searches of one conversion may spend in all, in DFA states, when the conversion
+/// made `calls` constructor calls without them (its candidates: structure, products,
+/// eliminations): as much again, plus [`SHARED_SEARCH_FLOOR`]. So the search at most about
+/// doubles a conversion's own work, counted in work, not time, so that the answer is the
+/// same on every machine (before, `oom − log4j_timestamp` took 25 ms without its searches
+/// and 200 ms with them).
+fn shared_allowance(calls: usize) -> usize {
+    SHARED_SEARCH_FLOOR.saturating_add(calls / CALLS_PER_STATE)
+}
 
 /// Decides whether expressions denote the target language.
 struct Verifier<'t> {
@@ -79,6 +105,8 @@ struct Verifier<'t> {
     n_checks: usize,
     /// The DFA states the checks may still build ([`SEARCH_WORK_PER_STATE`]).
     work_left: usize,
+    /// Constructor calls of rewriting not yet counted as a state's work.
+    unbilled_calls: usize,
 }
 
 impl<'t> Verifier<'t> {
@@ -102,6 +130,7 @@ impl<'t> Verifier<'t> {
             budget: budget.with_max_states(max_states),
             n_checks: 0,
             work_left: search_work(target),
+            unbilled_calls: 0,
         }
     }
 
@@ -110,11 +139,12 @@ impl<'t> Verifier<'t> {
         self.n_checks
     }
 
-    /// Readies the verifier for another search: its checks and work counted from zero, the
-    /// witnesses found so far kept.
-    fn restart(&mut self) {
+    /// Readies the verifier for another search that may spend at most `allowance` DFA states
+    /// (and at most [`SEARCH_WORK_PER_STATE`]): its checks counted from zero, the witnesses
+    /// found so far kept.
+    fn restart(&mut self, allowance: usize) {
         self.n_checks = 0;
-        self.work_left = search_work(self.target);
+        self.work_left = search_work(self.target).min(allowance);
     }
 
     /// Whether `node` denotes exactly the target language.
@@ -128,10 +158,7 @@ impl<'t> Verifier<'t> {
         if (Some(info.min_len), info.max_len) != self.lengths || info.depth > NEST_LIMIT {
             return Ok(false);
         }
-        if self.work_left == 0 {
-            let limit = self.budget.max_states();
-            return Err(BudgetError::TooManyStates { op: Operation::ToRegex, limit });
-        }
+        self.work_left_or_stop()?;
         self.n_checks += 1;
         // An expression other than `[]` holds no empty part, so every character it names
         // is in one of its strings: the characters must be the target's.
@@ -144,6 +171,7 @@ impl<'t> Verifier<'t> {
             Err(BudgetError::TooManyStates { .. }) => return Ok(false),
             Err(err) => return Err(err),
         };
+        self.spend(nfa.n_states() / NFA_STATES_PER_STATE);
         let told =
             self.witnesses.iter().position(|(input, accepted)| nfa.matches(input) != *accepted);
         if let Some(at) = told {
@@ -173,6 +201,28 @@ impl<'t> Verifier<'t> {
     /// Takes `work` DFA states off what the checks may still build.
     fn spend(&mut self, work: usize) {
         self.work_left = self.work_left.saturating_sub(work);
+    }
+
+    /// Counts `calls` constructor calls of rewriting against the work allowance
+    /// ([`CALLS_PER_STATE`] to a DFA state).
+    ///
+    /// # Errors
+    /// As [`Verifier::work_left_or_stop`].
+    fn built(&mut self, calls: usize) -> Result<(), BudgetError> {
+        let calls = self.unbilled_calls.saturating_add(calls);
+        self.spend(calls / CALLS_PER_STATE);
+        self.unbilled_calls = calls % CALLS_PER_STATE;
+        self.work_left_or_stop()
+    }
+
+    /// # Errors
+    /// [`BudgetError::TooManyStates`] once the work allowance is spent.
+    fn work_left_or_stop(&self) -> Result<(), BudgetError> {
+        if self.work_left == 0 {
+            let limit = self.budget.max_states();
+            return Err(BudgetError::TooManyStates { op: Operation::ToRegex, limit });
+        }
+        Ok(())
     }
 }
 
@@ -258,12 +308,17 @@ pub(super) struct Searches<'t> {
     verifier: Verifier<'t>,
     /// The result of each search, by the expression it started from.
     done: HashMap<NodeId, NodeId>,
+    /// The constructor calls that the searches made, which are not the conversion's own.
+    calls: usize,
+    /// The work the searches spent, in DFA states.
+    spent: usize,
 }
 
 impl<'t> Searches<'t> {
     /// The searches for the language of the minimal DFA `target`.
     pub(super) fn new(target: &'t Dfa, budget: &Budget) -> Searches<'t> {
-        Searches { verifier: Verifier::new(target, budget), done: HashMap::default() }
+        let verifier = Verifier::new(target, budget);
+        Searches { verifier, done: HashMap::default(), calls: 0, spent: 0 }
     }
 
     /// [`improve`] with [`SEARCH_WORK_PER_STATE`] and `max_checks` of its own, unless a
@@ -283,8 +338,13 @@ impl<'t> Searches<'t> {
             return Ok(());
         }
         let start = *best;
-        self.verifier.restart();
+        let own = exprs.calls.saturating_sub(self.calls);
+        let allowance = shared_allowance(own).saturating_sub(self.spent);
+        self.verifier.restart(allowance);
+        let (calls, left) = (exprs.calls, self.verifier.work_left);
         let searched = improve(exprs, best, &mut self.verifier, max_checks);
+        self.calls = self.calls.saturating_add(exprs.calls - calls);
+        self.spent = self.spent.saturating_add(left - self.verifier.work_left);
         // A search cut short by the deadline is not the search's answer.
         if !matches!(searched, Err(BudgetError::Timeout { .. })) {
             self.done.insert(start, *best);
@@ -297,7 +357,8 @@ impl<'t> Searches<'t> {
 /// candidates have been checked, or the budget runs out.
 ///
 /// # Errors
-/// When the deadline passes; `*best` is then the best expression found so far.
+/// When the deadline passes, or with [`BudgetError::TooManyStates`] once the work allowance
+/// is spent; `*best` is then the best expression found so far.
 fn improve(
     exprs: &mut Exprs,
     best: &mut NodeId,
@@ -305,58 +366,109 @@ fn improve(
     max_checks: usize,
 ) -> Result<(), BudgetError> {
     loop {
-        let mut candidates = Vec::new();
-        let mut path = Vec::new();
-        let made = exprs.n_nodes();
-        rewrites(exprs, *best, *best, &mut path, &mut candidates, &verifier.budget)?;
-        verifier.spend((exprs.n_nodes() - made) / NODES_PER_STATE);
-        let cost = |node: NodeId| (exprs.size(node), exprs.info(node).groups);
-        let current = cost(*best);
-        candidates.retain(|&candidate| cost(candidate) < current);
-        candidates.sort_by_key(|&candidate| (cost(candidate), candidate));
-        candidates.dedup();
-        let mut improved = false;
-        for candidate in candidates {
-            if verifier.n_checks() >= max_checks {
-                return Ok(());
-            }
-            if verifier.accepts(exprs, candidate)? {
-                *best = candidate;
-                improved = true;
-                break;
-            }
-        }
-        if !improved {
-            return Ok(());
+        // With nothing left to spend, not even the rewrites are collected.
+        verifier.work_left_or_stop()?;
+        let mut pending = Vec::new();
+        let made = exprs.calls;
+        // Candidates are rebuilt without the relaxed factoring of alternations, which
+        // triples the cost of every new one, and found the same outputs on the corpora.
+        let relaxing = std::mem::replace(&mut exprs.relaxing, true);
+        let root_size = exprs.size(*best);
+        let collected =
+            rewrites(exprs, root_size, *best, &mut Vec::new(), &mut pending, &verifier.budget);
+        let found = collected
+            .and_then(|()| verifier.built(exprs.calls - made))
+            .and_then(|()| first_accepted(exprs, *best, pending, verifier, max_checks));
+        exprs.relaxing = relaxing;
+        match found? {
+            Some(found) => *best = found,
+            None => return Ok(()),
         }
     }
 }
 
-/// Collects, for every node under `root` (reached through `path`, a list of (parent, child
-/// index)), the roots rebuilt with that node rewritten.
-fn rewrites(
+/// How much shorter than its estimate a rewritten root may come out: the constructors
+/// merge and factor around the rewrite, and groups come and go.
+const ESTIMATE_SLACK: usize = 8;
+
+/// A rewrite not rebuilt yet: `replacement` for the node reached through `path` (a list of
+/// (parent, child index) from the root), and `estimate`, the root's length with the node's
+/// text replaced and nothing around it changed.
+struct Rewrite {
+    estimate: usize,
+    path: Vec<(NodeId, usize)>,
+    replacement: NodeId,
+}
+
+/// The first of the rewrites `pending` of `root` that is shorter and passes the verifier,
+/// trying them shortest first as rebuilt (then by fewer groups, then by node); `None` when
+/// none does or after `max_checks` checks. A rewrite is only rebuilt up to the root once it
+/// may be the shortest left: its estimate is within [`ESTIMATE_SLACK`] of the shortest
+/// rebuilt so far, so a round that finds one rebuilds few.
+///
+/// # Errors
+/// As [`improve`].
+fn first_accepted(
     exprs: &mut Exprs,
     root: NodeId,
+    mut pending: Vec<Rewrite>,
+    verifier: &mut Verifier<'_>,
+    max_checks: usize,
+) -> Result<Option<NodeId>, BudgetError> {
+    let cost = |exprs: &Exprs, node: NodeId| (exprs.size(node), exprs.info(node).groups);
+    let current = cost(exprs, root);
+    pending.sort_by_key(|rewrite| rewrite.estimate);
+    let mut pending = pending.into_iter().peekable();
+    let mut ready: BinaryHeap<Reverse<((usize, usize), NodeId)>> = BinaryHeap::new();
+    let mut seen = HashSet::default();
+    loop {
+        while let Some(rewrite) = pending.next_if(|rewrite| {
+            ready.peek().is_none_or(|Reverse(((size, _), _))| {
+                rewrite.estimate <= size.saturating_add(ESTIMATE_SLACK)
+            })
+        }) {
+            verifier.budget.check_time(Operation::ToRegex)?;
+            let made = exprs.calls;
+            let mut rebuilt = rewrite.replacement;
+            for &(parent, idx) in rewrite.path.iter().rev() {
+                rebuilt = exprs.with_child(parent, idx, rebuilt);
+            }
+            verifier.built(exprs.calls - made)?;
+            if rebuilt != root && cost(exprs, rebuilt) < current && seen.insert(rebuilt) {
+                ready.push(Reverse((cost(exprs, rebuilt), rebuilt)));
+            }
+        }
+        let Some(Reverse((_, candidate))) = ready.pop() else { return Ok(None) };
+        if verifier.n_checks() >= max_checks {
+            return Ok(None);
+        }
+        if verifier.accepts(exprs, candidate)? {
+            return Ok(Some(candidate));
+        }
+    }
+}
+
+/// Collects, for every node under the root (of length `root_size`, `node` reached through
+/// `path`), its rewrites, not rebuilt.
+fn rewrites(
+    exprs: &mut Exprs,
+    root_size: usize,
     node: NodeId,
     path: &mut Vec<(NodeId, usize)>,
-    out: &mut Vec<NodeId>,
+    out: &mut Vec<Rewrite>,
     budget: &Budget,
 ) -> Result<(), BudgetError> {
     budget.check_time(Operation::ToRegex)?;
     let in_alt = path.last().is_some_and(|&(parent, _)| matches!(exprs.kind(parent), Kind::Alt(_)));
+    let rest = root_size.saturating_sub(exprs.size(node));
     for replacement in replacements(exprs, node, in_alt) {
-        let mut rebuilt = replacement;
-        for &(parent, idx) in path.iter().rev() {
-            rebuilt = exprs.with_child(parent, idx, rebuilt);
-        }
-        if rebuilt != root {
-            out.push(rebuilt);
-        }
+        let estimate = rest.saturating_add(exprs.size(replacement));
+        out.push(Rewrite { estimate, path: path.clone(), replacement });
     }
     let children = exprs.children(node).to_vec();
     for (idx, child) in children.into_iter().enumerate() {
         path.push((node, idx));
-        rewrites(exprs, root, child, path, out, budget)?;
+        rewrites(exprs, root_size, child, path, out, budget)?;
         path.pop();
     }
     Ok(())
@@ -425,6 +537,30 @@ mod tests {
         let err = improve(&mut exprs, &mut kept, &mut spent, 400).unwrap_err();
         assert!(matches!(err, BudgetError::TooManyStates { op: Operation::ToRegex, .. }), "{err}");
         assert_eq!(kept, start);
+    }
+
+    /// The searches of one conversion together spend at most the floor plus the work the
+    /// conversion did without them: once that is spent, a search stops before it rewrites,
+    /// and more work of the conversion's own lets the search run.
+    #[test]
+    fn the_searches_of_a_conversion_spend_about_its_own_work() {
+        let budget = Budget::unlimited();
+        let target = Dfa::from_regex("[ab]*|[bc]*").unwrap().minimize(&budget).unwrap();
+        let mut exprs = Exprs::new(Dialect::Rust);
+        let start = expr(&mut exprs, "b*(a[ab]*|c[bc]*)?", &budget);
+        let mut spent = Searches::new(&target, &budget);
+        spent.spent = shared_allowance(exprs.calls);
+        let (mut kept, calls) = (start, exprs.calls);
+        let err = spent.improve(&mut exprs, &mut kept, 400).unwrap_err();
+        assert!(matches!(err, BudgetError::TooManyStates { op: Operation::ToRegex, .. }), "{err}");
+        assert_eq!((kept, exprs.calls), (start, calls));
+        let mut searches = Searches::new(&target, &budget);
+        searches.spent = shared_allowance(exprs.calls);
+        exprs.calls += 1_000 * CALLS_PER_STATE;
+        let mut found = start;
+        searches.improve(&mut exprs, &mut found, 400).unwrap();
+        assert_eq!(render(&exprs, found), "[ab]*|[bc]*");
+        assert!(searches.spent <= shared_allowance(exprs.calls - searches.calls));
     }
 
     /// A search from an expression searched before ends where it did, whatever its checks

@@ -295,6 +295,7 @@ impl Exprs {
 
     /// The alternation of `branches`.
     pub(super) fn alt(&mut self, branches: &[NodeId]) -> NodeId {
+        self.calls = self.calls.saturating_add(1);
         let mut nullable = false;
         let mut flat = Vec::with_capacity(branches.len());
         self.flatten_into(branches, &mut flat, &mut nullable);
