@@ -19,7 +19,8 @@
 //! `bench/extract/`) and prints those that all three engines read, for the corpus file.
 //! With `relang QUESTION [ROUNDS]` (QUESTION from 0 to 5 in the order above), runs only
 //! relang's side of one question over the whole corpus ROUNDS times, for a profiler
-//! (`perf record`).
+//! (`perf record`). With `built [unbuilt]`, times relang's inclusion of each pattern in the
+//! next with the languages' DFAs built first (a server's cached terms), or not.
 
 use std::time::{Duration, Instant};
 
@@ -426,6 +427,36 @@ fn relang_only(patterns: &[Entry], question: Question, rounds: usize) {
     );
 }
 
+/// Times relang's inclusion of each pattern in the next between languages whose minimal
+/// DFAs are `built` first (as a server's cached terms are once asked about), or not (each
+/// answered on the NFAs): the corpus's best of 10 rounds.
+fn built_inclusions(patterns: &[Entry], built: bool) {
+    let budget = Budget::default();
+    let languages: Vec<Language> =
+        patterns.iter().filter_map(|entry| Language::from_regex(&entry.pattern).ok()).collect();
+    if built {
+        for language in &languages {
+            language.to_dfa(&budget).expect("the corpus's DFAs fit the default budget");
+        }
+    }
+    let best = (0..10)
+        .map(|_| {
+            let started = Instant::now();
+            for (p, q) in languages.iter().zip(languages.iter().cycle().skip(1)) {
+                std::hint::black_box(p.is_subset(q, &budget).ok());
+            }
+            started.elapsed()
+        })
+        .min()
+        .unwrap_or(Duration::ZERO);
+    let n = languages.len();
+    println!(
+        "{} DFAs: {n} inclusions in {best:.1?}, {:.2} µs each",
+        if built { "built" } else { "unbuilt" },
+        best.as_secs_f64() * 1e6 / n as f64
+    );
+}
+
 /// Prints the candidates of `files` that relang, regexsolver and RE# all read.
 fn filter(files: &[String]) {
     let mut kept = 0;
@@ -485,6 +516,12 @@ fn main() {
     let path = std::env::var("REAL_CORPUS").unwrap_or_else(|_| CORPUS.to_owned());
     let corpus: Corpus =
         toml::from_str(&std::fs::read_to_string(&path).expect("a corpus file")).expect("tables");
+    if args.first().map(String::as_str) == Some("built") {
+        return built_inclusions(
+            &corpus.pattern,
+            args.get(1).map(String::as_str) != Some("unbuilt"),
+        );
+    }
     if args.first().map(String::as_str) == Some("relang") {
         let question = Question::ALL[args[1].parse::<usize>().expect("a question number")];
         let rounds = args.get(2).map_or(1, |rounds| rounds.parse().expect("a number"));
